@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { APP_VERSION } from '@mixroom/shared';
+import type { AppContext } from './context';
+import { registerAuthentication } from './http/authentication';
+import { registerErrorHandler } from './http/error-handler';
+import { diskBlobRoutes } from './platform/blob/disk-blob.routes';
+import { DiskBlobStore } from './platform/blob/disk-blob-store';
+import { mountProvider } from './platform/identity/embedded-provider';
+import { RealtimeHub } from './platform/realtime/realtime-hub';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { interactionRoutes } from './modules/accounts/interaction.routes';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { usersRoutes } from './modules/users/users.routes';
+
+const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+
+export interface HttpApp {
+  app: FastifyInstance;
+  hub: RealtimeHub;
+}
+
+/** The HTTP surface: thin routes over the context's services, the web app, OIDC and realtime. */
+export async function createHttpApp(context: AppContext): Promise<HttpApp> {
+  const { config, services } = context;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: context.log as FastifyBaseLogger,
+    trustProxy: true,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Mixroom API', version: APP_VERSION, description: 'The REST API of Mixroom. Authenticate with an OIDC access token (Bearer).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  const serveApp = async (reply: FastifyReply) => {
+    if (!hasWeb) return reply.status(503).type('text/plain').send('The web app is not built: run `npm start` from the repository root.');
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webDist);
+  };
+  registerErrorHandler(app, hasWeb ? serveApp : null);
+  registerAuthentication(app, context.verifyToken, services.users);
+
+  const identity = config.identity;
+  await app.register(accountsRoutes, {
+    accounts: services.accounts,
+    authConfig: {
+      issuer: identity.issuer,
+      clientId: identity.clientId,
+      scope: identity.mode === 'embedded' ? 'openid profile email offline_access api' : 'openid profile email offline_access',
+      embedded: identity.mode === 'embedded',
+      apiAudience: identity.audience,
+    },
+  });
+  await app.register(healthRoutes, {
+    database: () => context.database.ping(),
+    storage: () => context.blobs.check(),
+    queue: () => context.jobs.check(),
+  });
+  await app.register(usersRoutes, { users: services.users });
+  await app.register(adminRoutes, { admin: services.admin });
+  await app.register(uploadsRoutes, { uploads: services.uploads });
+  if (context.blobs instanceof DiskBlobStore) {
+    const store = context.blobs;
+    await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));
+  }
+  if (context.provider && services.accounts) {
+    const provider = context.provider;
+    await app.register(interactionRoutes, { provider, accounts: services.accounts, serveApp });
+    await app.register(async (scope) => mountProvider(scope, provider));
+  }
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        if (path.includes(`${join(webDist, 'assets')}`)) void res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+    app.get('/', { schema: { hide: true } }, (_request, reply) => serveApp(reply));
+  }
+
+  const hub = new RealtimeHub(context.bus, context.topics, async (token) => services.users.resolveActor(await context.verifyToken(token)), context.log);
+  app.server.on('upgrade', (request, socket, head) => {
+    if (request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);
+    else socket.destroy();
+  });
+  // WebSockets would hold the HTTP server open: close them before Fastify waits for connections.
+  app.addHook('preClose', async () => hub.close());
+  return { app, hub };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const url = (protocols: RegExp, hint: string) =>
+  z.string().refine((v) => URL.canParse(v) && protocols.test(new URL(v).protocol), { message: `must be a ${hint} URL` });
+
+/**
+ * Every setting Mixroom reads from the environment, with the embedded defaults: none is needed to
+ * run on one machine. docs/CONFIGURATION.md documents each of them; keep the two in step.
+ */
+export const configSchema = z
+  .object({
+    PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: url(/^https?:$/, 'http(s)').optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    MIXROOM_ROLES: z
+      .string()
+      .default('api,worker,sfu')
+      .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(['api', 'worker', 'sfu'], { message: 'roles are api, worker and sfu' })).min(1)),
+    DATABASE_URL: url(/^postgres(ql)?:$/, 'postgres://').optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    BLOB_DRIVER: z.enum(['disk', 's3']).default('disk'),
+    S3_ENDPOINT: url(/^https?:$/, 'http(s)').optional(),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 86400).default(3600),
+    SMTP_URL: url(/^smtps?:$/, 'smtp:// or smtps://').optional(),
+    MAIL_FROM: z.string().min(3).default('Mixroom <no-reply@mixroom.local>'),
+    OIDC_ISSUER: url(/^https?:$/, 'http(s)').optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_AUDIENCE: z.string().min(1).optional(),
+    MIXROOM_DEV_ORIGIN: url(/^https?:$/, 'http(s)').optional(),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  })
+  .superRefine((c, ctx) => {
+    if (c.BLOB_DRIVER === 's3' && !c.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when BLOB_DRIVER=s3' });
+    }
+    if (Boolean(c.OIDC_ISSUER) !== Boolean(c.OIDC_CLIENT_ID)) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'OIDC_ISSUER and OIDC_CLIENT_ID go together' });
+    }
+  });
+
+export type RawConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,87 @@
+import { resolve } from 'node:path';
+import { configSchema } from './config.schema';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  logLevel: string;
+  roles: { api: boolean; worker: boolean; sfu: boolean };
+  database: { url: string | null; poolSize: number };
+  blob:
+    | { driver: 'disk'; root: string }
+    | {
+        driver: 's3';
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+      };
+  signedUrlTtlSeconds: number;
+  mail: { smtpUrl: string | null; from: string; outboxDir: string };
+  identity:
+    | { mode: 'embedded'; issuer: string; clientId: string; audience: string }
+    | { mode: 'external'; issuer: string; clientId: string; audience: string };
+  shutdownTimeoutMs: number;
+  /** Origins besides PUBLIC_URL allowed as OIDC redirect targets (the Vite dev server). */
+  devOrigins: string[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Mixroom cannot start, the configuration is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export const EMBEDDED_CLIENT_ID = 'mixroom-web';
+export const EMBEDDED_AUDIENCE = 'urn:mixroom:api';
+
+/** Parses the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const key = i.path.join('.');
+        const value = typeof env[key] === 'string' ? ` (got "${env[key]}")` : '';
+        return `${key} ${i.message}${value}`;
+      }),
+    );
+  }
+  const c = parsed.data;
+  const dataDir = resolve(c.DATA_DIR);
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  const identity: AppConfig['identity'] =
+    c.OIDC_ISSUER && c.OIDC_CLIENT_ID
+      ? { mode: 'external', issuer: c.OIDC_ISSUER.replace(/\/$/, ''), clientId: c.OIDC_CLIENT_ID, audience: c.OIDC_AUDIENCE ?? c.OIDC_CLIENT_ID }
+      : { mode: 'embedded', issuer: `${publicUrl}/oidc`, clientId: EMBEDDED_CLIENT_ID, audience: EMBEDDED_AUDIENCE };
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    publicUrl,
+    dataDir,
+    logLevel: c.LOG_LEVEL,
+    roles: { api: c.MIXROOM_ROLES.includes('api'), worker: c.MIXROOM_ROLES.includes('worker'), sfu: c.MIXROOM_ROLES.includes('sfu') },
+    database: { url: c.DATABASE_URL ?? null, poolSize: c.DATABASE_POOL_SIZE },
+    blob:
+      c.BLOB_DRIVER === 's3'
+        ? {
+            driver: 's3',
+            endpoint: c.S3_ENDPOINT,
+            bucket: c.S3_BUCKET ?? '',
+            region: c.S3_REGION,
+            accessKeyId: c.S3_ACCESS_KEY_ID,
+            secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: c.S3_FORCE_PATH_STYLE,
+          }
+        : { driver: 'disk', root: resolve(dataDir, 'blobs') },
+    signedUrlTtlSeconds: c.SIGNED_URL_TTL_SECONDS,
+    mail: { smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: resolve(dataDir, 'outbox') },
+    identity,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    devOrigins: c.MIXROOM_DEV_ORIGIN ? [c.MIXROOM_DEV_ORIGIN.replace(/\/$/, '')] : [],
+  };
+}

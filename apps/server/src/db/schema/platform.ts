@@ -1,0 +1,65 @@
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/** Rows of the embedded OIDC provider (sessions, grants, codes, refresh tokens, interactions). */
+export const oidcModels = pgTable(
+  'oidc_models',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oidc_models_grant_idx').on(t.grantId),
+    index('oidc_models_uid_idx').on(t.uid),
+    index('oidc_models_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** Secrets generated on first start and shared by every node: signing keys, cookie keys, VAPID. */
+export const appSecrets = pgTable('app_secrets', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A resumable multipart upload. Parts and their ETags live in upload_parts because S3-compatible
+ * stores differ in ListParts support (s3rver has none): the database is the record of progress.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blobKey: text('blob_key').notNull(),
+    driverUploadId: text('driver_upload_id').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    partSize: integer('part_size').notNull(),
+    status: text('status', { enum: ['open', 'completed', 'aborted'] }).notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('uploads_owner_idx').on(t.ownerId), index('uploads_status_idx').on(t.status, t.updatedAt)],
+);
+
+export const uploadParts = pgTable(
+  'upload_parts',
+  {
+    uploadId: uuid('upload_id')
+      .notNull()
+      .references(() => uploads.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    etag: text('etag').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
+);

@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './app-error';
+import { InvalidTokenError, type TokenVerifier } from '../platform/identity/token-verifier';
+import type { Actor, UsersService } from '../modules/users/users.service';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+/** Reads `Authorization: Bearer …`; a present but invalid token is a 401, never an anonymous call. */
+export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier, users: UsersService): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    if (!header || !request.url.startsWith('/api/')) return;
+    const [scheme, token] = header.split(' ');
+    if (scheme?.toLowerCase() !== 'bearer' || !token) throw AppError.unauthorized('Malformed Authorization header.');
+    try {
+      request.actor = await users.resolveActor(await verify(token));
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw new AppError(401, 'INVALID_TOKEN', 'Your session is invalid or has expired.');
+      throw error;
+    }
+  });
+}
+
+export function requireActor(request: FastifyRequest): Actor {
+  if (!request.actor) throw AppError.unauthorized();
+  return request.actor;
+}

@@ -1,0 +1,92 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
+import { z } from 'zod';
+import { errorResponse, interactionDetails, redirectResponse, signInBody, signUpBody } from '@mixroom/contracts';
+import { AppError } from '../../http/app-error';
+import type { AccountsService } from './accounts.service';
+
+const params = z.object({ uid: z.string().min(1).max(100) });
+const hidden = { hide: true } as const;
+
+/**
+ * The embedded provider's interaction endpoints. They live under /oidc/interaction/{uid} because
+ * the provider's interaction cookie is scoped to that path. The sign-in screen itself is the web
+ * app (served for the GET), so it has Mixroom's look.
+ */
+export const interactionRoutes: FastifyPluginAsyncZod<{ provider: Provider; accounts: AccountsService; serveApp: (reply: FastifyReply) => Promise<unknown> }> = async (
+  app,
+  { provider, accounts, serveApp },
+) => {
+  const details = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await provider.interactionDetails(request.raw, reply.raw);
+    } catch {
+      throw new AppError(410, 'INTERACTION_EXPIRED', 'This sign-in page has expired. Please start again.');
+    }
+  };
+
+  const finish = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
+    const redirectTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId, remember: true } }, { mergeWithLastSubmission: false });
+    return { redirectTo };
+  };
+
+  // Consent for our own client is implied: grant what it asks and continue without a screen.
+  app.get('/oidc/interaction/:uid', { schema: { ...hidden, params } }, async (request, reply) => {
+    const interaction = await details(request, reply).catch(() => null);
+    if (interaction?.prompt.name !== 'consent') return serveApp(reply);
+    const { prompt, params: authParams, session } = interaction;
+    const grant = interaction.grantId
+      ? await provider.Grant.find(interaction.grantId)
+      : new provider.Grant({ accountId: session?.accountId ?? '', clientId: String(authParams.client_id) });
+    if (!grant) throw AppError.badRequest('Unknown grant.');
+    const missing = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    const grantId = await grant.save();
+    reply.hijack();
+    await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  });
+
+  app.get(
+    '/oidc/interaction/:uid/details',
+    { schema: { ...hidden, params, response: { 200: interactionDetails, 410: errorResponse } } },
+    async (request, reply) => {
+      const interaction = await details(request, reply);
+      return {
+        uid: interaction.uid,
+        prompt: interaction.prompt.name,
+        clientName: 'Mixroom',
+        signedInEmail: null,
+        screen: interaction.params.screen === 'signup' ? ('signup' as const) : ('signin' as const),
+      };
+    },
+  );
+
+  app.post(
+    '/oidc/interaction/:uid/login',
+    { schema: { ...hidden, params, body: signInBody, response: { 200: redirectResponse, 400: errorResponse, 401: errorResponse, 410: errorResponse } } },
+    async (request, reply) => {
+      await details(request, reply);
+      const user = await accounts.signIn(request.body);
+      return finish(request, reply, user.id);
+    },
+  );
+
+  app.post(
+    '/oidc/interaction/:uid/signup',
+    { schema: { ...hidden, params, body: signUpBody, response: { 200: redirectResponse, 400: errorResponse, 409: errorResponse, 410: errorResponse } } },
+    async (request, reply) => {
+      await details(request, reply);
+      const user = await accounts.signUp(request.body);
+      return finish(request, reply, user.id);
+    },
+  );
+
+  app.post('/oidc/interaction/:uid/abort', { schema: { ...hidden, params, response: { 200: redirectResponse, 410: errorResponse } } }, async (request, reply) => {
+    await details(request, reply);
+    const redirectTo = await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'Sign-in cancelled' }, { mergeWithLastSubmission: false });
+    return { redirectTo };
+  });
+};

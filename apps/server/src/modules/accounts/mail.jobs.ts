@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineJob, type JobType } from '../../platform/jobs/job-definition';
+import type { Mailer } from '../../platform/mail/mailer';
+
+/** Mail leaves through the queue, so a slow or down SMTP server never blocks a request. */
+export const sendMailJob = {
+  name: 'mail.send',
+  schema: z.object({
+    to: z.email(),
+    subject: z.string().min(1).max(300),
+    text: z.string().max(100_000),
+    html: z.string().max(200_000),
+  }),
+  retryLimit: 5,
+} satisfies JobType;
+
+export const mailJobs = (mailer: Mailer) => [defineJob(sendMailJob, (payload) => mailer.send(payload))];

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { healthResponse } from '@mixroom/contracts';
+import { APP_VERSION } from '@mixroom/shared';
+
+type Probe = () => Promise<void>;
+
+async function measure(probe: Probe): Promise<{ ok: boolean; latencyMs: number; detail?: string }> {
+  const started = performance.now();
+  try {
+    await probe();
+    return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+  } catch (error) {
+    return { ok: false, latencyMs: Math.round(performance.now() - started), detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Liveness and readiness in one: 200 when database, storage and queue answer, else 503. */
+export const healthRoutes: FastifyPluginAsyncZod<{ database: Probe; storage: Probe; queue: Probe }> = async (app, probes) => {
+  app.get(
+    '/api/health',
+    { schema: { tags: ['system'], summary: 'Health of the database, storage and job queue', response: { 200: healthResponse, 503: healthResponse } } },
+    async (_request, reply) => {
+      const [database, storage, queue] = await Promise.all([measure(probes.database), measure(probes.storage), measure(probes.queue)]);
+      const ok = database.ok && storage.ok && queue.ok;
+      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', version: APP_VERSION, checks: { database, storage, queue } });
+    },
+  );
+};

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { purgeExpiredOidcRows } from '../../platform/identity/oidc.repository';
+import { defineJob } from '../../platform/jobs/job-definition';
+import type { UploadsService } from '../uploads/uploads.service';
+
+const STALE_UPLOAD_MS = 7 * 86_400_000;
+
+/** Hourly housekeeping: expired sign-in artefacts and uploads abandoned for a week. */
+export const maintenanceJobs = (deps: { db: Db; uploads: UploadsService }) => [
+  defineJob({ name: 'maintenance.hourly', schema: z.object({}).passthrough(), schedule: '7 * * * *', retryLimit: 1 }, async (_payload, { log }) => {
+    const oidcRows = await purgeExpiredOidcRows(deps.db);
+    const uploads = await deps.uploads.abortStale(STALE_UPLOAD_MS);
+    log.info({ oidcRows, uploads }, 'maintenance done');
+  }),
+];

@@ -1,0 +1,47 @@
+import { and, asc, eq, lt } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { uploadParts, uploads } from '../../db/schema';
+
+export type UploadRow = typeof uploads.$inferSelect;
+export type UploadPartRow = typeof uploadParts.$inferSelect;
+
+export class UploadsRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(values: typeof uploads.$inferInsert): Promise<UploadRow> {
+    const [row] = await this.db.insert(uploads).values(values).returning();
+    if (!row) throw new Error('insert returned nothing');
+    return row;
+  }
+
+  async find(id: string): Promise<UploadRow | null> {
+    const [row] = await this.db.select().from(uploads).where(eq(uploads.id, id));
+    return row ?? null;
+  }
+
+  async parts(uploadId: string): Promise<UploadPartRow[]> {
+    return this.db.select().from(uploadParts).where(eq(uploadParts.uploadId, uploadId)).orderBy(asc(uploadParts.partNumber));
+  }
+
+  /** A part sent twice (a retry after a lost response) keeps the latest ETag. */
+  async recordPart(part: UploadPartRow): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .insert(uploadParts)
+        .values(part)
+        .onConflictDoUpdate({ target: [uploadParts.uploadId, uploadParts.partNumber], set: { etag: part.etag, size: part.size } });
+      await tx.update(uploads).set({ updatedAt: new Date() }).where(eq(uploads.id, part.uploadId));
+    });
+  }
+
+  async setStatus(id: string, status: UploadRow['status']): Promise<void> {
+    await this.db.update(uploads).set({ status, updatedAt: new Date() }).where(eq(uploads.id, id));
+  }
+
+  async staleOpen(before: Date): Promise<UploadRow[]> {
+    return this.db
+      .select()
+      .from(uploads)
+      .where(and(eq(uploads.status, 'open'), lt(uploads.updatedAt, before)));
+  }
+}

@@ -1,0 +1,110 @@
+import type { UploadSession } from '@mixroom/contracts';
+import { AppError } from '../../http/app-error';
+import type { BlobStore } from '../../platform/blob/blob-store';
+import type { UploadRow, UploadsRepository } from './uploads.repository';
+
+/** S3's floor for every part but the last, and its ceiling on part count. */
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+export const MAX_PARTS = 10_000;
+/** 16 MiB parts: small enough to resume cheaply and to run several in parallel. */
+export const DEFAULT_PART_SIZE = 16 * 1024 * 1024;
+
+export function choosePartSize(size: number, preferred = DEFAULT_PART_SIZE): number {
+  return Math.max(MIN_PART_SIZE, preferred, Math.ceil(size / MAX_PARTS));
+}
+
+const partCount = (upload: Pick<UploadRow, 'size' | 'partSize'>) => Math.max(1, Math.ceil(upload.size / upload.partSize));
+
+/**
+ * Resumable multipart uploads straight to the blob store. The database records every finished part
+ * with its ETag, so a client that lost its tab, its network or the server asks for the session and
+ * sends only the parts still missing. Features (projects, transfers) create sessions for blob keys
+ * they choose; this service only checks ownership and completeness.
+ */
+export class UploadsService {
+  constructor(
+    private readonly repository: UploadsRepository,
+    private readonly store: BlobStore,
+    private readonly signTtlSeconds: number,
+  ) {}
+
+  async start(ownerId: string, blobKey: string, size: number, partSize = choosePartSize(size)): Promise<UploadSession> {
+    if (!Number.isInteger(size) || size <= 0) throw AppError.badRequest('The file is empty.', 'EMPTY_FILE');
+    if (partSize < MIN_PART_SIZE || Math.ceil(size / partSize) > MAX_PARTS) throw AppError.badRequest('Invalid part size.');
+    const driverUploadId = await this.store.createMultipart(blobKey);
+    const row = await this.repository.create({ ownerId, blobKey, driverUploadId, size, partSize });
+    return this.present(row, []);
+  }
+
+  private async owned(ownerId: string, uploadId: string): Promise<UploadRow> {
+    const upload = await this.repository.find(uploadId);
+    if (!upload || upload.ownerId !== ownerId) throw AppError.notFound('No such upload.');
+    return upload;
+  }
+
+  private async open(ownerId: string, uploadId: string): Promise<UploadRow> {
+    const upload = await this.owned(ownerId, uploadId);
+    if (upload.status !== 'open') throw AppError.conflict('Upload aborted', 'UPLOAD_CLOSED');
+    return upload;
+  }
+
+  async get(ownerId: string, uploadId: string): Promise<UploadSession> {
+    const upload = await this.owned(ownerId, uploadId);
+    return this.present(upload, await this.repository.parts(uploadId));
+  }
+
+  async partUrl(ownerId: string, uploadId: string, partNumber: number): Promise<{ url: string }> {
+    const upload = await this.open(ownerId, uploadId);
+    if (partNumber < 1 || partNumber > partCount(upload)) throw AppError.badRequest(`Part ${partNumber} is out of range.`);
+    const url = await this.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, { expiresInSeconds: this.signTtlSeconds });
+    return { url };
+  }
+
+  async recordPart(ownerId: string, uploadId: string, part: { partNumber: number; etag: string; size: number }): Promise<void> {
+    const upload = await this.open(ownerId, uploadId);
+    const count = partCount(upload);
+    if (part.partNumber < 1 || part.partNumber > count) throw AppError.badRequest(`Part ${part.partNumber} is out of range.`);
+    const expected = part.partNumber < count ? upload.partSize : upload.size - upload.partSize * (count - 1);
+    if (part.size !== expected) throw AppError.badRequest(`Part ${part.partNumber} should hold ${expected} bytes, not ${part.size}.`);
+    await this.repository.recordPart({ uploadId, ...part });
+  }
+
+  /** Completes only when every part is recorded; returns the finished blob's key. */
+  async complete(ownerId: string, uploadId: string): Promise<{ blobKey: string; size: number }> {
+    const upload = await this.open(ownerId, uploadId);
+    const parts = await this.repository.parts(uploadId);
+    const missing = partCount(upload) - parts.length;
+    if (missing > 0) throw AppError.conflict(`${missing} part(s) are still missing.`, 'PARTS_MISSING');
+    await this.store.completeMultipart(upload.blobKey, upload.driverUploadId, parts);
+    await this.repository.setStatus(uploadId, 'completed');
+    return { blobKey: upload.blobKey, size: upload.size };
+  }
+
+  async abort(ownerId: string, uploadId: string): Promise<void> {
+    const upload = await this.owned(ownerId, uploadId);
+    if (upload.status !== 'open') return;
+    await this.store.abortMultipart(upload.blobKey, upload.driverUploadId);
+    await this.repository.setStatus(uploadId, 'aborted');
+  }
+
+  /** Aborts uploads nobody touched for `maxAgeMs` (run by the maintenance job). */
+  async abortStale(maxAgeMs: number): Promise<number> {
+    const stale = await this.repository.staleOpen(new Date(Date.now() - maxAgeMs));
+    for (const upload of stale) {
+      await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
+      await this.repository.setStatus(upload.id, 'aborted');
+    }
+    return stale.length;
+  }
+
+  private present(upload: UploadRow, parts: { partNumber: number; etag: string; size: number }[]): UploadSession {
+    return {
+      id: upload.id,
+      size: upload.size,
+      partSize: upload.partSize,
+      partCount: partCount(upload),
+      status: upload.status,
+      parts: parts.map(({ partNumber, etag, size }) => ({ partNumber, etag, size })),
+    };
+  }
+}

@@ -1,0 +1,77 @@
+import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { planGrants, users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type PlanGrantRow = typeof planGrants.$inferSelect;
+
+/** The only place that queries users and their plan grants. */
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  async findById(id: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    return row ?? null;
+  }
+
+  async findByEmail(email: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+    return row ?? null;
+  }
+
+  async findByExternalSubject(provider: string, subject: string): Promise<UserRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.provider, provider), eq(users.externalSubject, subject)));
+    return row ?? null;
+  }
+
+  /**
+   * Inserts a user; the first account of an installation becomes administrator. The advisory lock
+   * serialises concurrent first sign-ups so exactly one of them wins.
+   */
+  async create(values: Omit<typeof users.$inferInsert, 'isAdmin'>): Promise<UserRow> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(7001)`);
+      const [existing] = await tx.select({ n: count() }).from(users);
+      const [row] = await tx
+        .insert(users)
+        .values({ ...values, isAdmin: (existing?.n ?? 0) === 0 })
+        .returning();
+      if (!row) throw new Error('insert returned nothing');
+      return row;
+    });
+  }
+
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await this.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
+  }
+
+  async list(options: { search?: string | undefined; offset: number; limit: number }): Promise<{ total: number; rows: UserRow[] }> {
+    const pattern = options.search ? `%${options.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
+    const where = pattern ? or(ilike(users.email, pattern), ilike(users.displayName, pattern), sql`${users.id}::text = ${options.search}`) : undefined;
+    const [total] = await this.db.select({ n: count() }).from(users).where(where);
+    const rows = await this.db.select().from(users).where(where).orderBy(desc(users.createdAt), users.id).limit(options.limit).offset(options.offset);
+    return { total: total?.n ?? 0, rows };
+  }
+
+  async grantsFor(userIds: string[]): Promise<PlanGrantRow[]> {
+    if (userIds.length === 0) return [];
+    return this.db.select().from(planGrants).where(inArray(planGrants.userId, userIds)).orderBy(planGrants.startsAt);
+  }
+
+  async addGrant(values: typeof planGrants.$inferInsert): Promise<PlanGrantRow> {
+    const [row] = await this.db.insert(planGrants).values(values).returning();
+    if (!row) throw new Error('insert returned nothing');
+    return row;
+  }
+
+  async deleteGrant(userId: string, grantId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(planGrants)
+      .where(and(eq(planGrants.id, grantId), eq(planGrants.userId, userId)))
+      .returning({ id: planGrants.id });
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,77 @@
+import { isGrantActive, mergePlans, type PlanSku } from '@mixroom/shared';
+import type { Me } from '@mixroom/contracts';
+import { AppError } from '../../http/app-error';
+import type { VerifiedToken } from '../../platform/identity/token-verifier';
+import type { PlanGrantRow, UserRow, UsersRepository } from './users.repository';
+
+/** Who is calling: resolved once per request from the verified access token. */
+export interface Actor {
+  userId: string;
+  isAdmin: boolean;
+  email: string;
+  displayName: string;
+}
+
+export function presentGrant(grant: PlanGrantRow, now = new Date()) {
+  return {
+    id: grant.id,
+    sku: grant.sku as PlanSku,
+    startsAt: grant.startsAt.toISOString(),
+    endsAt: grant.endsAt?.toISOString() ?? null,
+    active: isGrantActive(grant, now),
+  };
+}
+
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly identity: { mode: 'embedded' | 'external'; issuer: string },
+  ) {}
+
+  /**
+   * Embedded tokens carry our user id as `sub`. Tokens of an external issuer are matched on
+   * (issuer, sub), and a first visit creates the account from the token's claims.
+   */
+  async resolveActor(token: VerifiedToken): Promise<Actor> {
+    const user = this.identity.mode === 'embedded' ? await this.users.findById(token.subject) : await this.findOrProvision(token);
+    if (!user) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
+    return { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
+  }
+
+  private async findOrProvision(token: VerifiedToken): Promise<UserRow> {
+    const existing = await this.users.findByExternalSubject(this.identity.issuer, token.subject);
+    if (existing) return existing;
+    const email = token.claims.email ?? `${token.subject}@users.${new URL(this.identity.issuer).hostname}`;
+    return this.users.create({
+      email,
+      displayName: token.claims.name ?? email.split('@')[0] ?? 'User',
+      provider: this.identity.issuer,
+      externalSubject: token.subject,
+    });
+  }
+
+  /** Active plan skus of a user; Free is implicit. */
+  async activeSkus(userId: string): Promise<PlanSku[]> {
+    const grants = await this.users.grantsFor([userId]);
+    return grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
+  }
+
+  async me(actor: Actor): Promise<Me> {
+    const user = await this.users.findById(actor.userId);
+    if (!user) throw AppError.unauthorized();
+    const grants = await this.users.grantsFor([user.id]);
+    const active = grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
+    return {
+      id: user.id,
+      email: user.email,
+      displayName: user.displayName,
+      photoUrl: user.photoUrl,
+      isAdmin: user.isAdmin,
+      canBroadcast: user.canBroadcast,
+      createdAt: user.createdAt.toISOString(),
+      plans: grants.map((g) => presentGrant(g)),
+      limits: mergePlans(active),
+      capabilities: { admin: user.isAdmin },
+    };
+  }
+}

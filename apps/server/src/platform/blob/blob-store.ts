@@ -1,0 +1,55 @@
+import type { Readable } from 'node:stream';
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive, as in HTTP Range. */
+  end: number;
+}
+
+export interface BlobInfo {
+  size: number;
+}
+
+export interface SignOptions {
+  expiresInSeconds: number;
+}
+
+export interface DownloadSignOptions extends SignOptions {
+  /** Offered to the browser as the saved file's name (Content-Disposition). */
+  fileName?: string;
+  contentType?: string;
+}
+
+export interface CompletedPart {
+  partNumber: number;
+  etag: string;
+}
+
+/**
+ * Where file bytes live. Browsers move bytes directly through signed URLs with either driver, so
+ * an app node carries no file bytes in the scaled setup. Keys are server-chosen ids, never names.
+ */
+export interface BlobStore {
+  readonly driver: 'disk' | 's3';
+  put(key: string, body: Buffer | Readable, contentType?: string): Promise<void>;
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  head(key: string): Promise<BlobInfo | null>;
+  delete(key: string): Promise<void>;
+  /** Deletes every blob whose key starts with the prefix. */
+  deletePrefix(prefix: string): Promise<number>;
+  signUploadUrl(key: string, options: SignOptions): Promise<string>;
+  signDownloadUrl(key: string, options: DownloadSignOptions): Promise<string>;
+  createMultipart(key: string): Promise<string>;
+  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions): Promise<string>;
+  completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** A cheap round trip for the health check. */
+  check(): Promise<void>;
+}
+
+/** Keys are ours, but guard the disk driver against traversal anyway. */
+export function assertSafeKey(key: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,511}$/.test(key) || key.split('/').some((s) => s === '..' || s === '.' || s === '')) {
+    throw new Error(`Invalid blob key: ${key}`);
+  }
+}

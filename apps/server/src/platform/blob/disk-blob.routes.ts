@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../http/app-error';
+import type { DiskBlobStore } from './disk-blob-store';
+import { contentDisposition } from './content-disposition';
+import { parseRange } from './range';
+import type { UrlSigner } from './url-signer';
+
+type Query = Record<string, string | undefined>;
+
+/**
+ * The disk driver's stand-in for S3's endpoints: GET (with Range), PUT and part PUT on URLs whose
+ * signature is the only credential. Bodies stream straight to disk; nothing is buffered.
+ */
+export async function diskBlobRoutes(app: FastifyInstance, deps: { store: DiskBlobStore; signer: UrlSigner }): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  const verify = (action: 'get' | 'put' | 'part', query: Query) => {
+    const claims = deps.signer.verify(action, query);
+    if (!claims) throw new AppError(403, 'SIGNATURE', 'This link is invalid or has expired.');
+    return claims;
+  };
+
+  app.get('/api/blob/get', { schema: { hide: true } }, async (request, reply) => {
+    const claims = verify('get', request.query as Query);
+    const info = await deps.store.head(claims.key);
+    if (!info) throw AppError.notFound();
+    const range = parseRange(request.headers.range, info.size);
+    if (range === 'unsatisfiable') {
+      return reply.status(416).header('Content-Range', `bytes */${info.size}`).send();
+    }
+    void reply
+      .header('Accept-Ranges', 'bytes')
+      .header('Content-Type', claims.contentType ?? 'application/octet-stream')
+      .header('Cache-Control', 'private, max-age=3600');
+    if (claims.fileName) void reply.header('Content-Disposition', contentDisposition(claims.fileName));
+    if (range) {
+      void reply
+        .status(206)
+        .header('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`)
+        .header('Content-Length', range.end - range.start + 1);
+    } else {
+      void reply.header('Content-Length', info.size);
+    }
+    if (request.method === 'HEAD') return reply.send();
+    return reply.send(await deps.store.get(claims.key, range ?? undefined));
+  });
+
+  app.put('/api/blob/put', { schema: { hide: true } }, async (request, reply) => {
+    const claims = verify('put', request.query as Query);
+    await deps.store.put(claims.key, request.raw);
+    return reply.status(200).send();
+  });
+
+  app.put('/api/blob/part', { schema: { hide: true } }, async (request, reply) => {
+    const claims = verify('part', request.query as Query);
+    if (!claims.uploadId || !claims.partNumber) throw AppError.badRequest('Incomplete part URL.');
+    const etag = await deps.store.writePart(claims.key, claims.uploadId, claims.partNumber, request.raw);
+    return reply.status(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
+  });
+}

@@ -1,0 +1,58 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export type SignedAction = 'get' | 'put' | 'part';
+
+export interface SignedClaims {
+  action: SignedAction;
+  key: string;
+  expires: number;
+  uploadId?: string;
+  partNumber?: number;
+  fileName?: string;
+  contentType?: string;
+}
+
+/**
+ * HMAC-signed URLs for the disk driver, so the browser talks to disk storage exactly as it talks to
+ * S3: a URL that carries its own permission and expiry, nothing else.
+ */
+export class UrlSigner {
+  constructor(
+    private readonly secret: Buffer,
+    private readonly baseUrl: string,
+  ) {}
+
+  private mac(claims: SignedClaims): string {
+    const canonical = [claims.action, claims.key, claims.expires, claims.uploadId ?? '', claims.partNumber ?? '', claims.fileName ?? '', claims.contentType ?? ''].join('\n');
+    return createHmac('sha256', this.secret).update(canonical).digest('base64url');
+  }
+
+  sign(claims: SignedClaims): string {
+    const params = new URLSearchParams({ k: claims.key, e: String(claims.expires) });
+    if (claims.uploadId) params.set('u', claims.uploadId);
+    if (claims.partNumber !== undefined) params.set('p', String(claims.partNumber));
+    if (claims.fileName) params.set('n', claims.fileName);
+    if (claims.contentType) params.set('t', claims.contentType);
+    params.set('s', this.mac(claims));
+    return `${this.baseUrl}/api/blob/${claims.action}?${params.toString()}`;
+  }
+
+  /** Returns the claims when the signature is valid and unexpired, else null. */
+  verify(action: SignedAction, query: Record<string, string | undefined>, now = Date.now()): SignedClaims | null {
+    const { k, e, s, u, p, n, t } = query;
+    if (!k || !e || !s) return null;
+    const claims: SignedClaims = {
+      action,
+      key: k,
+      expires: Number(e),
+      ...(u ? { uploadId: u } : {}),
+      ...(p ? { partNumber: Number(p) } : {}),
+      ...(n ? { fileName: n } : {}),
+      ...(t ? { contentType: t } : {}),
+    };
+    if (!Number.isFinite(claims.expires) || claims.expires * 1000 < now) return null;
+    const expected = Buffer.from(this.mac(claims));
+    const given = Buffer.from(s);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? claims : null;
+  }
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '../../db/database';
+import type { IdentitySecrets } from './signing-keys';
+import { createOidcAdapterClass } from './oidc.repository';
+
+export interface AccountLookup {
+  findAccountClaims(id: string): Promise<{ email: string; name: string } | null>;
+}
+
+export interface EmbeddedProviderOptions {
+  issuer: string;
+  publicUrl: string;
+  clientId: string;
+  audience: string;
+  /** Extra origins allowed to receive codes (the Vite dev server). */
+  extraOrigins: string[];
+}
+
+/** Seconds each artefact lives. Access tokens are short; the web client renews with refresh tokens. */
+const TTL = {
+  AccessToken: 15 * 60,
+  AuthorizationCode: 60,
+  IdToken: 60 * 60,
+  Interaction: 60 * 60,
+  Session: 14 * 86400,
+  Grant: 30 * 86400,
+  RefreshToken: 30 * 86400,
+};
+
+const autoSubmitLogout = (form: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Signing out…</title></head>
+<body style="font-family:system-ui;background:#0f0d1a;color:#eee;display:grid;place-items:center;height:100vh">
+<p>Signing out…</p>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}
+<script>document.forms[0].submit()</script></body></html>`;
+
+/**
+ * The embedded OpenID Connect provider mounted under /oidc: authorization code + PKCE for the web
+ * client, refresh tokens (offline_access), and JWT access tokens for the API audience.
+ */
+export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, accounts: AccountLookup, options: EmbeddedProviderOptions): Provider {
+  const redirectOrigins = [options.publicUrl, ...options.extraOrigins];
+  const configuration: Configuration = {
+    adapter: createOidcAdapterClass(db),
+    clients: [
+      {
+        client_id: options.clientId,
+        client_name: 'Mixroom',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: redirectOrigins.map((o) => `${o}/auth/callback`),
+        post_logout_redirect_uris: redirectOrigins.flatMap((o) => [`${o}/`, `${o}/public/landing`]),
+      },
+    ],
+    clientBasedCORS: (_ctx, origin) => redirectOrigins.includes(origin),
+    cookies: { keys: secrets.cookieKeys, long: { sameSite: 'lax' }, short: { sameSite: 'lax' } },
+    jwks: secrets.jwks as Configuration['jwks'],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'api'],
+    conformIdTokenClaims: false,
+    extraParams: ['screen'],
+    pkce: { required: () => true },
+    ttl: TTL,
+    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
+          ctx.body = autoSubmitLogout(form);
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => options.audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== options.audience) throw new errors.InvalidTarget();
+          return { scope: 'api', audience: options.audience, accessTokenTTL: TTL.AccessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+        },
+      },
+    },
+    findAccount: async (_ctx, id) => {
+      const account = await accounts.findAccountClaims(id);
+      if (!account) return undefined;
+      return {
+        accountId: id,
+        claims: () => ({ sub: id, email: account.email, email_verified: false, name: account.name }),
+      };
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>Sign-in error</title></head>
+<body style="font-family:system-ui;background:#0f0d1a;color:#eee;display:grid;place-items:center;height:100vh;text-align:center">
+<div><h1>Sign-in could not continue</h1><p>${escapeHtml(String(out.error_description ?? out.error))}</p><p><a style="color:#b197fc" href="/">Back to Mixroom</a></p></div></body></html>`;
+    },
+  };
+  const provider = new Provider(options.issuer, configuration);
+  provider.proxy = true;
+  return provider;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Mounts the provider's Koa app under /oidc. Bodies are left unparsed for it, and the original URL is
+ * kept so it can build absolute links. Fastify routes declared elsewhere under /oidc/interaction win
+ * over this wildcard.
+ */
+export async function mountProvider(app: FastifyInstance, provider: Provider): Promise<void> {
+  const callback = provider.callback();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const raw = request.raw as typeof request.raw & { originalUrl?: string };
+    raw.originalUrl = raw.url;
+    raw.url = (raw.url ?? '').slice('/oidc'.length) || '/';
+    void callback(raw, reply.raw);
+  };
+  app.all('/oidc', { schema: { hide: true } }, handler);
+  app.all('/oidc/*', { schema: { hide: true } }, handler);
+}

@@ -1,0 +1,107 @@
+import { EVENT_TYPES } from '@mixroom/contracts';
+import { PgBoss, fromPglite } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Database } from '../../db/database';
+import type { EventBus } from '../realtime/event-bus';
+import type { JobDefinition, JobType } from './job-definition';
+
+interface Envelope {
+  payload: unknown;
+  /** Realtime topic that hears this job's progress, e.g. `user:{id}`. */
+  topic: string | null;
+}
+
+export interface SendOptions {
+  topic?: string;
+  startAfterSeconds?: number;
+  singletonKey?: string;
+}
+
+/**
+ * Background jobs on pg-boss, in the same database as everything else (PGlite or PostgreSQL). Any
+ * node may send; only nodes with the worker role process.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition>();
+  private readonly abort = new AbortController();
+  private started = false;
+
+  constructor(
+    database: Database,
+    private readonly bus: EventBus,
+    private readonly log: Logger,
+  ) {
+    this.boss = database.pglite
+      ? new PgBoss({ db: fromPglite(database.pglite), schema: 'pgboss' })
+      : new PgBoss({ connectionString: database.connectionString ?? '', schema: 'pgboss', max: 4 });
+    this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+  }
+
+  async start(definitions: JobDefinition[], options: { worker: boolean }): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const definition of definitions) {
+      this.definitions.set(definition.name, definition);
+      await this.boss.createQueue(definition.name, {
+        retryLimit: definition.retryLimit ?? 2,
+        expireInSeconds: definition.expireInSeconds ?? 900,
+      });
+      if (definition.schedule) await this.boss.schedule(definition.name, definition.schedule, { payload: {}, topic: null });
+      if (options.worker) await this.work(definition);
+    }
+  }
+
+  private async work(definition: JobDefinition): Promise<void> {
+    await this.boss.work<Envelope>(
+      definition.name,
+      { batchSize: 1, localConcurrency: definition.concurrency ?? 1, pollingIntervalSeconds: 0.5 },
+      async ([job]) => {
+        if (!job) return;
+        const { topic } = job.data;
+        const log = this.log.child({ job: definition.name, jobId: job.id });
+        const publish = async (type: string, data: Record<string, unknown>) => {
+          if (topic) await this.bus.publish({ topic, type, data: { jobId: job.id, name: definition.name, ...data } });
+        };
+        try {
+          const payload: unknown = definition.schema.parse(job.data.payload);
+          await definition.handler(payload, {
+            jobId: job.id,
+            log,
+            signal: this.abort.signal,
+            progress: (percent, message) => publish(EVENT_TYPES.jobProgress, { percent: Math.round(percent), message: message ?? null }),
+          });
+          await publish(EVENT_TYPES.jobCompleted, {});
+        } catch (error) {
+          log.error({ err: error }, 'job failed');
+          await publish(EVENT_TYPES.jobFailed, { message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        }
+      },
+    );
+  }
+
+  /** Validates the payload against the job's schema before it is queued. */
+  async send<S extends z.ZodType>(definition: JobType<S>, payload: z.input<S>, options: SendOptions = {}): Promise<string> {
+    const parsed: unknown = definition.schema.parse(payload);
+    const envelope: Envelope = { payload: parsed, topic: options.topic ?? null };
+    const id = await this.boss.send(definition.name, envelope, {
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+    if (!id) throw new Error(`Job ${definition.name} was not queued`);
+    return id;
+  }
+
+  async check(): Promise<void> {
+    await this.boss.getQueues();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.abort.abort();
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+    this.started = false;
+  }
+}

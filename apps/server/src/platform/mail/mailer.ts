@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  readonly mode: 'smtp' | 'outbox';
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise each mail is written to DATA_DIR/outbox as an .eml file and
+ * logged, so a laptop install still shows the password-reset link somewhere.
+ */
+export function createMailer(options: { smtpUrl: string | null; from: string; outboxDir: string }, log: Logger): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      mode: 'smtp',
+      async send(message) {
+        await transport.sendMail({ from: options.from, ...message });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    mode: 'outbox',
+    async send(message) {
+      const info = await transport.sendMail({ from: options.from, ...message });
+      await mkdir(options.outboxDir, { recursive: true });
+      const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
+      await writeFile(file, info.message as Buffer);
+      log.info({ to: message.to, subject: message.subject, file }, 'mail written to the outbox (set SMTP_URL to send it)');
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { DomainEvent } from '@mixroom/contracts';
+
+export type EventHandler = (event: DomainEvent) => void;
+
+/**
+ * Domain events leave services through this bus. Every node receives every event (so a browser
+ * connected to node B sees what happened on node A); each node's hub then filters by subscription.
+ */
+export interface EventBus {
+  publish(event: Omit<DomainEvent, 'at'>): Promise<void>;
+  subscribe(handler: EventHandler): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { domainEvent, type DomainEvent } from '@mixroom/contracts';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { EventBus, EventHandler } from './event-bus';
+
+const CHANNEL = 'mixroom_events';
+/** NOTIFY payloads are capped at 8000 bytes; events carry ids, never documents. */
+const MAX_PAYLOAD = 7900;
+
+type Listener = { stop(): Promise<void> };
+
+/**
+ * The event bus on PostgreSQL LISTEN/NOTIFY. A node hears its own NOTIFYs too, so local handlers are
+ * invoked only from the notification: one path, same order on every node. On PGlite the same calls
+ * run in process.
+ */
+export class PgNotifyBus implements EventBus {
+  private readonly handlers = new Set<EventHandler>();
+  private listener: Listener | null = null;
+
+  private constructor(
+    private readonly notify: (payload: string) => Promise<void>,
+    private readonly log: Logger,
+  ) {}
+
+  static async onPglite(pglite: PGlite, log: Logger): Promise<PgNotifyBus> {
+    const bus = new PgNotifyBus(async (payload) => {
+      await pglite.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+    }, log);
+    const unlisten = await pglite.listen(CHANNEL, (payload) => bus.dispatch(payload));
+    bus.listener = { stop: unlisten };
+    return bus;
+  }
+
+  static async onPostgres(pool: pg.Pool, connectionString: string, log: Logger): Promise<PgNotifyBus> {
+    const bus = new PgNotifyBus(async (payload) => {
+      await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+    }, log);
+    bus.listener = await bus.listenWithReconnect(connectionString);
+    return bus;
+  }
+
+  /** A dedicated connection for LISTEN, re-established with backoff if the server drops it. */
+  private async listenWithReconnect(connectionString: string): Promise<Listener> {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let delay = 250;
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client({ connectionString });
+      next.on('notification', (message) => message.payload && this.dispatch(message.payload));
+      next.on('error', (error) => {
+        this.log.warn({ err: error }, 'event bus connection lost, reconnecting');
+        void next.end().catch(() => undefined);
+        if (!stopped) setTimeout(() => void connect().catch(() => undefined), delay);
+        delay = Math.min(delay * 2, 10_000);
+      });
+      await next.connect();
+      await next.query(`listen ${CHANNEL}`);
+      client = next;
+      delay = 250;
+    };
+    await connect();
+    return {
+      stop: async () => {
+        stopped = true;
+        await client?.end();
+      },
+    };
+  }
+
+  private dispatch(payload: string): void {
+    let event: DomainEvent;
+    try {
+      event = domainEvent.parse(JSON.parse(payload));
+    } catch (error) {
+      this.log.warn({ err: error }, 'dropped a malformed event');
+      return;
+    }
+    for (const handler of this.handlers) {
+      try {
+        handler(event);
+      } catch (error) {
+        this.log.error({ err: error, type: event.type }, 'event handler failed');
+      }
+    }
+  }
+
+  async publish(event: Omit<DomainEvent, 'at'>): Promise<void> {
+    const payload = JSON.stringify({ ...event, at: Date.now() });
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`Event ${event.type} is too large for the bus`);
+    await this.notify(payload);
+  }
+
+  subscribe(handler: EventHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    await this.listener?.stop();
+  }
+}

@@ -1,0 +1,48 @@
+import pino, { type Logger } from 'pino';
+import type { AppConfig } from './config/config';
+import { createHttpApp, type HttpApp } from './app';
+import { createContext, type AppContext } from './context';
+
+export interface RunningMixroom extends HttpApp {
+  context: AppContext;
+  url: string;
+  /** Graceful: stop accepting, let in-flight requests finish, stop workers, close the database. */
+  stop(): Promise<void>;
+}
+
+export function createLogger(level: string): Logger {
+  const pretty = process.stdout.isTTY && !process.env.CI;
+  return pino({
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+  });
+}
+
+export async function startMixroom(config: AppConfig, log: Logger = createLogger(config.logLevel)): Promise<RunningMixroom> {
+  const context = await createContext(config, log);
+  let http: HttpApp;
+  try {
+    http = await createHttpApp(context);
+    await context.jobs.start(context.jobDefinitions, { worker: config.roles.worker });
+    await http.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await context.dispose();
+    throw error;
+  }
+  const address = http.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  let stopping: Promise<void> | null = null;
+  return {
+    ...http,
+    context,
+    url: `http://localhost:${port}`,
+    stop: () => {
+      stopping ??= (async () => {
+        await http.app.close();
+        await context.dispose();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export * from './common';
+export * from './health';
+export * from './auth';
+export * from './users';
+export * from './realtime';
+export * from './uploads';

@@ -1,0 +1,19 @@
+// User-facing texts from the spec, verbatim but for obvious typos (DESIGN.md §1). One place so the
+// server's errors and the web's toasts never drift apart.
+export const MESSAGES = {
+  genericErrorTitle: 'Oops',
+  genericError: 'Something went wrong, please try again later or contact support.',
+  sessionExpired: 'Session expired, please sign in again.',
+  signOutConfirm: 'Are you sure you want to sign-out?',
+  unauthorized: 'You must be signed in to do that.',
+  forbidden: 'You are not allowed to do that.',
+  notFound: 'Not found.',
+  invalidCredentials: 'The e-mail or password is not correct.',
+  emailTaken: 'An account with this e-mail already exists.',
+  passwordResetSent: 'If an account exists for this e-mail, a reset link is on its way.',
+  passwordResetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
+  passwordChanged: 'Your password has been changed. You can sign in now.',
+  storageLimit:
+    'You have reached your storage limit, please purchase a plan that grants you more data. Go to the settings panel for more information.',
+  notAvailableYet: 'This part of Mixroom is not available yet.',
+} as const;

@@ -1,0 +1,181 @@
+// The plan table of spec 2 §9 and spec 3 §9. Where the two readings of spec 3 differ we take the
+// more generous one (spec README): Free transfers up to 15 GB, Essential live rooms of 30 guests.
+// Storage is in MB, the spec's unit (1 MB = 1,000,000 bytes). -1 means unlimited.
+
+export const UNLIMITED = -1;
+export const DAY_MS = 86_400_000;
+
+/** Transfer durations the product offers, in days (spec 3 §9). */
+export const TRANSFER_DURATION_DAYS = [3, 7, 15, 30, 90, 180, 360] as const;
+const FREE_DURATIONS = [3, 7, 15, 30];
+
+export const PLAN_SKUS = ['FREE', 'ESSENTIAL', 'STUDIO', 'LIVE_BASIC', 'LIVE_PREMIUM'] as const;
+export type PlanSku = (typeof PLAN_SKUS)[number];
+
+export interface PlanLimits {
+  /** Storage quota in MB (×1,000,000 bytes). */
+  storageMb: number;
+  /** Largest transfer in bytes; -1 unlimited. */
+  transferMaxBytes: number;
+  /** Transfers per calendar month; -1 unlimited. */
+  transfersPerMonth: number;
+  /** Expiry choices in days that the plan unlocks. */
+  transferDurationDays: number[];
+  transferPassword: boolean;
+  transferReload: boolean;
+  /** Guests in one live room. */
+  liveGuests: number;
+  /** Longest live session in ms; -1 unlimited. */
+  liveMaxDurationMs: number;
+  liveRecording: boolean;
+  liveBroadcast: boolean;
+  /** Bi-directional audio: a guest may be promoted to co-host. */
+  liveCoHost: boolean;
+  creditsPerMonth: number;
+}
+
+export interface Plan {
+  sku: PlanSku;
+  name: string;
+  /** Monthly price in euro cents; annual subscriptions save 30 %. */
+  priceCents: number;
+  description: string;
+  features: string[];
+  limits: PlanLimits;
+}
+
+const GB = 1_000_000_000;
+const MINUTE = 60_000;
+
+const freeLimits: PlanLimits = {
+  storageMb: 15_000,
+  transferMaxBytes: 15 * GB,
+  transfersPerMonth: 15,
+  transferDurationDays: FREE_DURATIONS,
+  transferPassword: false,
+  transferReload: false,
+  liveGuests: 5,
+  liveMaxDurationMs: 30 * MINUTE,
+  liveRecording: false,
+  liveBroadcast: false,
+  liveCoHost: false,
+  creditsPerMonth: 20,
+};
+
+const paidTransfers = {
+  transferMaxBytes: UNLIMITED,
+  transfersPerMonth: UNLIMITED,
+  transferDurationDays: [...TRANSFER_DURATION_DAYS],
+  transferPassword: true,
+  transferReload: true,
+} satisfies Partial<PlanLimits>;
+
+const liveLimits: PlanLimits = {
+  ...freeLimits,
+  transferMaxBytes: 5 * GB,
+  liveGuests: 150,
+  liveMaxDurationMs: UNLIMITED,
+  liveRecording: true,
+  liveBroadcast: true,
+  liveCoHost: true,
+};
+
+export const PLANS: Record<PlanSku, Plan> = {
+  FREE: {
+    sku: 'FREE',
+    name: 'Free',
+    priceCents: 0,
+    description: 'Everything you need to start collaborating.',
+    features: ['15 GB storage', 'Transfers up to 15 GB, 15 per month', 'Live rooms: 5 guests, 30 min', '20 AI credits per month'],
+    limits: freeLimits,
+  },
+  ESSENTIAL: {
+    sku: 'ESSENTIAL',
+    name: 'Essential',
+    priceCents: 1990,
+    description: 'For working engineers and producers.',
+    features: ['1 TB storage', 'Unlimited transfers, up to 1 year, with password', 'Live rooms: 30 guests, unlimited time', '200 AI credits per month'],
+    limits: {
+      ...freeLimits,
+      ...paidTransfers,
+      storageMb: 1_000_000,
+      liveGuests: 30,
+      liveMaxDurationMs: UNLIMITED,
+      creditsPerMonth: 200,
+    },
+  },
+  STUDIO: {
+    sku: 'STUDIO',
+    name: 'Studio',
+    priceCents: 3990,
+    description: 'For studios and teams.',
+    features: ['5 TB storage', 'Unlimited transfers, up to 1 year, with password', 'Live rooms: 150 guests, recording, broadcast, co-host', '400 AI credits per month'],
+    limits: {
+      ...liveLimits,
+      ...paidTransfers,
+      storageMb: 5_000_000,
+      creditsPerMonth: 400,
+    },
+  },
+  LIVE_BASIC: {
+    sku: 'LIVE_BASIC',
+    name: 'Live',
+    priceCents: 790,
+    description: 'Live streaming only.',
+    features: ['Live rooms: 150 guests, recording, broadcast, co-host', '15 GB storage', 'Transfers up to 5 GB'],
+    limits: liveLimits,
+  },
+  LIVE_PREMIUM: {
+    sku: 'LIVE_PREMIUM',
+    name: 'Live',
+    priceCents: 790,
+    description: 'Live streaming only, with broadcast.',
+    features: ['Live rooms: 150 guests, recording, broadcast, co-host', '15 GB storage', 'Transfers up to 5 GB'],
+    limits: liveLimits,
+  },
+};
+
+const DEFAULT_LIVE_DURATION_MS = 30 * MINUTE;
+
+/** The larger of two numeric limits where -1 means unlimited. */
+function maxLimit(a: number, b: number): number {
+  if (a === UNLIMITED || b === UNLIMITED) return UNLIMITED;
+  return Math.max(a, b);
+}
+
+/**
+ * The merged-plan rule of spec 3 §9: a user holding several plans gets the maximum of each limit
+ * (-1 = unlimited wins), flags OR-ed, the union of allowed durations. Free is always part of the
+ * merge, so a user's limits never drop below Free. A live length of 0 counts as unset and falls
+ * back to 30 minutes.
+ */
+export function mergePlans(skus: readonly PlanSku[]): PlanLimits {
+  const merged = skus.map((sku) => PLANS[sku].limits).reduce<PlanLimits>((acc, next) => ({
+    storageMb: maxLimit(acc.storageMb, next.storageMb),
+    transferMaxBytes: maxLimit(acc.transferMaxBytes, next.transferMaxBytes),
+    transfersPerMonth: maxLimit(acc.transfersPerMonth, next.transfersPerMonth),
+    transferDurationDays: [...new Set([...acc.transferDurationDays, ...next.transferDurationDays])].sort((x, y) => x - y),
+    transferPassword: acc.transferPassword || next.transferPassword,
+    transferReload: acc.transferReload || next.transferReload,
+    liveGuests: maxLimit(acc.liveGuests, next.liveGuests),
+    liveMaxDurationMs: maxLimit(acc.liveMaxDurationMs, next.liveMaxDurationMs),
+    liveRecording: acc.liveRecording || next.liveRecording,
+    liveBroadcast: acc.liveBroadcast || next.liveBroadcast,
+    liveCoHost: acc.liveCoHost || next.liveCoHost,
+    creditsPerMonth: Math.max(acc.creditsPerMonth, next.creditsPerMonth),
+  }), { ...PLANS.FREE.limits });
+  if (merged.liveMaxDurationMs === 0) merged.liveMaxDurationMs = DEFAULT_LIVE_DURATION_MS;
+  return merged;
+}
+
+/** Bytes of storage a user may use, from the merged limit in MB. */
+export function storageLimitBytes(limits: PlanLimits): number {
+  return limits.storageMb === UNLIMITED ? Number.POSITIVE_INFINITY : limits.storageMb * 1_000_000;
+}
+
+/** Whether a plan grant is in force at `now` (an open end means no expiry). */
+export function isGrantActive(grant: { startsAt: Date | string; endsAt: Date | string | null }, now = new Date()): boolean {
+  const starts = new Date(grant.startsAt).getTime();
+  const ends = grant.endsAt === null ? Number.POSITIVE_INFINITY : new Date(grant.endsAt).getTime();
+  return starts <= now.getTime() && now.getTime() < ends;
+}
