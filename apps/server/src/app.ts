@@ -89,7 +89,6 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
       index: false,
       setHeaders: (res, path) => {
         if (path.includes(`${join(webDist, 'assets')}`)) void res.header('Cache-Control', 'public, max-age=31536000, immutable');

@@ -29,7 +29,7 @@ export function registerErrorHandler(app: FastifyInstance, serveApp: ((reply: Fa
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isAppRoute = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/oidc/');
+    const isAppRoute = request.method === 'GET' && !/^\/(api|oidc|assets)\//.test(path);
     if (serveApp && isAppRoute) return serveApp(reply);
     void reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}` } });
   });

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig, type AppConfig } from '../../src/config/config';
+import { startMixroom, type RunningMixroom } from '../../src/server';
+import { freePort } from './free-port';
+
+export interface TestServer extends RunningMixroom {
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database for one test file, dropped again by the returned cleanup. */
+export async function createTestDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `mixroom_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Starts a real Mixroom (HTTP, database, OIDC, jobs, realtime) on a free port with a temporary data
+ * directory. `env` overrides any setting, exactly as the environment would.
+ */
+export async function startTestServer(env: Record<string, string> = {}, options: { keepDataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.keepDataDir ?? mkdtempSync(join(tmpdir(), 'mixroom-test-'));
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const config: AppConfig = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const running = await startMixroom(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  return {
+    ...running,
+    dataDir,
+    close: async () => {
+      await running.stop();
+      if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

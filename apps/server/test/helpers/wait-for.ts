@@ -1,0 +1,15 @@
+/** Polls a condition until it holds (tests wait on conditions, never on sleeps). */
+export async function waitFor<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
+  }
+  throw new Error(`Timed out waiting for ${options.what ?? 'a condition'}${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,68 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { AppShellLayout } from './shell/app-shell-layout';
+import { AdminGuard, LoginGuard, PublicGuard } from './guards';
+import { AdminUsersPage } from '../pages/admin-users-page';
+import { AuthCallbackPage } from '../pages/auth-callback-page';
+import { InteractionPage } from '../pages/interaction-page';
+import { JoinPage } from '../pages/join-page';
+import { LandingPage } from '../pages/landing-page';
+import { NotAvailablePage } from '../pages/not-available-page';
+import { ResetPasswordPage } from '../pages/reset-password-page';
+import { RootRedirect } from '../pages/root-redirect';
+import { SettingsPage } from '../pages/settings-page';
+import { SignInPage } from '../pages/sign-in-page';
+import { StatusPage } from '../pages/status-page';
+
+const soon = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} />;
+
+/** The route table of spec 1 §2.1. */
+export const router = createBrowserRouter([
+  { path: '/', element: <RootRedirect /> },
+  {
+    path: '/public',
+    element: <PublicGuard />,
+    children: [
+      { index: true, element: <Navigate to="/public/landing" replace /> },
+      { path: 'landing', element: <LandingPage /> },
+      { path: 'sign-in', element: <SignInPage /> },
+      { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'share', element: soon('Shared links', 'Open a shared folder or project, play it and download it.') },
+      { path: 'transfer', element: soon('Transfers', 'Send large files with a link that expires.') },
+      { path: 'live/:code', element: soon('Live room', 'Listen to a live session in studio quality.') },
+    ],
+  },
+  { path: '/join', element: <JoinPage /> },
+  { path: '/bootstrap', element: <JoinPage /> },
+  { path: '/auth/callback', element: <AuthCallbackPage /> },
+  { path: '/oidc/interaction/:uid', element: <InteractionPage /> },
+  { path: '/forbidden', element: <StatusPage kind="forbidden" /> },
+  { path: '/unauthorized', element: <StatusPage kind="unauthorized" /> },
+  {
+    element: (
+      <LoginGuard>
+        <AppShellLayout />
+      </LoginGuard>
+    ),
+    children: [
+      { path: '/home', element: <Navigate to="/groups" replace /> },
+      { path: '/landing', element: <LandingPage embedded /> },
+      { path: '/groups', element: soon('Groups', 'Your folders and audio projects with their versions.') },
+      { path: '/groups/trash', element: soon('Trash', 'Items you deleted, kept for 30 days.') },
+      { path: '/groups/:groupId', element: soon('Groups', 'Your folders and audio projects with their versions.') },
+      { path: '/version/:projectId/:versionNumber', element: soon('Version review', 'Listen, comment on the waveform and keep notes.') },
+      { path: '/live', element: soon('Live', 'Stream your DAW to listeners in studio quality.') },
+      { path: '/live/joined/:code/:type', element: soon('Live room', 'A live session in progress.') },
+      { path: '/tools', element: soon('Tools', 'AI stem separation and voice conversion.') },
+      { path: '/tools/revoice', element: soon('Voice Conversion', 'Replace the voice in a recording with one of six voices.') },
+      { path: '/tools/stemseparation', element: soon('Stem Separation', 'Split a mix into vocals, drums, bass and the rest.') },
+      { path: '/tools/history', element: soon('My Tasks', 'The AI tasks you ran and their results.') },
+      { path: '/transfer', element: soon('Transfer', 'Send large files with a link that expires.') },
+      { path: '/transfer/history', element: soon('My Transfers', 'Transfers you sent, their downloads and expiry.') },
+      { path: '/transfer/history/:transferId', element: soon('Transfer', 'One transfer, its files and recipients.') },
+      { path: '/settings', element: <SettingsPage /> },
+      { path: '/admin', element: <Navigate to="/admin/users" replace /> },
+      { element: <AdminGuard />, children: [{ path: '/admin/users', element: <AdminUsersPage /> }] },
+      { path: '*', element: <StatusPage kind="not-found" /> },
+    ],
+  },
+]);

@@ -1,0 +1,37 @@
+import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
+import type { AuthConfig } from '@mixroom/contracts';
+
+const RETURN_TO_KEY = 'mixroom.returnTo';
+
+/** Built from /api/auth/config, so the same bundle works with the embedded or an external issuer. */
+export function createUserManager(config: AuthConfig): UserManager {
+  const origin = window.location.origin;
+  return new UserManager({
+    authority: config.issuer,
+    client_id: config.clientId,
+    redirect_uri: `${origin}/auth/callback`,
+    post_logout_redirect_uri: `${origin}/public/landing`,
+    response_type: 'code',
+    scope: config.scope,
+    // offline_access is honoured only with prompt=consent; the embedded provider grants it silently.
+    prompt: 'consent',
+    automaticSilentRenew: true,
+    // Refresh tokens renew the session without an iframe or third-party cookies.
+    silentRequestTimeoutInSeconds: 10,
+    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    loadUserInfo: false,
+  });
+}
+
+/** The deep URL to come back to after sign-in (spec 1 §2.1). */
+export function rememberReturnTo(path: string): void {
+  sessionStorage.setItem(RETURN_TO_KEY, path);
+}
+
+export function takeReturnTo(): string | null {
+  const value = sessionStorage.getItem(RETURN_TO_KEY);
+  sessionStorage.removeItem(RETURN_TO_KEY);
+  return value;
+}
+
+export const isUsable = (user: User | null): user is User => Boolean(user && !user.expired && user.access_token);
