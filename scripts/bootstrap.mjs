@@ -52,13 +52,12 @@ function ensureWebBuild() {
   }
 }
 
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 ensureDependencies();
 switch (command) {
   case 'start':
     ensureWebBuild();
-    process.exit(run(node24, [tsx, join(root, 'apps', 'server', 'src', 'main.ts'), ...extra]));
+    process.exit(run(node24, ['--import', 'tsx', join(root, 'apps', 'server', 'src', 'main.ts'), ...extra]));
     break;
   case 'dev':
     process.exit(run(node24, [join(root, 'scripts', 'dev.mjs'), ...extra]));

@@ -102,7 +102,17 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
     if (request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);
     else socket.destroy();
   });
+  // While closing, in-flight requests finish, and their keep-alive connections must not outlive
+  // them (Fastify only sweeps the connections that are idle when close starts).
+  let closing = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('Connection', 'close');
+    return payload;
+  });
   // WebSockets would hold the HTTP server open: close them before Fastify waits for connections.
-  app.addHook('preClose', async () => hub.close());
+  app.addHook('preClose', async () => {
+    closing = true;
+    await hub.close();
+  });
   return { app, hub };
 }

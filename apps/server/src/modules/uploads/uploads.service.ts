@@ -83,8 +83,11 @@ export class UploadsService {
   async abort(ownerId: string, uploadId: string): Promise<void> {
     const upload = await this.owned(ownerId, uploadId);
     if (upload.status !== 'open') return;
-    await this.store.abortMultipart(upload.blobKey, upload.driverUploadId);
+    // Close the session first so no part is accepted any more. Dropping the stored parts is best
+    // effort: some S3-compatible stores lack AbortMultipartUpload, and S3 lifecycle rules expire
+    // leftover parts anyway.
     await this.repository.setStatus(uploadId, 'aborted');
+    await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
   }
 
   /** Aborts uploads nobody touched for `maxAgeMs` (run by the maintenance job). */

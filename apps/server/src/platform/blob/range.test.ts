@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseRange } from './range';
+
+describe('parseRange', () => {
+  it('reads closed, open-ended and suffix ranges', () => {
+    expect(parseRange('bytes=0-99', 1000)).toEqual({ start: 0, end: 99 });
+    expect(parseRange('bytes=900-', 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange('bytes=-10', 1000)).toEqual({ start: 990, end: 999 });
+    expect(parseRange('bytes=-5000', 1000)).toEqual({ start: 0, end: 999 });
+  });
+
+  it('clamps an end past the size', () => {
+    expect(parseRange('bytes=10-5000', 1000)).toEqual({ start: 10, end: 999 });
+  });
+
+  it('flags unsatisfiable ranges', () => {
+    expect(parseRange('bytes=1000-', 1000)).toBe('unsatisfiable');
+    expect(parseRange('bytes=50-10', 1000)).toBe('unsatisfiable');
+    expect(parseRange('bytes=-0', 1000)).toBe('unsatisfiable');
+  });
+
+  it('serves the whole blob for absent, malformed or multi-range headers', () => {
+    expect(parseRange(undefined, 1000)).toBeNull();
+    expect(parseRange('items=0-1', 1000)).toBeNull();
+    expect(parseRange('bytes=0-1,5-6', 1000)).toBeNull();
+    expect(parseRange('bytes=-', 1000)).toBeNull();
+  });
+});
