@@ -41,17 +41,13 @@ function ensureDependencies() {
 
 function ensureWebBuild() {
   const dist = join(root, 'apps', 'web', 'dist', 'index.html');
-  const sources = Math.max(
-    newestMtime(join(root, 'apps', 'web')),
-    newestMtime(join(root, 'packages')),
-  );
+  const sources = Math.max(newestMtime(join(root, 'apps', 'web')), newestMtime(join(root, 'packages')));
   if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return;
   console.log('[mixroom] building the web app…');
   if (run(node24, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: join(root, 'apps', 'web') }) !== 0) {
     process.exit(1);
   }
 }
-
 
 ensureDependencies();
 switch (command) {

@@ -24,7 +24,11 @@ const env = { ...process.env };
 if (!env.TEST_DATABASE_URL && (await reachable('127.0.0.1', 5432))) {
   env.TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 }
-console.log(env.TEST_DATABASE_URL ? `[test] PostgreSQL: ${env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : '[test] PostgreSQL not reachable: PostgreSQL-only tests are excluded from this run.');
+console.log(
+  env.TEST_DATABASE_URL
+    ? `[test] PostgreSQL: ${env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}`
+    : '[test] PostgreSQL not reachable: PostgreSQL-only tests are excluded from this run.',
+);
 
 const resultsDir = join(root, '.test-data');
 mkdirSync(resultsDir, { recursive: true });

@@ -13,7 +13,8 @@ export default defineConfig({
       // The sign-in screen is this app: only its data calls go to the server.
       '/oidc': {
         target: api,
-        bypass: (req) => (req.method === 'GET' && /^\/oidc\/interaction\/[^/]+$/.test(req.url ?? '') && req.headers.accept?.includes('text/html') ? '/index.html' : undefined),
+        bypass: (req) =>
+          req.method === 'GET' && /^\/oidc\/interaction\/[^/]+$/.test(req.url ?? '') && req.headers.accept?.includes('text/html') ? '/index.html' : undefined,
       },
     },
   },

@@ -31,8 +31,10 @@ export interface HttpApp {
 /** The HTTP surface: thin routes over the context's services, the web app, OIDC and realtime. */
 export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   const { config, services } = context;
+  // pino's Logger is a FastifyBaseLogger; naming the wider type keeps Fastify's generics default.
+  const logger: FastifyBaseLogger = context.log;
   const app: FastifyInstance = Fastify({
-    loggerInstance: context.log as FastifyBaseLogger,
+    loggerInstance: logger,
     trustProxy: true,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

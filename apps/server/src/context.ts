@@ -128,4 +128,3 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
     throw error;
   }
 }
-

@@ -25,7 +25,13 @@ async function main(): Promise<void> {
     throw error;
   }
   log.info(
-    { url: config.publicUrl, database: mixroom.context.database.kind, storage: mixroom.context.blobs.driver, identity: config.identity.mode, mail: mixroom.context.mailer.mode },
+    {
+      url: config.publicUrl,
+      database: mixroom.context.database.kind,
+      storage: mixroom.context.blobs.driver,
+      identity: config.identity.mode,
+      mail: mixroom.context.mailer.mode,
+    },
     `Mixroom is running on ${config.publicUrl}`,
   );
 

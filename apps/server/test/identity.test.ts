@@ -25,7 +25,14 @@ async function signingKey() {
 
 async function forge(claims: { sub: string; aud: string; iss: string; exp: number }) {
   const { key, kid } = await signingKey();
-  return new SignJWT({ scope: 'api' }).setProtectedHeader({ alg: 'RS256', kid }).setSubject(claims.sub).setAudience(claims.aud).setIssuer(claims.iss).setIssuedAt().setExpirationTime(claims.exp).sign(key);
+  return new SignJWT({ scope: 'api' })
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .setSubject(claims.sub)
+    .setAudience(claims.aud)
+    .setIssuer(claims.iss)
+    .setIssuedAt()
+    .setExpirationTime(claims.exp)
+    .sign(key);
 }
 
 const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
@@ -75,19 +82,34 @@ describe('access token verification', () => {
   });
 
   it('answers 401 to an expired token', async () => {
-    const token = await forge({ sub: subjectOf(admin.access_token), aud: 'urn:mixroom:api', iss: `${server.url}/oidc`, exp: Math.floor(Date.now() / 1000) - 60 });
+    const token = await forge({
+      sub: subjectOf(admin.access_token),
+      aud: 'urn:mixroom:api',
+      iss: `${server.url}/oidc`,
+      exp: Math.floor(Date.now() / 1000) - 60,
+    });
     const result = await call(server.url, '/api/me', { token });
     expect(result.status).toBe(401);
     expect(result.body.error?.code).toBe('INVALID_TOKEN');
   });
 
   it('answers 401 to a token for another audience', async () => {
-    const token = await forge({ sub: subjectOf(admin.access_token), aud: 'urn:other:api', iss: `${server.url}/oidc`, exp: Math.floor(Date.now() / 1000) + 600 });
+    const token = await forge({
+      sub: subjectOf(admin.access_token),
+      aud: 'urn:other:api',
+      iss: `${server.url}/oidc`,
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
     expect((await call(server.url, '/api/me', { token })).status).toBe(401);
   });
 
   it('answers 401 to a token from another issuer', async () => {
-    const token = await forge({ sub: subjectOf(admin.access_token), aud: 'urn:mixroom:api', iss: 'https://evil.example/oidc', exp: Math.floor(Date.now() / 1000) + 600 });
+    const token = await forge({
+      sub: subjectOf(admin.access_token),
+      aud: 'urn:mixroom:api',
+      iss: 'https://evil.example/oidc',
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
     expect((await call(server.url, '/api/me', { token })).status).toBe(401);
   });
 

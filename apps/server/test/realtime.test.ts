@@ -95,7 +95,10 @@ describe('jobs', () => {
     const jobId = await server.context.jobs.send(probe, { steps: 4 }, { topic: `user:${memberId}` });
 
     await waitFor(() => client.events().some((e) => e.type === 'job.completed' && e.data.jobId === jobId), { what: 'job.completed' });
-    const progress = client.events().filter((e) => e.type === 'job.progress').map((e) => e.data.percent);
+    const progress = client
+      .events()
+      .filter((e) => e.type === 'job.progress')
+      .map((e) => e.data.percent);
     expect(progress).toEqual([25, 50, 75, 100]);
     expect(seen).toEqual([1, 2, 3, 4]);
     client.close();
@@ -119,7 +122,7 @@ describe('graceful shutdown', () => {
         controller.enqueue(new TextEncoder().encode(next));
       },
     });
-    const upload = fetch(url, { method: 'PUT', body, duplex: 'half' } as RequestInit);
+    const upload = fetch(url, { method: 'PUT', body, duplex: 'half' });
     // The handler is mid-request once the store's temporary file exists.
     const folder = join(dataDir, 'blobs', 'objects', 't');
     await waitFor(() => existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.tmp')), { what: 'the upload in flight' });

@@ -19,7 +19,13 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 describe('configuration', () => {
   it('needs nothing for the embedded defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, publicUrl: 'http://localhost:8080', database: { url: null }, blob: { driver: 'disk' }, identity: { mode: 'embedded' } });
+    expect(config).toMatchObject({
+      port: 8080,
+      publicUrl: 'http://localhost:8080',
+      database: { url: null },
+      blob: { driver: 'disk' },
+      identity: { mode: 'embedded' },
+    });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 

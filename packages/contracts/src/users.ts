@@ -64,7 +64,11 @@ export type AdminUserRow = z.infer<typeof adminUserRow>;
 export const adminUsersQuery = z.object({
   search: z.string().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().refine((n) => [25, 50, 100].includes(n), { message: 'Page size must be 25, 50 or 100.' }).default(25),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .refine((n) => [25, 50, 100].includes(n), { message: 'Page size must be 25, 50 or 100.' })
+    .default(25),
 });
 export const adminUsersResponse = z
   .object({ total: z.number(), page: z.number(), pageSize: z.number(), users: z.array(adminUserRow) })

@@ -109,7 +109,12 @@ export const PLANS: Record<PlanSku, Plan> = {
     name: 'Studio',
     priceCents: 3990,
     description: 'For studios and teams.',
-    features: ['5 TB storage', 'Unlimited transfers, up to 1 year, with password', 'Live rooms: 150 guests, recording, broadcast, co-host', '400 AI credits per month'],
+    features: [
+      '5 TB storage',
+      'Unlimited transfers, up to 1 year, with password',
+      'Live rooms: 150 guests, recording, broadcast, co-host',
+      '400 AI credits per month',
+    ],
     limits: {
       ...liveLimits,
       ...paidTransfers,
@@ -150,20 +155,25 @@ function maxLimit(a: number, b: number): number {
  * back to 30 minutes.
  */
 export function mergePlans(skus: readonly PlanSku[]): PlanLimits {
-  const merged = skus.map((sku) => PLANS[sku].limits).reduce<PlanLimits>((acc, next) => ({
-    storageMb: maxLimit(acc.storageMb, next.storageMb),
-    transferMaxBytes: maxLimit(acc.transferMaxBytes, next.transferMaxBytes),
-    transfersPerMonth: maxLimit(acc.transfersPerMonth, next.transfersPerMonth),
-    transferDurationDays: [...new Set([...acc.transferDurationDays, ...next.transferDurationDays])].sort((x, y) => x - y),
-    transferPassword: acc.transferPassword || next.transferPassword,
-    transferReload: acc.transferReload || next.transferReload,
-    liveGuests: maxLimit(acc.liveGuests, next.liveGuests),
-    liveMaxDurationMs: maxLimit(acc.liveMaxDurationMs, next.liveMaxDurationMs),
-    liveRecording: acc.liveRecording || next.liveRecording,
-    liveBroadcast: acc.liveBroadcast || next.liveBroadcast,
-    liveCoHost: acc.liveCoHost || next.liveCoHost,
-    creditsPerMonth: Math.max(acc.creditsPerMonth, next.creditsPerMonth),
-  }), { ...PLANS.FREE.limits });
+  const merged = skus
+    .map((sku) => PLANS[sku].limits)
+    .reduce<PlanLimits>(
+      (acc, next) => ({
+        storageMb: maxLimit(acc.storageMb, next.storageMb),
+        transferMaxBytes: maxLimit(acc.transferMaxBytes, next.transferMaxBytes),
+        transfersPerMonth: maxLimit(acc.transfersPerMonth, next.transfersPerMonth),
+        transferDurationDays: [...new Set([...acc.transferDurationDays, ...next.transferDurationDays])].sort((x, y) => x - y),
+        transferPassword: acc.transferPassword || next.transferPassword,
+        transferReload: acc.transferReload || next.transferReload,
+        liveGuests: maxLimit(acc.liveGuests, next.liveGuests),
+        liveMaxDurationMs: maxLimit(acc.liveMaxDurationMs, next.liveMaxDurationMs),
+        liveRecording: acc.liveRecording || next.liveRecording,
+        liveBroadcast: acc.liveBroadcast || next.liveBroadcast,
+        liveCoHost: acc.liveCoHost || next.liveCoHost,
+        creditsPerMonth: Math.max(acc.creditsPerMonth, next.creditsPerMonth),
+      }),
+      { ...PLANS.FREE.limits },
+    );
   if (merged.liveMaxDurationMs === 0) merged.liveMaxDurationMs = DEFAULT_LIVE_DURATION_MS;
   return merged;
 }

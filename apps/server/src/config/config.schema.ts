@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = (protocols: RegExp, hint: string) =>
   z.string().refine((v) => URL.canParse(v) && protocols.test(new URL(v).protocol), { message: `must be a ${hint} URL` });
 
@@ -20,7 +18,12 @@ export const configSchema = z
     MIXROOM_ROLES: z
       .string()
       .default('api,worker,sfu')
-      .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(['api', 'worker', 'sfu'], { message: 'roles are api, worker and sfu' })).min(1)),
     DATABASE_URL: url(/^postgres(ql)?:$/, 'postgres://').optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -31,7 +34,12 @@ export const configSchema = z
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
-    SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 86400).default(3600),
+    SIGNED_URL_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(30)
+      .max(7 * 86400)
+      .default(3600),
     SMTP_URL: url(/^smtps?:$/, 'smtp:// or smtps://').optional(),
     MAIL_FROM: z.string().min(3).default('Mixroom <no-reply@mixroom.local>'),
     OIDC_ISSUER: url(/^https?:$/, 'http(s)').optional(),

@@ -22,9 +22,7 @@ export interface AppConfig {
       };
   signedUrlTtlSeconds: number;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
-  identity:
-    | { mode: 'embedded'; issuer: string; clientId: string; audience: string }
-    | { mode: 'external'; issuer: string; clientId: string; audience: string };
+  identity: { mode: 'embedded'; issuer: string; clientId: string; audience: string } | { mode: 'external'; issuer: string; clientId: string; audience: string };
   shutdownTimeoutMs: number;
   /** Origins besides PUBLIC_URL allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];

@@ -76,7 +76,8 @@ export async function signInThroughOidc(
 
   const interaction = await follow(authorize.toString());
   const uid = new URL(interaction).pathname.split('/').pop() ?? '';
-  const body = mode === 'signup' ? { displayName: account.displayName ?? account.email.split('@')[0], email: account.email, password: account.password } : account;
+  const body =
+    mode === 'signup' ? { displayName: account.displayName ?? account.email.split('@')[0], email: account.email, password: account.password } : account;
   const result = await fetch(`${baseUrl}/oidc/interaction/${uid}/${mode === 'signup' ? 'signup' : 'login'}`, {
     method: 'POST',
     headers: { cookie: jar.header(), 'content-type': 'application/json' },

@@ -1,5 +1,8 @@
 /** Polls a condition until it holds (tests wait on conditions, never on sleeps). */
-export async function waitFor<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   let last: unknown;
   while (Date.now() < deadline) {
@@ -11,5 +14,5 @@ export async function waitFor<T>(probe: () => T | Promise<T>, options: { timeout
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
   }
-  throw new Error(`Timed out waiting for ${options.what ?? 'a condition'}${last ? `: ${String(last)}` : ''}`);
+  throw new Error(`Timed out waiting for ${options.what ?? 'a condition'}${last instanceof Error ? `: ${last.message}` : ''}`);
 }

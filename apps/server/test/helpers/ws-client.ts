@@ -7,7 +7,7 @@ export async function connectRealtime(baseUrl: string) {
   const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/realtime`);
   const messages: ServerMessage[] = [];
   let closeCode: number | null = null;
-  socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as ServerMessage));
+  socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString('utf8')) as ServerMessage));
   socket.on('close', (code) => (closeCode = code));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());

@@ -110,7 +110,9 @@ function SignInForms({ details }: { details: InteractionDetails }) {
         )}
         {notice && <Alert color="teal">{notice}</Alert>}
         {failure && <Alert color="red">{failure}</Alert>}
-        {screen === 'signup' && <TextInput label="Name" autoComplete="name" value={values.displayName} onChange={set('displayName')} error={errors.displayName} required />}
+        {screen === 'signup' && (
+          <TextInput label="Name" autoComplete="name" value={values.displayName} onChange={set('displayName')} error={errors.displayName} required />
+        )}
         <TextInput label="E-mail" type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} required />
         {screen !== 'forgot' && (
           <PasswordInput

@@ -6,9 +6,21 @@ import { Logo } from '../components/logo';
 import { useAuth } from '../lib/auth/auth-context';
 
 const FEATURES = [
-  { icon: IconGitBranch, title: 'Every mix, versioned', text: 'Projects keep numbered versions in nested folders. Drop a folder of bounces and find them as projects with waveforms.' },
-  { icon: IconMessageCircle, title: 'Review on the waveform', text: 'Timestamp and range comments to the hundredth of a second, replies, notes per version and a loudness check against every platform.' },
-  { icon: IconShare, title: 'Share with control', text: 'Invite editors and viewers, approve who joins, or send a public link that plays and downloads without an account.' },
+  {
+    icon: IconGitBranch,
+    title: 'Every mix, versioned',
+    text: 'Projects keep numbered versions in nested folders. Drop a folder of bounces and find them as projects with waveforms.',
+  },
+  {
+    icon: IconMessageCircle,
+    title: 'Review on the waveform',
+    text: 'Timestamp and range comments to the hundredth of a second, replies, notes per version and a loudness check against every platform.',
+  },
+  {
+    icon: IconShare,
+    title: 'Share with control',
+    text: 'Invite editors and viewers, approve who joins, or send a public link that plays and downloads without an account.',
+  },
   { icon: IconSend, title: 'Transfers that expire', text: 'Send gigabytes with a link, an e-mail, a password and an expiry date. See who downloaded.' },
   { icon: IconBroadcast, title: 'Stream your DAW live', text: 'Studio-quality stereo Opus from your session to listeners and co-hosts, with talkback.' },
   { icon: IconWand, title: 'AI tools', text: 'Split a mix into stems or convert a voice, as background tasks you can follow.' },
@@ -57,8 +69,8 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
               Your mixes, <span className="mixroom-gradient-text">versioned, reviewed and shared</span> in one room.
             </Title>
             <Text size="lg" c="dimmed">
-              Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform to the hundredth of a second, send big files and
-              stream sessions live, on a server you own.
+              Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform to the hundredth of a second, send big
+              files and stream sessions live, on a server you own.
             </Text>
             {!user && (
               <Group>
@@ -102,8 +114,8 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
             <div>
               <Text fw={700}>Runs anywhere, scales when you need it</Text>
               <Text size="sm" c="dimmed">
-                One command starts Mixroom on a laptop with an embedded database and disk storage. The same code runs on PostgreSQL, S3-compatible storage and several
-                nodes for a whole studio network.
+                One command starts Mixroom on a laptop with an embedded database and disk storage. The same code runs on PostgreSQL, S3-compatible storage and
+                several nodes for a whole studio network.
               </Text>
             </div>
           </Group>

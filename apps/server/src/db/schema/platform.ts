@@ -44,7 +44,9 @@ export const uploads = pgTable(
     driverUploadId: text('driver_upload_id').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     partSize: integer('part_size').notNull(),
-    status: text('status', { enum: ['open', 'completed', 'aborted'] }).notNull().default('open'),
+    status: text('status', { enum: ['open', 'completed', 'aborted'] })
+      .notNull()
+      .default('open'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -15,7 +15,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService |
 
   app.post(
     '/api/auth/password-reset',
-    { schema: { tags: ['auth'], summary: 'Send a password-reset link by e-mail', body: passwordResetRequestBody, response: { 202: messageResponse, 400: errorResponse } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Send a password-reset link by e-mail',
+        body: passwordResetRequestBody,
+        response: { 202: messageResponse, 400: errorResponse },
+      },
+    },
     async (request, reply) => {
       await accounts.requestPasswordReset(request.body.email);
       return reply.status(202).send({ message: MESSAGES.passwordResetSent });
@@ -24,7 +31,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService |
 
   app.post(
     '/api/auth/password-reset/confirm',
-    { schema: { tags: ['auth'], summary: 'Choose a new password with a reset token', body: passwordResetConfirmBody, response: { 200: messageResponse, 400: errorResponse } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Choose a new password with a reset token',
+        body: passwordResetConfirmBody,
+        response: { 200: messageResponse, 400: errorResponse },
+      },
+    },
     async (request) => {
       await accounts.confirmPasswordReset(request.body.token, request.body.password);
       return { message: MESSAGES.passwordChanged };

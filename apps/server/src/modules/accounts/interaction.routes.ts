@@ -14,10 +14,11 @@ const hidden = { hide: true } as const;
  * the provider's interaction cookie is scoped to that path. The sign-in screen itself is the web
  * app (served for the GET), so it has Mixroom's look.
  */
-export const interactionRoutes: FastifyPluginAsyncZod<{ provider: Provider; accounts: AccountsService; serveApp: (reply: FastifyReply) => Promise<unknown> }> = async (
-  app,
-  { provider, accounts, serveApp },
-) => {
+export const interactionRoutes: FastifyPluginAsyncZod<{
+  provider: Provider;
+  accounts: AccountsService;
+  serveApp: (reply: FastifyReply) => Promise<unknown>;
+}> = async (app, { provider, accounts, serveApp }) => {
   const details = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       return await provider.interactionDetails(request.raw, reply.raw);
@@ -84,9 +85,18 @@ export const interactionRoutes: FastifyPluginAsyncZod<{ provider: Provider; acco
     },
   );
 
-  app.post('/oidc/interaction/:uid/abort', { schema: { ...hidden, params, response: { 200: redirectResponse, 410: errorResponse } } }, async (request, reply) => {
-    await details(request, reply);
-    const redirectTo = await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'Sign-in cancelled' }, { mergeWithLastSubmission: false });
-    return { redirectTo };
-  });
+  app.post(
+    '/oidc/interaction/:uid/abort',
+    { schema: { ...hidden, params, response: { 200: redirectResponse, 410: errorResponse } } },
+    async (request, reply) => {
+      await details(request, reply);
+      const redirectTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { error: 'access_denied', error_description: 'Sign-in cancelled' },
+        { mergeWithLastSubmission: false },
+      );
+      return { redirectTo };
+    },
+  );
 };

@@ -15,7 +15,10 @@ export class UsersRepository {
   }
 
   async findByEmail(email: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`);
     return row ?? null;
   }
 

@@ -87,7 +87,7 @@ export class DiskBlobStore implements BlobStore {
   private async list(dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     const nested = await Promise.all(
-      entries.map((e) => (e.isDirectory() ? this.list(join(dir, e.name)) : [relative(this.objects, join(dir, e.name))])),
+      entries.map(async (e): Promise<string[]> => (e.isDirectory() ? this.list(join(dir, e.name)) : [relative(this.objects, join(dir, e.name))])),
     );
     return nested.flat().filter((k) => !k.endsWith('.tmp'));
   }

@@ -122,11 +122,9 @@ export class S3BlobStore implements BlobStore {
 
   signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions): Promise<string> {
     assertSafeKey(key);
-    return getSignedUrl(
-      this.client,
-      new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
-      { expiresIn: options.expiresInSeconds },
-    );
+    return getSignedUrl(this.client, new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), {
+      expiresIn: options.expiresInSeconds,
+    });
   }
 
   async completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {

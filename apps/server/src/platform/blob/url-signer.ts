@@ -23,7 +23,15 @@ export class UrlSigner {
   ) {}
 
   private mac(claims: SignedClaims): string {
-    const canonical = [claims.action, claims.key, claims.expires, claims.uploadId ?? '', claims.partNumber ?? '', claims.fileName ?? '', claims.contentType ?? ''].join('\n');
+    const canonical = [
+      claims.action,
+      claims.key,
+      claims.expires,
+      claims.uploadId ?? '',
+      claims.partNumber ?? '',
+      claims.fileName ?? '',
+      claims.contentType ?? '',
+    ].join('\n');
     return createHmac('sha256', this.secret).update(canonical).digest('base64url');
   }
 

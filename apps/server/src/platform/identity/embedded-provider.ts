@@ -55,7 +55,7 @@ export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, account
     ],
     clientBasedCORS: (_ctx, origin) => redirectOrigins.includes(origin),
     cookies: { keys: secrets.cookieKeys, long: { sameSite: 'lax' }, short: { sameSite: 'lax' } },
-    jwks: secrets.jwks as Configuration['jwks'],
+    jwks: secrets.jwks,
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'api'],
     conformIdTokenClaims: false,

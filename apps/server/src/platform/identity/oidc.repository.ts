@@ -62,6 +62,9 @@ export function createOidcAdapterClass(db: Db) {
 
 /** Deletes rows whose expiry has passed (run by the maintenance job). */
 export async function purgeExpiredOidcRows(db: Db): Promise<number> {
-  const deleted = await db.delete(oidcModels).where(lt(oidcModels.expiresAt, sql`now()`)).returning({ id: oidcModels.id });
+  const deleted = await db
+    .delete(oidcModels)
+    .where(lt(oidcModels.expiresAt, sql`now()`))
+    .returning({ id: oidcModels.id });
   return deleted.length;
 }

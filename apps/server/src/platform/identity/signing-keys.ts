@@ -21,6 +21,6 @@ export async function loadIdentitySecrets(secrets: SecretsRepository): Promise<I
 /** The public half of a private JWK set, for local verification of our own access tokens. */
 export function publicJwks(jwks: { keys: JWK[] }): { keys: JWK[] } {
   return {
-    keys: jwks.keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use }) as JWK),
+    keys: jwks.keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })),
   };
 }

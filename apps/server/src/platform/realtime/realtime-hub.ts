@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { clientMessage, type DomainEvent, type ServerMessage } from '@mixroom/contracts';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Actor } from '../../modules/users/users.service';
 import type { EventBus } from './event-bus';
 import type { TopicPolicy } from './topic-policy';
@@ -53,7 +53,7 @@ export class RealtimeHub {
       clearTimeout(authTimer);
       this.connections.delete(connection);
     });
-    socket.on('message', (data) => void this.onMessage(connection, data.toString()));
+    socket.on('message', (data) => void this.onMessage(connection, rawToText(data)));
   }
 
   private send(connection: Connection, message: ServerMessage): void {
@@ -120,4 +120,10 @@ export class RealtimeHub {
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
+}
+
+function rawToText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return Buffer.from(new Uint8Array(data)).toString('utf8');
 }

@@ -9,8 +9,24 @@ export interface NavItem {
 }
 
 export const NAV_ITEMS: NavItem[] = [
-  { label: 'Groups', to: '/groups', icon: IconFolders, children: [{ label: 'All groups', to: '/groups' }, { label: 'Trash', to: '/groups/trash' }] },
-  { label: 'Transfer', to: '/transfer', icon: IconSend, children: [{ label: 'New transfer', to: '/transfer' }, { label: 'My Transfers', to: '/transfer/history' }] },
+  {
+    label: 'Groups',
+    to: '/groups',
+    icon: IconFolders,
+    children: [
+      { label: 'All groups', to: '/groups' },
+      { label: 'Trash', to: '/groups/trash' },
+    ],
+  },
+  {
+    label: 'Transfer',
+    to: '/transfer',
+    icon: IconSend,
+    children: [
+      { label: 'New transfer', to: '/transfer' },
+      { label: 'My Transfers', to: '/transfer/history' },
+    ],
+  },
   {
     label: 'Tools',
     to: '/tools',

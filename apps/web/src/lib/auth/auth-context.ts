@@ -5,10 +5,10 @@ export interface AuthState {
   /** False until the stored session has been read. */
   ready: boolean;
   user: User | null;
-  signIn(options?: { screen?: 'signin' | 'signup'; returnTo?: string }): Promise<void>;
+  signIn: (options?: { screen?: 'signin' | 'signup'; returnTo?: string }) => Promise<void>;
   /** Signs out after the spec's confirmation; `confirm: false` for session expiry. */
-  signOut(options?: { confirm?: boolean }): void;
-  completeSignIn(): Promise<string>;
+  signOut: (options?: { confirm?: boolean }) => void;
+  completeSignIn: () => Promise<string>;
 }
 
 export const AuthContext = createContext<AuthState | null>(null);

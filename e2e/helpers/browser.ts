@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+
+/** Debian's Chromium, headless, with the flags this machine needs (DESIGN.md §4). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** Fills the embedded provider's sign-up form; the browser must be on the interaction page. */
+export async function fillSignUp(page: Page, account: { name: string; email: string; password: string }): Promise<void> {
+  await page.getByLabel('Name').fill(account.name);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.locator('form').getByRole('button', { name: 'Create account' }).click();
+}
+
+export async function fillSignIn(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.locator('form').getByRole('button', { name: 'Sign in' }).click();
+}
