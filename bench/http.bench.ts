@@ -1,0 +1,52 @@
+// Throughput and tail latency of the API: /api/health (the baseline: no auth, three probes) against
+// /api/me (JWT verification, user lookup and plan merge). The server runs as its own process, as in
+// production, and autocannon loads it from this one.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from '../apps/server/test/helpers/free-port';
+import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { spawnServer } from '../apps/server/test/helpers/spawn-server';
+import { waitFor } from '../apps/server/test/helpers/wait-for';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 32;
+
+interface Figure {
+  endpoint: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figure> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  return {
+    endpoint: new URL(url).pathname,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+export async function benchHttp(): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' });
+  try {
+    await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000, what: 'server' });
+    const tokens = await signInThroughOidc(base, { email: 'bench@mixroom.test', password: 'bench-password' });
+    await load(`${base}/api/health`); // warm-up
+    const health = await load(`${base}/api/health`);
+    const me = await load(`${base}/api/me`, { authorization: `Bearer ${tokens.access_token}` });
+    return [health, me];
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
