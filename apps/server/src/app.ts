@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@mixroom/shared';
 import type { AppContext } from './context';
@@ -35,6 +35,8 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   const logger: FastifyBaseLogger = context.log;
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
+    // One line per request only when debugging; failures are logged by the error handler anyway.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     trustProxy: true,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
