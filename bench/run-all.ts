@@ -5,7 +5,9 @@ import { benchHttp } from './http.bench';
 
 const figures = await benchHttp();
 const [baseline, ...rest] = figures;
-console.log(`\nMixroom API benchmark — ${cpus().length} cores, Node ${process.version}, embedded PGlite, ${process.env.BENCH_DURATION ?? 10} s per endpoint, 32 connections\n`);
+console.log(
+  `\nMixroom API benchmark — ${cpus().length} cores, Node ${process.version}, embedded PGlite, ${process.env.BENCH_DURATION ?? 10} s per endpoint, 32 connections\n`,
+);
 console.log('| endpoint | requests/s | p50 ms | p99 ms | errors | throughput vs /api/health |');
 console.log('|---|---|---|---|---|---|');
 for (const f of figures) {

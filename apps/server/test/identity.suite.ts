@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './helpers/test-server';
  * Accounts, tokens, admin and API surface against one database. identity.test.ts runs it on PGlite,
  * identity.postgres.test.ts on PostgreSQL.
  */
-export function identitySuite(database: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>): void {
+export function identitySuite(database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }>): void {
   let server: TestServer;
   let admin: Tokens;
   let member: Tokens;
