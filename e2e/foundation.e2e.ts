@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignIn, fillSignUp, launchBrowser, screenshot } from './helpers/browser';
+import { fillSignIn, fillSignUp, launchBrowser, screenshot, signInAt } from './helpers/browser';
 
 let server: TestServer;
 let browser: Browser;
@@ -46,13 +46,7 @@ describe('a newcomer in Chromium', () => {
   it('returns to a deep link after signing in', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/settings?tab=plans`);
-    await page.waitForURL('**/public/sign-in');
-    await screenshot(page, 'sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/oidc/interaction/**');
-    await fillSignIn(page, ana);
-    await page.waitForURL(`${server.url}/settings?tab=plans`);
+    await signInAt(page, server.url, '/settings?tab=plans', ana);
     await page.getByText('What your plans allow').waitFor();
     await context.close();
   });
@@ -72,12 +66,7 @@ describe('a newcomer in Chromium', () => {
   it('signs out through the confirmation, which clears the session', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/public/sign-in`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/oidc/interaction/**');
-    await fillSignIn(page, ana);
-    await page.waitForURL(`${server.url}/groups`);
-
+    await signInAt(page, server.url, '/public/sign-in', ana, '/groups');
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByText('Are you sure you want to sign-out?').waitFor();
@@ -112,12 +101,7 @@ describe('a newcomer in Chromium', () => {
   it('lets the administrator see every user in the admin grid', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/admin/users`);
-    await page.waitForURL('**/public/sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/oidc/interaction/**');
-    await fillSignIn(page, ana);
-    await page.waitForURL(`${server.url}/admin/users`);
+    await signInAt(page, server.url, '/admin/users', ana);
     await page.getByRole('heading', { name: 'User Management (2)' }).waitFor();
     await page.getByText(bob.email).click();
     await page.getByText('No Live Room').waitFor();
@@ -128,11 +112,7 @@ describe('a newcomer in Chromium', () => {
   it('uses the mobile layout below 1000 px', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/public/sign-in`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/oidc/interaction/**');
-    await fillSignIn(page, bob);
-    await page.waitForURL(`${server.url}/groups`);
+    await signInAt(page, server.url, '/public/sign-in', bob, '/groups');
     const burger = page.getByRole('button', { name: 'Toggle navigation' });
     await burger.waitFor();
     await burger.click();

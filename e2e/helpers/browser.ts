@@ -31,3 +31,13 @@ export async function fillSignIn(page: Page, account: { email: string; password:
   await page.getByLabel('Password').fill(account.password);
   await page.locator('form').getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** Opens `path` signed out, goes through /public/sign-in and the provider, and lands on `landing`. */
+export async function signInAt(page: Page, baseUrl: string, path: string, account: { email: string; password: string }, landing = path): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForURL('**/public/sign-in');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/oidc/interaction/**');
+  await fillSignIn(page, account);
+  await page.waitForURL(`${baseUrl}${landing}`);
+}

@@ -13,7 +13,7 @@ export interface TestServer extends RunningMixroom {
 }
 
 /** A fresh PostgreSQL database for one test file, dropped again by the returned cleanup. */
-export async function createTestDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `mixroom_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
