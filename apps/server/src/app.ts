@@ -20,6 +20,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { usersRoutes } from './modules/users/users.routes';
+import { storageRoutes } from './modules/storage/storage.routes';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -81,6 +82,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   await app.register(usersRoutes, { users: services.users });
   await app.register(adminRoutes, { admin: services.admin });
   await app.register(uploadsRoutes, { uploads: services.uploads });
+  await app.register(storageRoutes, services.storage);
   if (context.blobs instanceof DiskBlobStore) {
     const store = context.blobs;
     await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));

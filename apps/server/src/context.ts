@@ -26,6 +26,8 @@ import { UploadsRepository } from './modules/uploads/uploads.repository';
 import { UploadsService } from './modules/uploads/uploads.service';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
+import { createStorageModule, type StorageModule } from './modules/storage/storage.module';
+import { locateMediaTools } from './platform/media/ffmpeg';
 
 /** Everything a node runs with, built once from the configuration. */
 export interface AppContext {
@@ -46,6 +48,7 @@ export interface AppContext {
     accounts: AccountsService | null;
     admin: AdminService;
     uploads: UploadsService;
+    storage: StorageModule;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -105,7 +108,20 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { remoteJwksUri: jwksUri } });
     }
 
-    const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads })];
+    const topics = new TopicPolicy();
+    const storage = createStorageModule({
+      db,
+      blobs,
+      bus,
+      jobs,
+      uploads,
+      users,
+      usersRepository,
+      topics,
+      mediaTools: locateMediaTools(config.media),
+      signTtlSeconds: config.signedUrlTtlSeconds,
+    });
+    const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads }), ...storage.jobs];
 
     return {
       config,
@@ -117,10 +133,10 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       mailer,
       jobs,
       jobDefinitions,
-      topics: new TopicPolicy(),
+      topics,
       verifyToken,
       provider,
-      services: { users, accounts, admin, uploads },
+      services: { users, accounts, admin, uploads, storage },
       dispose,
     };
   } catch (error) {

@@ -4,3 +4,4 @@ export * from './auth';
 export * from './users';
 export * from './realtime';
 export * from './uploads';
+export * from './storage';

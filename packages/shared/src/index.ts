@@ -2,3 +2,5 @@ export * from './plans';
 export * from './limits';
 export * from './messages';
 export * from './enums';
+export * from './permissions';
+export * from './files';

@@ -16,3 +16,26 @@ export const MESSAGES = {
   storageLimit: 'You have reached your storage limit, please purchase a plan that grants you more data. Go to the settings panel for more information.',
   notAvailableYet: 'This part of Mixroom is not available yet.',
 } as const;
+
+/** Texts of the storage area (spec 1 §5, §8; spec 2 §5, §8). */
+export const STORAGE_MESSAGES = {
+  folderNameRequired: 'A name is required',
+  groupNameRequired: 'A folder name is required',
+  projectNameRequired: 'A project name is required',
+  versionNameRequired: 'A version name is required',
+  nameTooLong: 'Use at most 50 characters.',
+  emptyState: "Drag your files and folders here or use the 'New' button to upload",
+  moveIntoItself: 'A folder cannot be moved into itself or one of its sub-folders.',
+  emptyFile: 'This file is empty.',
+  uploadAborted: 'Upload aborted',
+  groupSettingsUpdated: 'Group Settings Updated!',
+  groupSettingsFailed: 'Something went wrong updating your settings. Please try again later or contact support.',
+  projectSettingsUpdated: 'Project Settings Updated!',
+  trashNote: 'Items in trash will be automatically deleted after 30 days.',
+  notInTrash: 'Only items in the trash can be deleted for good.',
+  inTrash: 'This item is in the trash.',
+  selectOneAudioFile: 'Please select one audio file.',
+} as const;
+
+export const extensionNotAllowed = (allowed: string[]) =>
+  `File extension is not supported for this version, please use ${allowed.map((e) => `.${e}`).join(', ')}`;

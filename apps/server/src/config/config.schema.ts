@@ -46,6 +46,8 @@ export const configSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_AUDIENCE: z.string().min(1).optional(),
     MIXROOM_DEV_ORIGIN: url(/^https?:$/, 'http(s)').optional(),
+    FFMPEG_PATH: z.string().min(1).optional(),
+    FFPROBE_PATH: z.string().min(1).optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   })
   .superRefine((c, ctx) => {

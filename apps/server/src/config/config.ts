@@ -24,6 +24,7 @@ export interface AppConfig {
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   identity: { mode: 'embedded'; issuer: string; clientId: string; audience: string } | { mode: 'external'; issuer: string; clientId: string; audience: string };
   shutdownTimeoutMs: number;
+  media: { ffmpegPath: string | undefined; ffprobePath: string | undefined };
   /** Origins besides PUBLIC_URL allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];
 }
@@ -80,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mail: { smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: resolve(dataDir, 'outbox') },
     identity,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    media: { ffmpegPath: c.FFMPEG_PATH, ffprobePath: c.FFPROBE_PATH },
     devOrigins: c.MIXROOM_DEV_ORIGIN ? [c.MIXROOM_DEV_ORIGIN.replace(/\/$/, '')] : [],
   };
 }

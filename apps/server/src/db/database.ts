@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -48,7 +49,7 @@ export async function openDatabase(options: { url: string | null; dataDir: strin
   }
   const dir = join(options.dataDir, 'db');
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
   const db = drizzlePglite(pglite, { schema });
   await migratePglite(db, { migrationsFolder });
   return {

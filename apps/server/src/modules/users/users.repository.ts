@@ -14,6 +14,14 @@ export class UsersRepository {
     return row ?? null;
   }
 
+  async findMany(ids: string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(users)
+      .where(inArray(users.id, [...new Set(ids)]));
+  }
+
   async findByEmail(email: string): Promise<UserRow | null> {
     const [row] = await this.db
       .select()

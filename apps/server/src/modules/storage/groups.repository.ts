@@ -1,0 +1,121 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { groups, projects } from '../../db/schema';
+import { uuidArray } from '../../db/sql';
+
+export type GroupRow = typeof groups.$inferSelect;
+export type Sort = 'alphabetical' | 'newest';
+
+const order = (sort: Sort) => (sort === 'newest' ? [desc(groups.updatedAt), asc(groups.id)] : [asc(sql`lower(${groups.name})`), asc(groups.id)]);
+
+export class GroupsRepository {
+  constructor(private readonly db: Db) {}
+
+  async find(id: string): Promise<GroupRow | null> {
+    const [row] = await this.db.select().from(groups).where(eq(groups.id, id));
+    return row ?? null;
+  }
+
+  async findMany(ids: string[]): Promise<GroupRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.select().from(groups).where(inArray(groups.id, ids));
+  }
+
+  async insert(values: typeof groups.$inferInsert): Promise<GroupRow> {
+    const [row] = await this.db.insert(groups).values(values).returning();
+    if (!row) throw new Error('insert returned nothing');
+    return row;
+  }
+
+  async update(id: string, values: Partial<typeof groups.$inferInsert>): Promise<GroupRow> {
+    const [row] = await this.db
+      .update(groups)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(groups.id, id))
+      .returning();
+    if (!row) throw new Error('update matched nothing');
+    return row;
+  }
+
+  /** Live (not trashed) sub-folders of a folder. */
+  async children(parentId: string, sort: Sort): Promise<GroupRow[]> {
+    return this.db
+      .select()
+      .from(groups)
+      .where(and(eq(groups.parentId, parentId), eq(groups.flag, 'NONE')))
+      .orderBy(...order(sort));
+  }
+
+  /** Top-level folders a user publishes. */
+  async ownedRoots(userId: string, sort: Sort): Promise<GroupRow[]> {
+    return this.db
+      .select()
+      .from(groups)
+      .where(and(isNull(groups.parentId), eq(groups.publisherId, userId), eq(groups.flag, 'NONE'), eq(groups.mode, 'STORAGE')))
+      .orderBy(...order(sort));
+  }
+
+  /** Live folders among `ids` whose parent the user cannot reach: shared with them directly. */
+  async joinedRoots(ids: string[], reachable: string[], sort: Sort): Promise<GroupRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(groups)
+      .where(
+        and(
+          inArray(groups.id, ids),
+          eq(groups.flag, 'NONE'),
+          sql`not (${groups.path}[1:array_length(${groups.path}, 1) - 1] && ${uuidArray(reachable)})`,
+          sql`not exists (select 1 from ${groups} a where a.id = any(${groups.path}) and a.flag <> 'NONE')`,
+        ),
+      )
+      .orderBy(...order(sort));
+  }
+
+  /** Whether the item or any folder above it is in the trash. */
+  async inTrash(path: string[]): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: groups.id })
+      .from(groups)
+      .where(and(inArray(groups.id, path), sql`${groups.flag} <> 'NONE'`))
+      .limit(1);
+    return Boolean(row);
+  }
+
+  /** Names of the folders on a path, in path order (the breadcrumb). */
+  async crumbs(path: string[]): Promise<{ id: string; name: string }[]> {
+    if (path.length === 0) return [];
+    const rows = await this.db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, path));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return path.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  /**
+   * Moves a folder: its parent changes and every path in its subtree (folders and projects) swaps
+   * the old ancestor prefix for the new one, in one transaction.
+   */
+  async move(group: GroupRow, newParent: GroupRow | null): Promise<void> {
+    const prefix = newParent ? newParent.path : [];
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(groups)
+        .set({ parentId: newParent?.id ?? null, updatedAt: new Date() })
+        .where(eq(groups.id, group.id));
+      const rewrite = sql`${uuidArray(prefix)} || path[array_position(path, ${group.id}::uuid):]`;
+      await tx.execute(sql`update ${groups} set path = ${rewrite} where path @> ${uuidArray([group.id])}`);
+      await tx.execute(sql`update ${projects} set path = ${rewrite} where path @> ${uuidArray([group.id])}`);
+    });
+  }
+
+  async subtreeProjectIds(groupId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(sql`${projects.path} @> ${uuidArray([groupId])}`);
+    return rows.map((r) => r.id);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.delete(groups).where(eq(groups.id, id));
+  }
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { fileKind, groupCapabilities, STORAGE_MESSAGES, type Role } from '@mixroom/shared';
+import type { GroupItem, Listing, ListQuery } from '@mixroom/contracts';
+import type { ItemAccessRepository } from '../../access/item-access.repository';
+import { AppError } from '../../http/app-error';
+import type { Actor } from '../users/users.service';
+import type { GroupRow, GroupsRepository } from './groups.repository';
+import type { ProjectRow, ProjectsRepository } from './projects.repository';
+import type { StorageEvents } from './storage.events';
+import type { StoragePresenter } from './storage.presenter';
+import type { VersionsRepository } from './versions.repository';
+
+export const NOT_AUTHORIZED_GROUP = 'You are not authorized to access this group';
+
+/** Folders: listing, creation, rename, move and colour, with every access check. */
+export class GroupsService {
+  constructor(
+    private readonly groups: GroupsRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly versions: VersionsRepository,
+    private readonly access: ItemAccessRepository,
+    private readonly presenter: StoragePresenter,
+    private readonly events: StorageEvents,
+  ) {}
+
+  /** A live folder and the actor's role on it; 403 without access, 404 when missing or trashed. */
+  async resolve(actor: Actor, id: string, need: 'view' | 'edit' = 'view'): Promise<{ group: GroupRow; role: Role }> {
+    const group = await this.groups.find(id);
+    if (!group) throw AppError.notFound('This folder does not exist.');
+    const role = await this.access.roleFor(actor.userId, group);
+    if (role === 'NONE') throw AppError.forbidden(NOT_AUTHORIZED_GROUP);
+    if (await this.groups.inTrash(group.path)) throw AppError.notFound(STORAGE_MESSAGES.inTrash);
+    if (need === 'edit' && !groupCapabilities(role).canEdit) throw AppError.forbidden();
+    return { group, role };
+  }
+
+  async list(actor: Actor, groupId: string | null, query: ListQuery): Promise<Listing> {
+    let folders: GroupRow[];
+    let files: ProjectRow[];
+    let roles: Map<string, Role>;
+    let current: { group: GroupRow; role: Role } | null = null;
+    if (groupId) {
+      current = await this.resolve(actor, groupId);
+      [folders, files] = await Promise.all([this.groups.children(groupId, query.sort), this.projects.children(groupId, query.sort)]);
+      roles = await this.access.childRoles(actor.userId, current.role, [...folders, ...files]);
+    } else {
+      const reachable = await this.access.accessRoots(actor.userId);
+      [folders, files] = await Promise.all([
+        Promise.all([this.groups.ownedRoots(actor.userId, query.sort), this.groups.joinedRoots(reachable, reachable, query.sort)]).then(([a, b]) =>
+          dedupe([...a, ...b]),
+        ),
+        Promise.all([this.projects.ownedRoots(actor.userId, query.sort), this.projects.joinedRoots(reachable, reachable, query.sort)]).then(([a, b]) =>
+          dedupe([...a, ...b]),
+        ),
+      ]);
+      roles = new Map<string, Role>();
+      for (const item of [...folders, ...files]) roles.set(item.id, await this.access.roleFor(actor.userId, item));
+    }
+
+    const owned = (publisherId: string) =>
+      query.owner === 'owned' ? publisherId === actor.userId : query.owner === 'joined' ? publisherId !== actor.userId : true;
+    folders = folders.filter((g) => owned(g.publisherId));
+    files = files.filter((p) => owned(p.publisherId) && (query.kind === 'all' || fileKind(p.latestExtension) === query.kind));
+
+    const people = await this.presenter.people([...folders, ...files].map((i) => i.publisherId).concat(current ? [current.group.publisherId] : []));
+    const { latest, counts } = await this.versions.latestOf(files.map((p) => p.id));
+    const role = (id: string): Role => roles.get(id) ?? 'NONE';
+    return {
+      group: current ? this.presenter.group(current.group, current.role, people) : null,
+      breadcrumb: current ? await this.groups.crumbs(current.group.path) : [],
+      capabilities: current ? groupCapabilities(current.role) : groupCapabilities('OWNER'),
+      items: [
+        ...folders.map((g) => this.presenter.group(g, role(g.id), people)),
+        ...files.map((p) => this.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0)),
+      ],
+    };
+  }
+
+  /** A folder inside `parentId` (or at the root). Inside a folder it belongs to that folder's publisher. */
+  async create(actor: Actor, input: { name: string; parentId: string | null; color?: string | null | undefined }): Promise<GroupItem> {
+    const parent = input.parentId ? await this.resolve(actor, input.parentId, 'edit') : null;
+    const id = randomUUID();
+    const row = await this.groups.insert({
+      id,
+      name: input.name,
+      parentId: parent?.group.id ?? null,
+      path: [...(parent?.group.path ?? []), id],
+      publisherId: parent?.group.publisherId ?? actor.userId,
+      color: input.color ?? null,
+      createdBy: actor.userId,
+    });
+    await this.events.changed([row.parentId], { itemId: row.id, kind: 'group', action: 'created' });
+    const role = parent ? (parent.group.publisherId === actor.userId ? 'OWNER' : parent.role) : 'OWNER';
+    return this.presenter.group(row, role, await this.presenter.people([row.publisherId]));
+  }
+
+  async update(
+    actor: Actor,
+    id: string,
+    input: { name?: string | undefined; parentId?: string | null | undefined; color?: string | null | undefined },
+  ): Promise<GroupItem> {
+    const { group, role } = await this.resolve(actor, id, 'edit');
+    if (input.parentId !== undefined && input.parentId !== group.parentId) await this.move(actor, group, input.parentId);
+    const patch = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.color !== undefined ? { color: input.color } : {}) };
+    const row = await this.groups.update(id, patch);
+    await this.events.changed([group.parentId, row.parentId], { itemId: id, kind: 'group', action: 'updated' });
+    return this.presenter.group(row, role, await this.presenter.people([row.publisherId]));
+  }
+
+  /** Never into itself or a descendant; the actor must be able to edit the destination too. */
+  private async move(actor: Actor, group: GroupRow, parentId: string | null): Promise<void> {
+    if (parentId === group.id) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
+    const target = parentId ? (await this.resolve(actor, parentId, 'edit')).group : null;
+    if (target?.path.includes(group.id)) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
+    if (!target && group.publisherId !== actor.userId) throw AppError.forbidden('Only the publisher can move this folder to the root.');
+    await this.groups.move(group, target);
+  }
+
+  /**
+   * Creates the folders of a dropped tree that do not exist yet, below `parentId`, and returns the
+   * id of every path ("Live/Drums" → id). Existing folders with the same name are reused.
+   */
+  async ensureFolders(actor: Actor, parentId: string | null, paths: string[]): Promise<Record<string, string>> {
+    const ids: Record<string, string> = {};
+    const sorted = [...new Set(paths.flatMap((p) => p.split('/').map((_, i, all) => all.slice(0, i + 1).join('/'))))].sort(
+      (a, b) => a.split('/').length - b.split('/').length,
+    );
+    for (const path of sorted) {
+      const segments = path.split('/');
+      const name = segments.at(-1)!.trim();
+      const parent = segments.length > 1 ? ids[segments.slice(0, -1).join('/')]! : parentId;
+      const siblings = parent ? await this.groups.children(parent, 'alphabetical') : await this.groups.ownedRoots(actor.userId, 'alphabetical');
+      const existing = siblings.find((g) => g.name === name);
+      ids[path] = existing?.id ?? (await this.create(actor, { name, parentId: parent })).id;
+    }
+    return ids;
+  }
+}
+
+function dedupe<T extends { id: string }>(rows: T[]): T[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)));
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineJob, type JobType } from '../../platform/jobs/job-definition';
+import type { MediaService } from './media.service';
+
+/** Probe, peaks, loudness, thumbnail and preview of one uploaded version. */
+export const processVersionJob = {
+  name: 'media.process-version',
+  schema: z.object({ versionId: z.uuid() }),
+  retryLimit: 1,
+  expireInSeconds: 3600,
+  concurrency: 2,
+} satisfies JobType;
+
+export const mediaJobs = (media: MediaService) => [defineJob(processVersionJob, ({ versionId }, context) => media.process(versionId, context))];

@@ -1,0 +1,82 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { projects } from '../../db/schema';
+import { uuidArray } from '../../db/sql';
+import type { Sort } from './groups.repository';
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+const order = (sort: Sort) => (sort === 'newest' ? [desc(projects.updatedAt), asc(projects.id)] : [asc(sql`lower(${projects.name})`), asc(projects.id)]);
+
+export class ProjectsRepository {
+  constructor(private readonly db: Db) {}
+
+  async find(id: string): Promise<ProjectRow | null> {
+    const [row] = await this.db.select().from(projects).where(eq(projects.id, id));
+    return row ?? null;
+  }
+
+  async insert(values: typeof projects.$inferInsert): Promise<ProjectRow> {
+    const [row] = await this.db.insert(projects).values(values).returning();
+    if (!row) throw new Error('insert returned nothing');
+    return row;
+  }
+
+  async update(id: string, values: Partial<typeof projects.$inferInsert>): Promise<ProjectRow> {
+    const [row] = await this.db
+      .update(projects)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(projects.id, id))
+      .returning();
+    if (!row) throw new Error('update matched nothing');
+    return row;
+  }
+
+  /** Live projects of a folder (attachments excluded: they hang off a project, not a folder). */
+  async children(groupId: string, sort: Sort): Promise<ProjectRow[]> {
+    return this.db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.groupId, groupId), isNull(projects.parentProjectId), sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`))
+      .orderBy(...order(sort));
+  }
+
+  async ownedRoots(userId: string, sort: Sort): Promise<ProjectRow[]> {
+    return this.db
+      .select()
+      .from(projects)
+      .where(
+        and(
+          isNull(projects.groupId),
+          isNull(projects.parentProjectId),
+          eq(projects.publisherId, userId),
+          eq(projects.mode, 'STORAGE'),
+          sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`,
+        ),
+      )
+      .orderBy(...order(sort));
+  }
+
+  async joinedRoots(ids: string[], reachable: string[], sort: Sort): Promise<ProjectRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(projects)
+      .where(
+        and(
+          inArray(projects.id, ids),
+          sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`,
+          sql`not (${projects.path}[1:array_length(${projects.path}, 1) - 1] && ${uuidArray(reachable)})`,
+        ),
+      )
+      .orderBy(...order(sort));
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.delete(projects).where(eq(projects.id, id));
+  }
+
+  async deleteMany(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.delete(projects).where(inArray(projects.id, ids));
+  }
+}

@@ -1,0 +1,76 @@
+import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
+import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
+import type { UsersRepository } from '../users/users.repository';
+import type { GroupRow } from './groups.repository';
+import type { ProjectRow } from './projects.repository';
+import type { VersionRow } from './versions.repository';
+
+type People = Map<string, { id: string; displayName: string; photoUrl: string | null }>;
+
+export function presentVersion(v: VersionRow): Version {
+  return {
+    id: v.id,
+    projectId: v.projectId,
+    number: v.number,
+    name: v.name,
+    fileName: v.fileName,
+    fileExtension: v.fileExtension,
+    fileSize: v.fileSize,
+    status: v.status,
+    progress: v.progress,
+    error: v.error,
+    durationSeconds: v.durationSeconds,
+    media: (v.media as Version['media']) ?? null,
+    loudness: (v.loudness as Version['loudness']) ?? null,
+    hasThumbnail: Boolean(v.thumbnailKey),
+    createdAt: v.createdAt.toISOString(),
+  };
+}
+
+/** Turns rows into the API's items, each with the actor's tag and capabilities. */
+export class StoragePresenter {
+  constructor(private readonly users: UsersRepository) {}
+
+  async people(ids: string[]): Promise<People> {
+    const rows = await this.users.findMany(ids);
+    return new Map(rows.map((u) => [u.id, { id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }]));
+  }
+
+  group(row: GroupRow, role: Role, people: People): GroupItem {
+    return {
+      kind: 'group',
+      id: row.id,
+      name: row.name,
+      parentId: row.parentId,
+      color: row.color,
+      flag: row.flag,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      publisher: people.get(row.publisherId) ?? { id: row.publisherId, displayName: 'Unknown', photoUrl: null },
+      tag: roleTag(role),
+      capabilities: groupCapabilities(role),
+    };
+  }
+
+  project(row: ProjectRow, role: Role, people: People, latest: VersionRow | undefined, versionCount: number): ProjectItem {
+    return {
+      kind: 'project',
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      groupId: row.groupId,
+      color: row.color,
+      flag: row.flag,
+      size: row.size,
+      latestExtension: row.latestExtension,
+      enableDownload: row.enableDownload,
+      versionCount,
+      latestVersion: latest ? presentVersion(latest) : null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      publisher: people.get(row.publisherId) ?? { id: row.publisherId, displayName: 'Unknown', photoUrl: null },
+      tag: roleTag(role),
+      capabilities: projectCapabilities(role, row.enableDownload),
+    };
+  }
+}

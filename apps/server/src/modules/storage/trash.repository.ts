@@ -1,0 +1,68 @@
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { groups, projects } from '../../db/schema';
+import type { GroupRow } from './groups.repository';
+import type { ProjectRow } from './projects.repository';
+
+const inTrash = (flag: typeof groups.flag | typeof projects.flag) => inArray(flag, ['DELETE', 'DELETING']);
+
+/** Items in the trash: flagged themselves, and not inside a folder that is in the trash too. */
+export class TrashRepository {
+  constructor(private readonly db: Db) {}
+
+  async groupsOf(userId: string, sort: 'newest' | 'alphabetical'): Promise<GroupRow[]> {
+    return this.db
+      .select()
+      .from(groups)
+      .where(
+        and(
+          inTrash(groups.flag),
+          or(eq(groups.publisherId, userId), eq(groups.deletedBy, userId)),
+          sql`not exists (select 1 from ${groups} a where a.id = any(${groups.path}) and a.id <> ${groups.id} and a.flag <> 'NONE')`,
+        ),
+      )
+      .orderBy(sort === 'newest' ? desc(groups.deletedAt) : asc(sql`lower(${groups.name})`));
+  }
+
+  async projectsOf(userId: string, sort: 'newest' | 'alphabetical'): Promise<ProjectRow[]> {
+    return this.db
+      .select()
+      .from(projects)
+      .where(
+        and(
+          inTrash(projects.flag),
+          or(eq(projects.publisherId, userId), eq(projects.deletedBy, userId)),
+          sql`not exists (select 1 from ${groups} a where a.id = any(${projects.path}) and a.flag <> 'NONE')`,
+        ),
+      )
+      .orderBy(sort === 'newest' ? desc(projects.deletedAt) : asc(sql`lower(${projects.name})`));
+  }
+
+  async setGroupFlag(id: string, flag: GroupRow['flag'], by: string | null): Promise<void> {
+    await this.db
+      .update(groups)
+      .set({ flag, deletedAt: flag === 'NONE' ? null : new Date(), deletedBy: flag === 'NONE' ? null : by, updatedAt: new Date() })
+      .where(eq(groups.id, id));
+  }
+
+  async setProjectFlag(id: string, flag: ProjectRow['flag'], by: string | null): Promise<void> {
+    await this.db
+      .update(projects)
+      .set({ flag, deletedAt: flag === 'NONE' ? null : new Date(), deletedBy: flag === 'NONE' ? null : by, updatedAt: new Date() })
+      .where(eq(projects.id, id));
+  }
+
+  /** Items trashed before `before` (the 30-day purge). */
+  async expired(before: Date): Promise<{ groups: GroupRow[]; projects: ProjectRow[] }> {
+    return {
+      groups: await this.db
+        .select()
+        .from(groups)
+        .where(and(eq(groups.flag, 'DELETE'), lt(groups.deletedAt, before))),
+      projects: await this.db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.flag, 'DELETE'), lt(projects.deletedAt, before))),
+    };
+  }
+}

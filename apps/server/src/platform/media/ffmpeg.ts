@@ -1,0 +1,153 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import { PeakAccumulator, PEAK_SAMPLE_RATE, type PeaksFile } from './peaks';
+
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+const works = (binary: string) => spawnSync(binary, ['-version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * FFMPEG_PATH / FFPROBE_PATH, else the system's (Debian's ffmpeg), else the binaries shipped by
+ * @ffmpeg-installer and @ffprobe-installer, so a machine without ffmpeg still processes audio.
+ */
+export function locateMediaTools(env: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined }): MediaTools {
+  const require = createRequire(import.meta.url);
+  const shipped = (name: string): string | null => {
+    try {
+      return (require(name) as { path: string }).path;
+    } catch {
+      return null;
+    }
+  };
+  const pick = (configured: string | undefined, system: string, module: string) => {
+    if (configured) return configured;
+    if (works(system)) return system;
+    return shipped(module) ?? system;
+  };
+  return { ffmpeg: pick(env.ffmpegPath, 'ffmpeg', '@ffmpeg-installer/ffmpeg'), ffprobe: pick(env.ffprobePath, 'ffprobe', '@ffprobe-installer/ffprobe') };
+}
+
+export interface ProbeResult {
+  format: string;
+  codec: string;
+  channels: number;
+  sampleRate: number;
+  bitDepth: number | null;
+  bitRate: number | null;
+  durationSeconds: number;
+}
+
+export class MediaError extends Error {}
+
+function run(binary: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Reads the first audio stream's facts; a file without decodable audio is a MediaError. */
+export async function probe(tools: MediaTools, input: string): Promise<ProbeResult> {
+  const result = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input]);
+  if (result.code !== 0) throw new MediaError(result.stderr.trim().split('\n').pop() || 'The file could not be read.');
+  const parsed = JSON.parse(result.stdout) as {
+    streams?: {
+      codec_type?: string;
+      codec_name?: string;
+      channels?: number;
+      sample_rate?: string;
+      bits_per_raw_sample?: string;
+      bits_per_sample?: number;
+      duration?: string;
+      bit_rate?: string;
+    }[];
+    format?: { format_name?: string; duration?: string; bit_rate?: string };
+  };
+  const audio = parsed.streams?.find((s) => s.codec_type === 'audio');
+  if (!audio) throw new MediaError('The file has no audio stream.');
+  const duration = Number(audio.duration ?? parsed.format?.duration ?? NaN);
+  if (!Number.isFinite(duration) || duration <= 0) throw new MediaError('The audio has no duration.');
+  const bits = Number(audio.bits_per_raw_sample ?? audio.bits_per_sample ?? 0);
+  return {
+    format: parsed.format?.format_name ?? 'unknown',
+    codec: audio.codec_name ?? 'unknown',
+    channels: audio.channels ?? 0,
+    sampleRate: Number(audio.sample_rate ?? 0),
+    bitDepth: bits > 0 ? bits : null,
+    bitRate: parsed.format?.bit_rate ? Number(parsed.format.bit_rate) : null,
+    durationSeconds: duration,
+  };
+}
+
+export interface AnalysisResult {
+  peaks: PeaksFile;
+  thumbnailLevels: number[];
+  loudness: { integrated: number; truePeak: number; range: number | null } | null;
+}
+
+const number = (text: string | undefined) => (text === undefined ? null : Number(text));
+
+/** Parses the summary ebur128 prints when the stream ends. */
+export function parseEbur128(stderr: string): AnalysisResult['loudness'] {
+  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
+  const integrated = number(/I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)?.[1]);
+  const range = number(/LRA:\s+(-?[\d.]+) LU/.exec(summary)?.[1]);
+  const peak = number(/Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(summary)?.[1]);
+  if (integrated === null || peak === null) return null;
+  return { integrated, truePeak: peak, range };
+}
+
+/**
+ * One decode of the file: EBU R128 loudness and true peak (ebur128), 8 kHz mono PCM for the peaks,
+ * and optionally a browser-playable AAC preview written to `previewPath`, all from the same pass.
+ */
+export async function analyze(
+  tools: MediaTools,
+  input: string,
+  options: { durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
+): Promise<AnalysisResult> {
+  const args = [
+    '-hide_banner',
+    '-nostats',
+    '-i',
+    input,
+    '-map',
+    '0:a:0',
+    '-af',
+    'ebur128=peak=true',
+    '-f',
+    's16le',
+    '-ac',
+    '1',
+    '-ar',
+    String(PEAK_SAMPLE_RATE),
+    'pipe:1',
+  ];
+  if (options.previewPath) args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-y', options.previewPath);
+  args.push('-progress', 'pipe:3');
+  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const peaks = new PeakAccumulator();
+  let stderrTail = '';
+  (child.stdout as Readable).on('data', (chunk: Buffer) => peaks.push(chunk));
+  // ebur128 logs a line per 100 ms; keep only what the summary needs.
+  (child.stderr as Readable).on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-8000)));
+  (child.stdio[3] as Readable).on('data', (d: Buffer) => {
+    const match = /out_time_us=(\d+)/.exec(d.toString());
+    if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new MediaError(stderrTail.trim().split('\n').pop() || 'The audio could not be decoded.');
+  return { peaks: peaks.finish(), thumbnailLevels: peaks.coarse(), loudness: parseEbur128(stderrTail) };
+}

@@ -1,0 +1,65 @@
+import type { UploadSession, UploadTicket, Version } from '@mixroom/contracts';
+
+/** The authenticated JSON call the engine needs (the web's api client, or a test's). */
+export type ApiCall = <T>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }) => Promise<T>;
+
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
+}
+
+export interface UploadOptions {
+  api: ApiCall;
+  ticket: Pick<UploadTicket, 'upload' | 'version'>;
+  file: Blob;
+  /** Parts in flight at once. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+const MAX_ATTEMPTS = 4;
+
+async function putPart(url: string, body: Blob, signal: AbortSignal | undefined): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(url, { method: 'PUT', body, ...(signal ? { signal } : {}) });
+      if (!response.ok) throw new Error(`The storage answered ${response.status}`);
+      const etag = response.headers.get('etag');
+      if (!etag) throw new Error('The storage did not return an ETag (check its CORS ExposeHeaders).');
+      return etag;
+    } catch (error) {
+      if (signal?.aborted || attempt >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
+  }
+}
+
+/**
+ * Sends a file straight to the blob store in parallel parts through signed URLs (the same code for
+ * the disk driver and S3). It first asks the server which parts are already stored, so calling it
+ * again after a lost tab, network or server sends only what is missing. Returns the version once
+ * the server has assembled the file and queued its processing.
+ */
+export async function uploadFile(options: UploadOptions): Promise<Version> {
+  const { api, ticket, file, signal } = options;
+  const session = await api<UploadSession>(`/api/uploads/${ticket.upload.id}`, signal ? { signal } : {});
+  if (session.size !== file.size) throw new Error('This is not the file this upload was started with.');
+  const done = new Set(session.parts.map((p) => p.partNumber));
+  let sentBytes = session.parts.reduce((total, p) => total + p.size, 0);
+  options.onProgress?.({ sentBytes, totalBytes: file.size });
+
+  const pending = Array.from({ length: session.partCount }, (_, i) => i + 1).filter((n) => !done.has(n));
+  const worker = async () => {
+    for (let partNumber = pending.shift(); partNumber !== undefined; partNumber = pending.shift()) {
+      const slice = file.slice((partNumber - 1) * session.partSize, Math.min(file.size, partNumber * session.partSize));
+      const { url } = await api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, { method: 'POST', ...(signal ? { signal } : {}) });
+      const etag = await putPart(url, slice, signal);
+      await api(`/api/uploads/${session.id}/parts/${partNumber}`, { method: 'PUT', body: { etag, size: slice.size }, ...(signal ? { signal } : {}) });
+      sentBytes += slice.size;
+      options.onProgress?.({ sentBytes, totalBytes: file.size });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, pending.length)) }, worker));
+  return api<Version>(`/api/versions/${ticket.version.id}/complete`, { method: 'POST', ...(signal ? { signal } : {}) });
+}
