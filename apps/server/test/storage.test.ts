@@ -29,7 +29,8 @@ async function processed(client: typeof ana, projectId: string): Promise<Version
   return waitFor(
     async () => {
       const { versions } = await client.project(projectId);
-      return versions.every((v) => v.status === 'ready' || v.status === 'corrupt') && versions[0];
+      const settled = versions.every((v) => v.status === 'ready' || v.status === 'corrupt');
+      return settled ? versions[0] : undefined;
     },
     { timeoutMs: 30_000, what: 'processing' },
   );
