@@ -52,6 +52,8 @@ export const version = z
     media: mediaInfo.nullable(),
     loudness: loudnessInfo.nullable(),
     hasThumbnail: z.boolean(),
+    /** Signed, short-lived: tiles show it with a plain <img>. */
+    thumbnailUrl: z.string().nullable(),
     createdAt: isoDate,
   })
   .meta({ id: 'Version' });

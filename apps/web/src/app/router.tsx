@@ -3,6 +3,8 @@ import { AppShellLayout } from './shell/app-shell-layout';
 import { AdminGuard, LoginGuard, PublicGuard } from './guards';
 import { AdminUsersPage } from '../pages/admin-users-page';
 import { AuthCallbackPage } from '../pages/auth-callback-page';
+import { GroupsPage } from '../pages/groups-page';
+import { TrashPage } from '../pages/trash-page';
 import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
 import { LandingPage } from '../pages/landing-page';
@@ -46,9 +48,9 @@ export const router = createBrowserRouter([
     children: [
       { path: '/home', element: <Navigate to="/groups" replace /> },
       { path: '/landing', element: <LandingPage embedded /> },
-      { path: '/groups', element: soon('Groups', 'Your folders and audio projects with their versions.') },
-      { path: '/groups/trash', element: soon('Trash', 'Items you deleted, kept for 30 days.') },
-      { path: '/groups/:groupId', element: soon('Groups', 'Your folders and audio projects with their versions.') },
+      { path: '/groups', element: <GroupsPage /> },
+      { path: '/groups/trash', element: <TrashPage /> },
+      { path: '/groups/:groupId', element: <GroupsPage /> },
       { path: '/version/:projectId/:versionNumber', element: soon('Version review', 'Listen, comment on the waveform and keep notes.') },
       { path: '/live', element: soon('Live', 'Stream your DAW to listeners in studio quality.') },
       { path: '/live/joined/:code/:type', element: soon('Live room', 'A live session in progress.') },

@@ -107,6 +107,22 @@ export class GroupsRepository {
     });
   }
 
+  /** Live folders a user publishes or reaches through a share (for move pickers). */
+  async reachable(userId: string, roots: string[], limit: number): Promise<GroupRow[]> {
+    return this.db
+      .select()
+      .from(groups)
+      .where(
+        and(
+          eq(groups.mode, 'STORAGE'),
+          sql`(${groups.publisherId} = ${userId} or ${groups.path} && ${uuidArray(roots)})`,
+          sql`not exists (select 1 from ${groups} a where a.id = any(${groups.path}) and a.flag <> 'NONE')`,
+        ),
+      )
+      .orderBy(asc(sql`lower(${groups.name})`))
+      .limit(limit);
+  }
+
   async subtreeProjectIds(groupId: string): Promise<string[]> {
     const rows = await this.db
       .select({ id: projects.id })

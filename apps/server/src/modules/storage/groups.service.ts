@@ -64,6 +64,7 @@ export class GroupsService {
 
     const people = await this.presenter.people([...folders, ...files].map((i) => i.publisherId).concat(current ? [current.group.publisherId] : []));
     const { latest, counts } = await this.versions.latestOf(files.map((p) => p.id));
+    const thumbnails = await this.presenter.thumbnails(latest.values());
     const role = (id: string): Role => roles.get(id) ?? 'NONE';
     return {
       group: current ? this.presenter.group(current.group, current.role, people) : null,
@@ -71,7 +72,7 @@ export class GroupsService {
       capabilities: current ? groupCapabilities(current.role) : groupCapabilities('OWNER'),
       items: [
         ...folders.map((g) => this.presenter.group(g, role(g.id), people)),
-        ...files.map((p) => this.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0)),
+        ...files.map((p) => this.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails)),
       ],
     };
   }
@@ -114,6 +115,20 @@ export class GroupsService {
     if (target?.path.includes(group.id)) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
     if (!target && group.publisherId !== actor.userId) throw AppError.forbidden('Only the publisher can move this folder to the root.');
     await this.groups.move(group, target);
+  }
+
+  /** Folders the actor can put things in, each with its full path for a picker. */
+  async folders(actor: Actor): Promise<{ id: string; parentId: string | null; path: string }[]> {
+    const rows = await this.groups.reachable(actor.userId, await this.access.accessRoots(actor.userId), 5000);
+    const names = new Map(rows.map((r) => [r.id, r.name]));
+    const editable = await this.access.childRoles(actor.userId, 'NONE', rows);
+    const result = [];
+    for (const row of rows) {
+      const role = editable.get(row.id) === 'OWNER' ? 'OWNER' : await this.access.roleFor(actor.userId, row);
+      if (!groupCapabilities(role).canCreate) continue;
+      result.push({ id: row.id, parentId: row.parentId, path: row.path.map((id) => names.get(id) ?? '…').join(' / ') });
+    }
+    return result.sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /**

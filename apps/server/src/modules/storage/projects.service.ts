@@ -63,12 +63,22 @@ export class ProjectsService {
 
   async present(actor: Actor, project: ProjectRow, role: Role): Promise<ProjectItem> {
     const { latest, counts } = await this.versions.latestOf([project.id]);
-    return this.presenter.project(project, role, await this.presenter.people([project.publisherId]), latest.get(project.id), counts.get(project.id) ?? 0);
+    const thumbnails = await this.presenter.thumbnails(latest.values());
+    return this.presenter.project(
+      project,
+      role,
+      await this.presenter.people([project.publisherId]),
+      latest.get(project.id),
+      counts.get(project.id) ?? 0,
+      thumbnails,
+    );
   }
 
   async get(actor: Actor, id: string): Promise<{ project: ProjectItem; versions: Version[] }> {
     const { project, role } = await this.resolve(actor, id);
-    return { project: await this.present(actor, project, role), versions: (await this.versions.list(id)).map(presentVersion) };
+    const versions = await this.versions.list(id);
+    const thumbnails = await this.presenter.thumbnails(versions);
+    return { project: await this.present(actor, project, role), versions: versions.map((v) => presentVersion(v, thumbnails.get(v.id) ?? null)) };
   }
 
   /** A new project in a folder (or at the root); inside a folder it belongs to the folder's publisher. */

@@ -47,7 +47,7 @@ export function createStorageModule(deps: {
   const groupsRepo = new GroupsRepository(deps.db);
   const projectsRepo = new ProjectsRepository(deps.db);
   const versionsRepo = new VersionsRepository(deps.db);
-  const presenter = new StoragePresenter(deps.usersRepository);
+  const presenter = new StoragePresenter(deps.usersRepository, deps.blobs);
   const events = new StorageEvents(deps.bus);
   const limitsFor = async (userId: string) => mergePlans(await deps.users.activeSkus(userId));
   const groups = new GroupsService(groupsRepo, projectsRepo, versionsRepo, access, presenter, events);

@@ -1,5 +1,6 @@
 import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
 import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
+import type { BlobStore } from '../../platform/blob/blob-store';
 import type { UsersRepository } from '../users/users.repository';
 import type { GroupRow } from './groups.repository';
 import type { ProjectRow } from './projects.repository';
@@ -7,7 +8,7 @@ import type { VersionRow } from './versions.repository';
 
 type People = Map<string, { id: string; displayName: string; photoUrl: string | null }>;
 
-export function presentVersion(v: VersionRow): Version {
+export function presentVersion(v: VersionRow, thumbnailUrl: string | null = null): Version {
   return {
     id: v.id,
     projectId: v.projectId,
@@ -23,13 +24,29 @@ export function presentVersion(v: VersionRow): Version {
     media: (v.media as Version['media']) ?? null,
     loudness: (v.loudness as Version['loudness']) ?? null,
     hasThumbnail: Boolean(v.thumbnailKey),
+    thumbnailUrl,
     createdAt: v.createdAt.toISOString(),
   };
 }
 
 /** Turns rows into the API's items, each with the actor's tag and capabilities. */
 export class StoragePresenter {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** Signed thumbnail URLs of the latest versions shown in a listing. */
+  async thumbnails(versions: Iterable<VersionRow>): Promise<Map<string, string>> {
+    const entries = await Promise.all(
+      [...versions].flatMap((v) =>
+        v.thumbnailKey
+          ? [this.blobs.signDownloadUrl(v.thumbnailKey, { expiresInSeconds: 3600, contentType: 'image/png' }).then((url) => [v.id, url] as const)]
+          : [],
+      ),
+    );
+    return new Map(entries);
+  }
 
   async people(ids: string[]): Promise<People> {
     const rows = await this.users.findMany(ids);
@@ -52,7 +69,14 @@ export class StoragePresenter {
     };
   }
 
-  project(row: ProjectRow, role: Role, people: People, latest: VersionRow | undefined, versionCount: number): ProjectItem {
+  project(
+    row: ProjectRow,
+    role: Role,
+    people: People,
+    latest: VersionRow | undefined,
+    versionCount: number,
+    thumbnails: Map<string, string> = new Map(),
+  ): ProjectItem {
     return {
       kind: 'project',
       id: row.id,
@@ -65,7 +89,7 @@ export class StoragePresenter {
       latestExtension: row.latestExtension,
       enableDownload: row.enableDownload,
       versionCount,
-      latestVersion: latest ? presentVersion(latest) : null,
+      latestVersion: latest ? presentVersion(latest, thumbnails.get(latest.id) ?? null) : null,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
       publisher: people.get(row.publisherId) ?? { id: row.publisherId, displayName: 'Unknown', photoUrl: null },

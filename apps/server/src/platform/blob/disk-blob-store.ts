@@ -86,6 +86,8 @@ export class DiskBlobStore implements BlobStore {
   async deletePrefix(prefix: string): Promise<number> {
     const keys = (await this.list(this.objects)).filter((key) => key.startsWith(prefix));
     await Promise.all(keys.map((key) => this.delete(key)));
+    // A folder-shaped prefix leaves no empty directories behind.
+    if (prefix.endsWith('/') && prefix.length > 1) await rm(this.path(prefix.slice(0, -1)), { recursive: true, force: true });
     return keys.length;
   }
 

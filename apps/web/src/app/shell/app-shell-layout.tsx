@@ -1,9 +1,12 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { activitiesStore } from '../../features/uploads/activities-store';
+import { ActivitiesPanel } from '../../features/uploads/components/activities-panel';
 import { Logo } from '../../components/logo';
 import { useMe } from '../../features/users/queries';
-import { useRealtime } from '../../lib/realtime/use-realtime';
+import { RealtimeProvider } from '../../lib/realtime/realtime-provider';
 import { NAV_ITEMS } from './nav-items';
 import { NotificationsBell } from './notifications-bell';
 import { UserMenu } from './user-menu';
@@ -13,57 +16,67 @@ export function AppShellLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
   const me = useMe().data;
-  useRealtime({ userId: me?.id ?? null, isAdmin: me?.capabilities.admin ?? false });
+  // Leaving the page while uploads run asks first (spec 1 §2.1); they resume if the user comes back.
+  useEffect(() => {
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (activitiesStore.hasRunning()) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, []);
   const items = NAV_ITEMS.filter((item) => !item.adminOnly || me?.capabilities.admin);
   const isActive = (to: string) => pathname === to || (to !== '/' && pathname.startsWith(`${to}/`));
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
-            <Logo to="/groups" />
+    <RealtimeProvider userId={me?.id ?? null} isAdmin={me?.capabilities.admin ?? false}>
+      <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
+              <Logo to="/groups" />
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <NotificationsBell />
+              <UserMenu />
+            </Group>
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <NotificationsBell />
-            <UserMenu />
-          </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Main navigation">
-        <ScrollArea>
-          {items.map((item) =>
-            item.children ? (
-              <NavLink
-                key={item.to}
-                label={item.label}
-                leftSection={<item.icon size={18} stroke={1.6} />}
-                defaultOpened={item.children.some((child) => isActive(child.to))}
-                variant="light"
-              >
-                {item.children.map((child) => (
-                  <NavLink key={child.to} label={child.label} component={Link} to={child.to} active={pathname === child.to} onClick={close} variant="light" />
-                ))}
-              </NavLink>
-            ) : (
-              <NavLink
-                key={item.to}
-                label={item.label}
-                leftSection={<item.icon size={18} stroke={1.6} />}
-                component={Link}
-                to={item.to}
-                active={isActive(item.to)}
-                onClick={close}
-                variant="light"
-              />
-            ),
-          )}
-        </ScrollArea>
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" aria-label="Main navigation">
+          <ScrollArea>
+            {items.map((item) =>
+              item.children ? (
+                <NavLink
+                  key={item.to}
+                  label={item.label}
+                  leftSection={<item.icon size={18} stroke={1.6} />}
+                  defaultOpened={item.children.some((child) => isActive(child.to))}
+                  variant="light"
+                >
+                  {item.children.map((child) => (
+                    <NavLink key={child.to} label={child.label} component={Link} to={child.to} active={pathname === child.to} onClick={close} variant="light" />
+                  ))}
+                </NavLink>
+              ) : (
+                <NavLink
+                  key={item.to}
+                  label={item.label}
+                  leftSection={<item.icon size={18} stroke={1.6} />}
+                  component={Link}
+                  to={item.to}
+                  active={isActive(item.to)}
+                  onClick={close}
+                  variant="light"
+                />
+              ),
+            )}
+          </ScrollArea>
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <Outlet />
+          <ActivitiesPanel />
+        </AppShell.Main>
+      </AppShell>
+    </RealtimeProvider>
   );
 }

@@ -1,9 +1,10 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { EVENT_TYPES, type DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
+import { storageKeys } from '../../features/storage/queries';
 import { userKeys } from '../../features/users/queries';
 import { RealtimeClient } from './realtime-client';
 
@@ -14,22 +15,26 @@ function invalidateFor(queryClient: QueryClient, event: DomainEvent): void {
       void queryClient.invalidateQueries({ queryKey: userKeys.me() });
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       break;
+    case 'storage.changed':
+    case 'version.progress':
+      void queryClient.invalidateQueries({ queryKey: storageKeys.all });
+      break;
     default:
       break;
   }
 }
 
+const RealtimeContext = createContext<RealtimeClient | null>(null);
+
 /** Opens the realtime connection for the signed-in user and keeps the query cache fresh. */
-export function useRealtime(subscriptions: { userId: string | null; isAdmin: boolean }): void {
+export function RealtimeProvider({ userId, isAdmin, children }: { userId: string | null; isAdmin: boolean; children: ReactNode }) {
   const queryClient = useQueryClient();
   const accessToken = useAuth().user?.access_token ?? null;
-  const clientRef = useRef<RealtimeClient | null>(null);
-  const { userId, isAdmin } = subscriptions;
+  // One client per signed-in user; constructing it opens nothing, the effect connects it.
+  const client = useMemo(() => (userId ? new RealtimeClient(getAccessToken) : null), [userId]);
 
   useEffect(() => {
-    if (!userId) return;
-    const client = new RealtimeClient(getAccessToken);
-    clientRef.current = client;
+    if (!client || !userId) return;
     // After a reconnect, events may have been missed: refetch what is on screen.
     client.connect(() => void queryClient.invalidateQueries());
     const stops = [client.subscribe(`user:${userId}`), ...(isAdmin ? [client.subscribe('admin')] : [])];
@@ -38,12 +43,22 @@ export function useRealtime(subscriptions: { userId: string | null; isAdmin: boo
       stops.forEach((stop) => stop());
       stopEvents();
       client.close();
-      clientRef.current = null;
     };
-  }, [userId, isAdmin, queryClient]);
+  }, [client, userId, isAdmin, queryClient]);
 
   // A renewed access token re-authenticates the open socket instead of reconnecting it.
   useEffect(() => {
-    if (accessToken) void clientRef.current?.refreshToken();
-  }, [accessToken]);
+    if (accessToken) void client?.refreshToken();
+  }, [accessToken, client]);
+
+  return <RealtimeContext.Provider value={client}>{children}</RealtimeContext.Provider>;
+}
+
+/** Follows a topic (e.g. the open folder) while the calling component is mounted. */
+export function useTopic(topic: string | null): void {
+  const client = useContext(RealtimeContext);
+  useEffect(() => {
+    if (!client || !topic) return;
+    return client.subscribe(topic);
+  }, [client, topic]);
 }

@@ -1,0 +1,201 @@
+import { ActionIcon, Avatar, Badge, Box, Card, Group, Menu, Overlay, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  IconDots,
+  IconDownload,
+  IconFolder,
+  IconFolderOpen,
+  IconMusic,
+  IconNotes,
+  IconRestore,
+  IconSettings,
+  IconShare,
+  IconTrash,
+  IconFile,
+  IconAlertTriangle,
+} from '@tabler/icons-react';
+import { useState, type DragEvent, type MouseEvent } from 'react';
+import type { StorageItem } from '@mixroom/contracts';
+import { formatBytes, formatDuration, formatRelative } from '../../../lib/format/format';
+import type { ItemRef } from '../api';
+import { isItemDrag, ITEMS_MIME, readDraggedItems } from '../drag-items';
+
+export type TileAction = 'open' | 'notes' | 'settings' | 'delete' | 'share' | 'download' | 'recover' | 'delete-forever';
+
+interface Props {
+  item: StorageItem;
+  selected: boolean;
+  inTrash?: boolean;
+  /** Items a drag of this tile carries: the selection when this tile is part of it. */
+  dragItems: () => ItemRef[];
+  onSelect: (event: MouseEvent) => void;
+  onAction: (action: TileAction) => void;
+  onDropItems?: (items: ItemRef[], to: string) => void;
+}
+
+const DEFAULT_GRADIENT = 'linear-gradient(135deg, #5f3dc4 0%, #862e9c 100%)';
+
+/** A folder or project tile (300×200): preview, name, last update, size, tag, people, menu. */
+export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect, onAction, onDropItems }: Props) {
+  const [over, setOver] = useState(false);
+  const isFolder = item.kind === 'group';
+  const version = item.kind === 'project' ? item.latestVersion : null;
+  const processing = version && (version.status === 'processing' || version.status === 'uploading');
+  const overlay = item.flag === 'CREATE' ? 'Creating...' : item.flag === 'DELETING' ? 'Deleting...' : null;
+  const caps = item.capabilities;
+
+  const acceptDrop = (event: DragEvent) => {
+    if (!isFolder || inTrash || !isItemDrag(event.dataTransfer) || !onDropItems) return;
+    event.preventDefault();
+    setOver(true);
+  };
+
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding={0}
+      w="100%"
+      h={200}
+      data-testid="tile"
+      data-name={item.name}
+      aria-selected={selected}
+      draggable={!inTrash && caps.canEdit}
+      onDragStart={(event) => {
+        event.dataTransfer.setData(ITEMS_MIME, JSON.stringify(dragItems()));
+        event.dataTransfer.effectAllowed = 'move';
+      }}
+      onDragOver={acceptDrop}
+      onDragLeave={() => setOver(false)}
+      onDrop={(event) => {
+        setOver(false);
+        if (!isFolder || !onDropItems || !isItemDrag(event.dataTransfer)) return;
+        event.preventDefault();
+        event.stopPropagation();
+        const items = readDraggedItems(event.dataTransfer).filter((i) => i.id !== item.id);
+        if (items.length) onDropItems(items, item.id);
+      }}
+      onClick={(event) => {
+        event.stopPropagation();
+        onSelect(event);
+      }}
+      onDoubleClick={() => !inTrash && onAction('open')}
+      style={{
+        cursor: 'pointer',
+        userSelect: 'none',
+        outline: selected ? '2px solid var(--mantine-color-violet-5)' : over ? '2px dashed var(--mantine-color-violet-4)' : undefined,
+        transition: 'outline-color 120ms',
+      }}
+    >
+      <Box h={112} pos="relative" style={{ background: item.color ? `linear-gradient(135deg, ${item.color} 0%, #1a1b1e 140%)` : DEFAULT_GRADIENT }}>
+        {isFolder ? (
+          <Group h="100%" justify="center">
+            {over ? <IconFolderOpen size={48} color="white" /> : <IconFolder size={48} color="white" stroke={1.4} />}
+          </Group>
+        ) : version?.thumbnailUrl ? (
+          <img src={version.thumbnailUrl} alt="" draggable={false} style={{ width: '100%', height: '100%', objectFit: 'fill', opacity: 0.95 }} />
+        ) : (
+          <Group h="100%" justify="center">
+            {item.type === 'AUDIO' ? <IconMusic size={42} color="white" stroke={1.4} /> : <IconFile size={42} color="white" stroke={1.4} />}
+          </Group>
+        )}
+        {version?.durationSeconds ? (
+          <Badge size="sm" variant="filled" color="dark" pos="absolute" bottom={6} right={6}>
+            {formatDuration(version.durationSeconds)}
+          </Badge>
+        ) : null}
+        {version?.status === 'corrupt' && (
+          <Tooltip label={version.error ?? 'This file could not be read'}>
+            <Badge color="red" leftSection={<IconAlertTriangle size={12} />} pos="absolute" top={6} left={6}>
+              Corrupt
+            </Badge>
+          </Tooltip>
+        )}
+        {processing && (
+          <Box pos="absolute" left={8} right={8} bottom={8}>
+            <Text size="xs" c="white" fw={600}>
+              {version.status === 'uploading' ? 'Uploading…' : `Processing ${version.progress}%`}
+            </Text>
+            <Progress value={version.status === 'uploading' ? 100 : version.progress} size="xs" animated striped />
+          </Box>
+        )}
+      </Box>
+      <Stack gap={4} p="sm">
+        <Group justify="space-between" wrap="nowrap" gap={4}>
+          <Text fw={600} size="sm" truncate="end" title={item.name}>
+            {item.name}
+          </Text>
+          {caps.canEdit || inTrash ? (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="subtle" size="sm" aria-label={`Actions for ${item.name}`} onClick={(e) => e.stopPropagation()}>
+                  <IconDots size={16} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown onClick={(e) => e.stopPropagation()}>
+                {inTrash ? (
+                  <>
+                    <Menu.Item leftSection={<IconRestore size={16} />} onClick={() => onAction('recover')}>
+                      Recover
+                    </Menu.Item>
+                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onAction('delete-forever')}>
+                      Delete
+                    </Menu.Item>
+                  </>
+                ) : (
+                  <>
+                    <Menu.Item leftSection={<IconFolderOpen size={16} />} onClick={() => onAction('open')}>
+                      Open
+                    </Menu.Item>
+                    {!isFolder && (
+                      <Menu.Item leftSection={<IconNotes size={16} />} disabled onClick={() => onAction('notes')}>
+                        Notes
+                      </Menu.Item>
+                    )}
+                    <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => onAction('settings')}>
+                      Settings
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconShare size={16} />} disabled>
+                      Share
+                    </Menu.Item>
+                    {!isFolder && (
+                      <Menu.Item leftSection={<IconDownload size={16} />} disabled={!caps.canDownload} onClick={() => onAction('download')}>
+                        Download
+                      </Menu.Item>
+                    )}
+                    <Menu.Divider />
+                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onAction('delete')}>
+                      Delete
+                    </Menu.Item>
+                  </>
+                )}
+              </Menu.Dropdown>
+            </Menu>
+          ) : null}
+        </Group>
+        <Group justify="space-between" wrap="nowrap" gap={4}>
+          <Text size="xs" c="dimmed" truncate>
+            {formatRelative(item.updatedAt)}
+            {item.kind === 'project' && item.size > 0 ? ` · ${formatBytes(item.size)}` : ''}
+          </Text>
+          <Group gap={6} wrap="nowrap">
+            <Badge size="xs" variant="light" maw={70} color={item.tag === 'owner' ? 'violet' : item.tag === 'editor' ? 'teal' : 'gray'}>
+              {item.tag}
+            </Badge>
+            <Avatar.Group spacing={6}>
+              <Tooltip label={item.publisher.displayName}>
+                <Avatar size={22} radius="xl" src={item.publisher.photoUrl} name={item.publisher.displayName} color="initials" />
+              </Tooltip>
+            </Avatar.Group>
+          </Group>
+        </Group>
+      </Stack>
+      {overlay && (
+        <Overlay color="#000" backgroundOpacity={0.55} blur={1} center>
+          <Text c="white" fw={700}>
+            {overlay}
+          </Text>
+        </Overlay>
+      )}
+    </Card>
+  );
+}

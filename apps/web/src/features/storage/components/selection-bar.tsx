@@ -1,0 +1,57 @@
+import { ActionIcon, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { IconDownload, IconRestore, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
+
+interface Props {
+  count: number;
+  inTrash?: boolean;
+  onDelete: () => void;
+  onDownload?: () => void;
+  onRecover?: () => void;
+  onClear: () => void;
+  onSelectAll: () => void;
+}
+
+/** 'Selected Items: N' with the actions that apply to a selection. */
+export function SelectionBar({ count, inTrash = false, onDelete, onDownload, onRecover, onClear, onSelectAll }: Props) {
+  if (count === 0) return null;
+  return (
+    <Paper withBorder radius="md" px="md" py={6} onClick={(e) => e.stopPropagation()}>
+      <Group justify="space-between">
+        <Text fw={600} size="sm">
+          Selected Items: {count}
+        </Text>
+        <Group gap={4}>
+          {inTrash && onRecover && (
+            <Tooltip label="Recover">
+              <ActionIcon variant="subtle" aria-label="Recover selected" onClick={onRecover}>
+                <IconRestore size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          {!inTrash && onDownload && (
+            <Tooltip label="Download">
+              <ActionIcon variant="subtle" aria-label="Download selected" onClick={onDownload}>
+                <IconDownload size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          <Tooltip label={inTrash ? 'Delete for good' : 'Delete'}>
+            <ActionIcon variant="subtle" color="red" aria-label="Delete selected" onClick={onDelete}>
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Select all">
+            <ActionIcon variant="subtle" aria-label="Select all" onClick={onSelectAll}>
+              <IconSelectAll size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Clear selection">
+            <ActionIcon variant="subtle" aria-label="Clear selection" onClick={onClear}>
+              <IconX size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,103 @@
+import { Button, Group, Menu, Select } from '@mantine/core';
+import {
+  IconArrowLeft,
+  IconFileUpload,
+  IconFilter,
+  IconFolderPlus,
+  IconFolderUp,
+  IconMusicPlus,
+  IconPlus,
+  IconSortAscending,
+  IconUser,
+} from '@tabler/icons-react';
+import type { ListQuery } from '@mixroom/contracts';
+import { SearchBox } from './search-box';
+
+interface Props {
+  query: ListQuery;
+  canGoBack: boolean;
+  canCreate: boolean;
+  onQuery: (query: ListQuery) => void;
+  onBack: () => void;
+  onNewFolder: () => void;
+  onNewProject: () => void;
+  onUploadFiles: () => void;
+  onUploadFolder: () => void;
+  onSearchPick: (hit: { kind: 'group' | 'project'; id: string; parentId: string | null }) => void;
+}
+
+/** Back, the New menu, sort, owner and type filters, and search (spec 1 §2.3). */
+export function StorageToolbar(props: Props) {
+  const { query, onQuery } = props;
+  return (
+    <Group justify="space-between" wrap="wrap" gap="sm">
+      <Group gap="sm" wrap="wrap">
+        <Button variant="default" leftSection={<IconArrowLeft size={16} />} disabled={!props.canGoBack} onClick={props.onBack}>
+          Back
+        </Button>
+        <Menu position="bottom-start" shadow="md" disabled={!props.canCreate}>
+          <Menu.Target>
+            <Button leftSection={<IconPlus size={16} />} disabled={!props.canCreate}>
+              New
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item leftSection={<IconFolderPlus size={16} />} onClick={props.onNewFolder}>
+              New Folder
+            </Menu.Item>
+            <Menu.Item leftSection={<IconMusicPlus size={16} />} onClick={props.onNewProject}>
+              New Audio Project
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item leftSection={<IconFileUpload size={16} />} onClick={props.onUploadFiles}>
+              Upload File
+            </Menu.Item>
+            <Menu.Item leftSection={<IconFolderUp size={16} />} onClick={props.onUploadFolder}>
+              Upload Folder
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+      <Group gap="sm" wrap="wrap">
+        <Select
+          aria-label="Sort"
+          w={160}
+          leftSection={<IconSortAscending size={16} />}
+          allowDeselect={false}
+          value={query.sort}
+          onChange={(v) => onQuery({ ...query, sort: (v ?? 'alphabetical') as ListQuery['sort'] })}
+          data={[
+            { value: 'alphabetical', label: 'Alphabetical' },
+            { value: 'newest', label: 'Newest' },
+          ]}
+        />
+        <Select
+          aria-label="Owner"
+          w={130}
+          leftSection={<IconUser size={16} />}
+          allowDeselect={false}
+          value={query.owner}
+          onChange={(v) => onQuery({ ...query, owner: (v ?? 'all') as ListQuery['owner'] })}
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'owned', label: 'Owned' },
+            { value: 'joined', label: 'Joined' },
+          ]}
+        />
+        <Select
+          aria-label="Filter"
+          w={130}
+          leftSection={<IconFilter size={16} />}
+          allowDeselect={false}
+          value={query.kind}
+          onChange={(v) => onQuery({ ...query, kind: (v ?? 'all') as ListQuery['kind'] })}
+          data={['all', 'audio', 'video', 'image', 'pdf', 'archive', 'other'].map((k) => ({
+            value: k,
+            label: k === 'pdf' ? 'Pdf' : k[0]!.toUpperCase() + k.slice(1),
+          }))}
+        />
+        <SearchBox onPick={props.onSearchPick} />
+      </Group>
+    </Group>
+  );
+}

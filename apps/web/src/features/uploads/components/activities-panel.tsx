@@ -1,0 +1,73 @@
+import { ActionIcon, Badge, Group, Paper, Progress, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { activitiesStore, useActivities, type ActivityState } from '../activities-store';
+
+const COLORS: Record<ActivityState, string> = { Started: 'gray', 'In Progress': 'violet', Finished: 'teal', Error: 'red' };
+
+/** The bottom sheet of running uploads and downloads: state, percent, a bar, cancel, collapse. */
+export function ActivitiesPanel() {
+  const activities = useActivities();
+  const [collapsed, setCollapsed] = useState(false);
+  if (activities.length === 0) return null;
+  const running = activities.filter((a) => a.state === 'Started' || a.state === 'In Progress').length;
+  return (
+    <Paper
+      withBorder
+      shadow="xl"
+      radius="md"
+      role="region"
+      aria-label="Activities"
+      style={{ position: 'fixed', right: 16, bottom: 16, width: 'min(380px, calc(100vw - 32px))', zIndex: 300 }}
+    >
+      <UnstyledButton onClick={() => setCollapsed((c) => !c)} w="100%" px="md" py="xs" aria-expanded={!collapsed}>
+        <Group justify="space-between">
+          <Text fw={600} size="sm">
+            Activities {running > 0 ? `(${running} running)` : ''}
+          </Text>
+          {collapsed ? <IconChevronUp size={16} /> : <IconChevronDown size={16} />}
+        </Group>
+      </UnstyledButton>
+      {!collapsed && (
+        <ScrollArea.Autosize mah={300} px="md" pb="sm">
+          <Stack gap="sm">
+            {activities.map((activity) => (
+              <div key={activity.id} data-testid="activity">
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text size="sm" truncate="end" style={{ flex: 1 }} title={activity.name}>
+                    {activity.name}
+                  </Text>
+                  <Badge size="xs" variant="light" color={COLORS[activity.state]}>
+                    {activity.state}
+                  </Badge>
+                  <Text size="xs" c="dimmed" w={36} ta="right">
+                    {activity.percent}%
+                  </Text>
+                  {activity.cancel ? (
+                    <Tooltip label="Cancel">
+                      <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Cancel ${activity.name}`} onClick={activity.cancel}>
+                        <IconX size={14} />
+                      </ActionIcon>
+                    </Tooltip>
+                  ) : (
+                    activity.state === 'Error' && (
+                      <ActionIcon size="sm" variant="subtle" aria-label="Dismiss" onClick={() => activitiesStore.remove(activity.id)}>
+                        <IconX size={14} />
+                      </ActionIcon>
+                    )
+                  )}
+                </Group>
+                <Progress value={activity.percent} size="sm" color={COLORS[activity.state]} mt={4} animated={activity.state === 'In Progress'} />
+                {activity.error && (
+                  <Text size="xs" c="red" mt={2}>
+                    {activity.error}
+                  </Text>
+                )}
+              </div>
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,174 @@
+import { Alert, Center, Loader, Overlay, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconCloudUpload } from '@tabler/icons-react';
+import { useCallback, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import type { ListQuery, StorageItem } from '@mixroom/contracts';
+import { STORAGE_MESSAGES } from '@mixroom/shared';
+import { ApiError } from '../lib/api-client';
+import { notify } from '../lib/notify';
+import { useTopic } from '../lib/realtime/realtime-provider';
+import type { ItemRef } from '../features/storage/api';
+import { ItemGrid } from '../features/storage/components/item-grid';
+import type { TileAction } from '../features/storage/components/item-tile';
+import { NameDialog } from '../features/storage/components/name-dialog';
+import { ProjectViewDialog } from '../features/storage/components/project-view-dialog';
+import { SelectionBar } from '../features/storage/components/selection-bar';
+import { SettingsDialog } from '../features/storage/components/settings-dialog';
+import { StorageBreadcrumbs } from '../features/storage/components/storage-breadcrumbs';
+import { StorageToolbar } from '../features/storage/components/storage-toolbar';
+import { useDownloadVersion } from '../features/storage/hooks/use-download';
+import { useFileDrop } from '../features/storage/hooks/use-file-drop';
+import { useSelection } from '../features/storage/hooks/use-selection';
+import { useCreateFolder, useCreateProject, useListing, useMoveItems, useTrashItems } from '../features/storage/queries';
+import { useUploader } from '../features/uploads/use-uploader';
+import { filesFromInput, type PickedFile } from '../features/uploads/walk-drop';
+
+const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id });
+
+/** /groups and /groups/{id}: the storage area (spec 1 §2.3). */
+export function GroupsPage() {
+  const { groupId = null } = useParams();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState<ListQuery>({ sort: 'alphabetical', owner: 'all', kind: 'all' });
+  const listing = useListing(groupId, query);
+  useTopic(`group:${groupId ?? 'root'}`);
+  const items = listing.data?.items ?? [];
+  const selection = useSelection(items.map((i) => i.id));
+  const [dialog, setDialog] = useState<'folder' | 'project' | null>(null);
+  const [settingsItem, setSettingsItem] = useState<StorageItem | null>(null);
+  const [projectId, setProjectId] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const createFolder = useCreateFolder();
+  const createProject = useCreateProject();
+  const trash = useTrashItems();
+  const move = useMoveItems();
+  const download = useDownloadVersion();
+  const upload = useUploader();
+  const canCreate = listing.data?.capabilities.canCreate ?? false;
+  const onFiles = useCallback((files: PickedFile[]) => void upload(files, groupId), [upload, groupId]);
+  const dragging = useFileDrop(canCreate, onFiles);
+
+  const confirmTrash = (refs: ItemRef[], label: string) =>
+    modals.openConfirmModal({
+      title: 'Delete',
+      children: `Move ${label} to the trash? ${STORAGE_MESSAGES.trashNote}`,
+      labels: { confirm: 'Move to trash', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => trash.mutate(refs, { onSuccess: () => selection.clear() }),
+    });
+
+  const onAction = (item: StorageItem, action: TileAction) => {
+    if (action === 'open') return item.kind === 'group' ? void navigate(`/groups/${item.id}`) : setProjectId(item.id);
+    if (action === 'settings') return setSettingsItem(item);
+    if (action === 'delete') return confirmTrash([refOf(item)], `“${item.name}”`);
+    if (action === 'download' && item.kind === 'project' && item.latestVersion) download.mutate(item.latestVersion);
+  };
+
+  const onDropItems = (refs: ItemRef[], to: string | null) =>
+    move.mutate(
+      { items: refs, to },
+      { onSuccess: () => selection.clear(), onError: (e) => notify('error', 'Move', e instanceof Error ? e.message : String(e)) },
+    );
+
+  if (listing.isError) {
+    const error = listing.error;
+    return (
+      <Center mih="50vh">
+        <Alert color="red" title={error instanceof ApiError && error.status === 403 ? 'No access' : 'Not available'} maw={480}>
+          {error.message}
+        </Alert>
+      </Center>
+    );
+  }
+
+  const selectedItems = items.filter((i) => selection.selected.has(i.id));
+  return (
+    <Stack gap="md" mih="calc(100vh - 120px)" onClick={() => selection.clear()}>
+      <StorageBreadcrumbs crumbs={listing.data?.breadcrumb ?? []} onDropItems={onDropItems} />
+      <div onClick={(e) => e.stopPropagation()}>
+        <StorageToolbar
+          query={query}
+          onQuery={setQuery}
+          canGoBack={groupId !== null}
+          canCreate={canCreate}
+          onBack={() => void navigate(listing.data?.group?.parentId ? `/groups/${listing.data.group.parentId}` : '/groups')}
+          onNewFolder={() => setDialog('folder')}
+          onNewProject={() => setDialog('project')}
+          onUploadFiles={() => fileInput.current?.click()}
+          onUploadFolder={() => folderInput.current?.click()}
+          onSearchPick={(hit) =>
+            hit.kind === 'group'
+              ? void navigate(`/groups/${hit.id}`)
+              : (void navigate(hit.parentId ? `/groups/${hit.parentId}` : '/groups'), setProjectId(hit.id))
+          }
+        />
+      </div>
+      <SelectionBar
+        count={selection.selected.size}
+        onDelete={() => confirmTrash(selectedItems.map(refOf), `${selectedItems.length} item(s)`)}
+        onDownload={() =>
+          selectedItems.forEach((i) => i.kind === 'project' && i.latestVersion && i.capabilities.canDownload && download.mutate(i.latestVersion))
+        }
+        onClear={selection.clear}
+        onSelectAll={selection.selectAll}
+      />
+      {listing.isPending ? (
+        <Center py="xl">
+          <Loader color="violet" />
+        </Center>
+      ) : items.length === 0 ? (
+        <Center py={80}>
+          <Stack align="center" gap="xs" maw={420} ta="center">
+            <IconCloudUpload size={56} stroke={1.2} color="var(--mantine-color-violet-4)" />
+            <Text c="dimmed">{STORAGE_MESSAGES.emptyState}</Text>
+          </Stack>
+        </Center>
+      ) : (
+        <ItemGrid items={items} selected={selection.selected} onSelect={selection.select} onAction={onAction} onDropItems={onDropItems} />
+      )}
+
+      <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && (onFiles(filesFromInput(e.target.files)), (e.target.value = ''))} />
+      <input
+        ref={(node) => {
+          folderInput.current = node;
+          node?.setAttribute('webkitdirectory', '');
+        }}
+        type="file"
+        hidden
+        onChange={(e) => e.target.files && (onFiles(filesFromInput(e.target.files)), (e.target.value = ''))}
+      />
+      <NameDialog
+        opened={dialog === 'folder'}
+        title="New Folder"
+        label="Folder name"
+        requiredMessage={STORAGE_MESSAGES.folderNameRequired}
+        submitLabel="Create"
+        onClose={() => setDialog(null)}
+        onSubmit={(name) => createFolder.mutateAsync({ name, parentId: groupId })}
+      />
+      <NameDialog
+        opened={dialog === 'project'}
+        title="New Audio Project"
+        label="Project name"
+        requiredMessage={STORAGE_MESSAGES.projectNameRequired}
+        submitLabel="Create"
+        onClose={() => setDialog(null)}
+        onSubmit={async (name) => setProjectId((await createProject.mutateAsync({ name, groupId })).id)}
+      />
+      <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
+      <ProjectViewDialog projectId={projectId} onClose={() => setProjectId(null)} />
+      {dragging && (
+        <Overlay fixed color="#1a1030" backgroundOpacity={0.75} blur={2} center zIndex={250}>
+          <Stack align="center">
+            <IconCloudUpload size={72} color="white" />
+            <Text c="white" fw={700} size="xl">
+              Drop to upload into {listing.data?.group?.name ?? 'Home'}
+            </Text>
+          </Stack>
+        </Overlay>
+      )}
+    </Stack>
+  );
+}
