@@ -10,18 +10,21 @@ import { signInThroughOidc } from './helpers/oidc-flow';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
+import { connectRealtime } from './helpers/ws-client';
 
 let server: TestServer;
 let ana: ReturnType<typeof storageClient>;
 let bob: ReturnType<typeof storageClient>;
 let anaToken: string;
+let bobToken: string;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 beforeAll(async () => {
   server = await startTestServer();
   anaToken = (await signInThroughOidc(server.url, { email: 'ana@storage.test', password: 'ana-password' })).access_token;
   ana = storageClient(server.url, anaToken);
-  bob = storageClient(server.url, (await signInThroughOidc(server.url, { email: 'bob@storage.test', password: 'bob-password' })).access_token);
+  bobToken = (await signInThroughOidc(server.url, { email: 'bob@storage.test', password: 'bob-password' })).access_token;
+  bob = storageClient(server.url, bobToken);
 });
 afterAll(() => server.close());
 
@@ -244,5 +247,28 @@ describe('trash and search', () => {
     expect(await trash.purgeExpired(new Date(Date.now() + 29 * 86_400_000))).toBe(0);
     expect(await trash.purgeExpired(new Date(Date.now() + 31 * 86_400_000))).toBeGreaterThanOrEqual(1);
     await expect(ana.list(old.id)).rejects.toThrow('This folder does not exist.');
+  });
+});
+
+describe('realtime in the storage area', () => {
+  it('tells whoever follows a folder about changes, and refuses strangers', async () => {
+    const folder = await ana.createFolder('Live Folder', null);
+    const watcher = await connectRealtime(server.url);
+    await watcher.auth(anaToken);
+    expect(await watcher.subscribe(`group:${folder.id}`)).toMatchObject({ type: 'subscribed' });
+    const stranger = await connectRealtime(server.url);
+    await stranger.auth(bobToken);
+    expect(await stranger.subscribe(`group:${folder.id}`)).toMatchObject({ type: 'denied' });
+
+    const child = await ana.createFolder('Created Elsewhere', folder.id);
+    await waitFor(() => watcher.events().find((e) => e.type === 'storage.changed' && e.data.itemId === child.id), { what: 'creation event' });
+    await ana.api(`/api/groups/${child.id}`, { method: 'PATCH', body: { name: 'Renamed Elsewhere' } });
+    await waitFor(() => watcher.events().find((e) => e.data.itemId === child.id && e.data.action === 'updated'), { what: 'rename event' });
+    const { ticket } = await ana.upload(makeAudio('Watched.wav', { seconds: 2 }), folder.id);
+    await waitFor(() => watcher.events().find((e) => e.type === 'version.progress' && e.data.versionId === ticket.version.id && e.data.status === 'ready'), {
+      what: 'processing progress',
+    });
+    watcher.close();
+    stranger.close();
   });
 });
