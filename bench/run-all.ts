@@ -2,17 +2,33 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { benchHttp } from './http.bench';
+import { benchListing, benchProcessing, benchUpload } from './storage.bench';
 
-const figures = await benchHttp();
-const [baseline, ...rest] = figures;
-console.log(
-  `\nMixroom API benchmark — ${cpus().length} cores, Node ${process.version}, embedded PGlite, ${process.env.BENCH_DURATION ?? 10} s per endpoint, 32 connections\n`,
-);
-console.log('| endpoint | requests/s | p50 ms | p99 ms | errors | throughput vs /api/health |');
-console.log('|---|---|---|---|---|---|');
-for (const f of figures) {
-  const ratio = baseline ? (f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2) : '—';
-  console.log(`| ${f.endpoint} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${ratio} |`);
+/** `npm run bench` runs all; `npm run bench -- http listing` picks some. */
+const all = { http: benchHttpTable, upload: benchUpload, processing: benchProcessing, listing: benchListing } as const;
+const picked = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
+
+async function benchHttpTable(): Promise<string> {
+  const figures = await benchHttp();
+  const baseline = figures[0]!;
+  return [
+    '### API throughput (32 connections, 10 s each)',
+    '',
+    '| endpoint | requests/s | p50 ms | p99 ms | errors | throughput vs /api/health |',
+    '|---|---|---|---|---|---|',
+    ...figures.map(
+      (f) =>
+        `| ${f.endpoint} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${(f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} |`,
+    ),
+  ].join('\n');
+}
+
+console.log(`Mixroom benchmarks — ${cpus().length} cores, Node ${process.version}\n`);
+const sections: string[] = [];
+for (const name of picked.length ? picked : (Object.keys(all) as (keyof typeof all)[])) {
+  const section = await all[name]();
+  console.log(`${section}\n`);
+  sections.push(section);
 }
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-writeFileSync(join(import.meta.dirname, 'results', 'http.json'), JSON.stringify({ at: new Date().toISOString(), figures, rest }, null, 2));
+writeFileSync(join(import.meta.dirname, 'results', `run-${Date.now()}.md`), sections.join('\n\n'));

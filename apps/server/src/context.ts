@@ -17,6 +17,7 @@ import type { EventBus } from './platform/realtime/event-bus';
 import { PgNotifyBus } from './platform/realtime/pg-notify-bus';
 import { TopicPolicy } from './platform/realtime/topic-policy';
 import { SecretsRepository } from './platform/secrets/secrets.repository';
+import { TokenSigner } from './platform/secrets/token-signer';
 import { AccountsService } from './modules/accounts/accounts.service';
 import { mailJobs } from './modules/accounts/mail.jobs';
 import { PasswordResetsRepository } from './modules/accounts/password-resets.repository';
@@ -68,6 +69,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
     const secrets = new SecretsRepository(db);
     const urlSecret = await secrets.getOrCreate('blob.urlSecret', () => randomBytes(32).toString('base64url'));
     const signer = new UrlSigner(Buffer.from(urlSecret, 'base64url'), config.publicUrl);
+    const tokens = new TokenSigner(Buffer.from(await secrets.getOrCreate('tokens.secret', () => randomBytes(32).toString('base64url')), 'base64url'));
     const blobs = createBlobStore(config.blob, signer);
 
     const bus = database.pglite
@@ -120,8 +122,9 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       topics,
       mediaTools: locateMediaTools(config.media),
       signTtlSeconds: config.signedUrlTtlSeconds,
+      tokens,
     });
-    const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads }), ...storage.jobs];
+    const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...storage.jobs];
 
     return {
       config,

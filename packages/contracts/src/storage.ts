@@ -99,8 +99,12 @@ export const listQuery = z.object({
   sort: z.enum(['alphabetical', 'newest']).default('alphabetical'),
   owner: z.enum(['all', 'owned', 'joined']).default('all'),
   kind: z.enum(FILE_KIND_FILTERS).default('all'),
+  /** Folders come first, then projects; a page holds up to `limit` items from `offset` on. */
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 export type ListQuery = z.infer<typeof listQuery>;
+export type ListFilters = Omit<ListQuery, 'offset' | 'limit'>;
 
 /** A folder's content: the folder (null at root), the breadcrumb from the root, and its items. */
 export const listing = z
@@ -109,6 +113,9 @@ export const listing = z
     breadcrumb: z.array(crumb),
     capabilities,
     items: z.array(storageItem),
+    /** Items in the folder that match the filters, over all pages. */
+    total: z.number().int(),
+    nextOffset: z.number().int().nullable(),
   })
   .meta({ id: 'Listing' });
 export type Listing = z.infer<typeof listing>;

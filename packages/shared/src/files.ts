@@ -40,3 +40,9 @@ export const isAudioExtension = (extension: string) => (AUDIO_EXTENSIONS as read
 export function allowedVersionExtensions(lastExtension: string | null): string[] {
   return lastExtension ? [lastExtension] : [...AUDIO_EXTENSIONS];
 }
+
+/** The extensions of a kind, for filtering in SQL; 'other' is everything none of them lists. */
+export function extensionsOfKind(kind: Exclude<FileKind, 'other'>): readonly string[] {
+  return KINDS[kind];
+}
+export const ALL_KNOWN_EXTENSIONS: readonly string[] = Object.values(KINDS).flat();

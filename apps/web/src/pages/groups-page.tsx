@@ -1,9 +1,10 @@
 import { Alert, Center, Loader, Overlay, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCloudUpload } from '@tabler/icons-react';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useInView } from '../lib/use-in-view';
 import { useNavigate, useParams } from 'react-router';
-import type { ListQuery, StorageItem } from '@mixroom/contracts';
+import type { ListFilters, StorageItem } from '@mixroom/contracts';
 import { STORAGE_MESSAGES } from '@mixroom/shared';
 import { ApiError } from '../lib/api-client';
 import { notify } from '../lib/notify';
@@ -30,10 +31,13 @@ const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id })
 export function GroupsPage() {
   const { groupId = null } = useParams();
   const navigate = useNavigate();
-  const [query, setQuery] = useState<ListQuery>({ sort: 'alphabetical', owner: 'all', kind: 'all' });
+  const [query, setQuery] = useState<ListFilters>({ sort: 'alphabetical', owner: 'all', kind: 'all' });
   const listing = useListing(groupId, query);
   useTopic(`group:${groupId ?? 'root'}`);
-  const items = listing.data?.items ?? [];
+  const pages = listing.data?.pages;
+  const first = pages?.[0];
+  const items = useMemo(() => (pages ?? []).flatMap((p) => p.items), [pages]);
+  const more = useInView(() => listing.hasNextPage && !listing.isFetchingNextPage && void listing.fetchNextPage());
   const selection = useSelection(items.map((i) => i.id));
   const [dialog, setDialog] = useState<'folder' | 'project' | null>(null);
   const [settingsItem, setSettingsItem] = useState<StorageItem | null>(null);
@@ -46,7 +50,7 @@ export function GroupsPage() {
   const move = useMoveItems();
   const download = useDownloadVersion();
   const upload = useUploader();
-  const canCreate = listing.data?.capabilities.canCreate ?? false;
+  const canCreate = first?.capabilities.canCreate ?? false;
   const onFiles = useCallback((files: PickedFile[]) => void upload(files, groupId), [upload, groupId]);
   const dragging = useFileDrop(canCreate, onFiles);
 
@@ -86,14 +90,14 @@ export function GroupsPage() {
   const selectedItems = items.filter((i) => selection.selected.has(i.id));
   return (
     <Stack gap="md" mih="calc(100vh - 120px)" onClick={() => selection.clear()}>
-      <StorageBreadcrumbs crumbs={listing.data?.breadcrumb ?? []} onDropItems={onDropItems} />
+      <StorageBreadcrumbs crumbs={first?.breadcrumb ?? []} onDropItems={onDropItems} />
       <div onClick={(e) => e.stopPropagation()}>
         <StorageToolbar
           query={query}
           onQuery={setQuery}
           canGoBack={groupId !== null}
           canCreate={canCreate}
-          onBack={() => void navigate(listing.data?.group?.parentId ? `/groups/${listing.data.group.parentId}` : '/groups')}
+          onBack={() => void navigate(first?.group?.parentId ? `/groups/${first.group.parentId}` : '/groups')}
           onNewFolder={() => setDialog('folder')}
           onNewProject={() => setDialog('project')}
           onUploadFiles={() => fileInput.current?.click()}
@@ -126,7 +130,14 @@ export function GroupsPage() {
           </Stack>
         </Center>
       ) : (
-        <ItemGrid items={items} selected={selection.selected} onSelect={selection.select} onAction={onAction} onDropItems={onDropItems} />
+        <>
+          <ItemGrid items={items} selected={selection.selected} onSelect={selection.select} onAction={onAction} onDropItems={onDropItems} />
+          {listing.hasNextPage && (
+            <Center ref={more} py="md">
+              <Loader size="sm" color="violet" />
+            </Center>
+          )}
+        </>
       )}
 
       <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && (onFiles(filesFromInput(e.target.files)), (e.target.value = ''))} />
@@ -164,7 +175,7 @@ export function GroupsPage() {
           <Stack align="center">
             <IconCloudUpload size={72} color="white" />
             <Text c="white" fw={700} size="xl">
-              Drop to upload into {listing.data?.group?.name ?? 'Home'}
+              Drop to upload into {first?.group?.name ?? 'Home'}
             </Text>
           </Stack>
         </Overlay>

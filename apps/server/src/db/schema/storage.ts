@@ -51,6 +51,7 @@ export const groups = pgTable(
     index('groups_path_idx').using('gin', t.path),
     index('groups_publisher_idx').on(t.publisherId),
     index('groups_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('groups_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
     index('groups_trash_idx').on(t.flag, t.deletedAt),
   ],
 );
@@ -88,10 +89,13 @@ export const projects = pgTable(
   },
   (t) => [
     index('projects_group_idx').on(t.groupId, t.flag),
+    index('projects_group_name_idx').on(t.groupId, sql`lower(${t.name})`, t.id),
+    index('projects_group_updated_idx').on(t.groupId, t.updatedAt.desc(), t.id),
     index('projects_parent_project_idx').on(t.parentProjectId),
     index('projects_path_idx').using('gin', t.path),
     index('projects_publisher_idx').on(t.publisherId),
     index('projects_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('projects_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
     index('projects_trash_idx').on(t.flag, t.deletedAt),
   ],
 );

@@ -37,12 +37,18 @@ export class GroupsRepository {
     return row;
   }
 
-  /** Live (not trashed) sub-folders of a folder. */
-  async children(parentId: string, sort: Sort): Promise<GroupRow[]> {
+  /** Live (not trashed) sub-folders of a folder, optionally only those a user owns or joined. */
+  async children(
+    parentId: string,
+    sort: Sort,
+    owner: { filter: 'all' | 'owned' | 'joined'; userId: string } = { filter: 'all', userId: '' },
+  ): Promise<GroupRow[]> {
+    const ownership =
+      owner.filter === 'owned' ? eq(groups.publisherId, owner.userId) : owner.filter === 'joined' ? sql`${groups.publisherId} <> ${owner.userId}` : undefined;
     return this.db
       .select()
       .from(groups)
-      .where(and(eq(groups.parentId, parentId), eq(groups.flag, 'NONE')))
+      .where(and(eq(groups.parentId, parentId), eq(groups.flag, 'NONE'), ownership))
       .orderBy(...order(sort));
   }
 

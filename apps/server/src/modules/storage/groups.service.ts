@@ -34,46 +34,81 @@ export class GroupsService {
     return { group, role };
   }
 
+  /**
+   * A folder's content, a page at a time: folders first (all of them on the first page), then
+   * projects. The root lists what the actor publishes there and what was shared with them directly.
+   */
   async list(actor: Actor, groupId: string | null, query: ListQuery): Promise<Listing> {
-    let folders: GroupRow[];
-    let files: ProjectRow[];
-    let roles: Map<string, Role>;
-    let current: { group: GroupRow; role: Role } | null = null;
-    if (groupId) {
-      current = await this.resolve(actor, groupId);
-      [folders, files] = await Promise.all([this.groups.children(groupId, query.sort), this.projects.children(groupId, query.sort)]);
-      roles = await this.access.childRoles(actor.userId, current.role, [...folders, ...files]);
-    } else {
-      const reachable = await this.access.accessRoots(actor.userId);
-      [folders, files] = await Promise.all([
-        Promise.all([this.groups.ownedRoots(actor.userId, query.sort), this.groups.joinedRoots(reachable, reachable, query.sort)]).then(([a, b]) =>
-          dedupe([...a, ...b]),
-        ),
-        Promise.all([this.projects.ownedRoots(actor.userId, query.sort), this.projects.joinedRoots(reachable, reachable, query.sort)]).then(([a, b]) =>
-          dedupe([...a, ...b]),
-        ),
-      ]);
-      roles = new Map<string, Role>();
-      for (const item of [...folders, ...files]) roles.set(item.id, await this.access.roleFor(actor.userId, item));
-    }
+    const { offset, limit, ...filters } = query;
+    if (!groupId) return this.listRoot(actor, query);
+    const current = await this.resolve(actor, groupId);
+    const folders = await this.groups.children(groupId, filters.sort, { filter: filters.owner, userId: actor.userId });
+    const folderPage = folders.slice(offset, offset + limit);
+    const projectOffset = Math.max(0, offset - folders.length);
+    const [files, projectTotal] = await Promise.all([
+      this.projects.children(groupId, filters, actor.userId, { limit: limit - folderPage.length, offset: projectOffset }),
+      this.projects.countChildren(groupId, filters, actor.userId),
+    ]);
+    const roles = await this.access.childRoles(actor.userId, current.role, [...folderPage, ...files]);
+    const total = folders.length + projectTotal;
+    return this.page(actor, current, folderPage, files, roles, total, offset);
+  }
 
+  private async listRoot(actor: Actor, query: ListQuery): Promise<Listing> {
+    const { offset, limit, ...filters } = query;
+    const reachable = await this.access.accessRoots(actor.userId);
+    const [ownedFolders, joinedFolders, ownedFiles, joinedFiles] = await Promise.all([
+      this.groups.ownedRoots(actor.userId, filters.sort),
+      this.groups.joinedRoots(reachable, reachable, filters.sort),
+      this.projects.ownedRoots(actor.userId, filters.sort),
+      this.projects.joinedRoots(reachable, reachable, filters.sort),
+    ]);
     const owned = (publisherId: string) =>
-      query.owner === 'owned' ? publisherId === actor.userId : query.owner === 'joined' ? publisherId !== actor.userId : true;
-    folders = folders.filter((g) => owned(g.publisherId));
-    files = files.filter((p) => owned(p.publisherId) && (query.kind === 'all' || fileKind(p.latestExtension) === query.kind));
+      filters.owner === 'owned' ? publisherId === actor.userId : filters.owner === 'joined' ? publisherId !== actor.userId : true;
+    const folders = dedupe([...ownedFolders, ...joinedFolders]).filter((g) => owned(g.publisherId));
+    const files = dedupe([...ownedFiles, ...joinedFiles]).filter(
+      (p) => owned(p.publisherId) && (filters.kind === 'all' || fileKind(p.latestExtension) === filters.kind),
+    );
+    const pageItems = [...folders, ...files].slice(offset, offset + limit);
+    const roles = new Map<string, Role>();
+    for (const item of pageItems) roles.set(item.id, await this.access.roleFor(actor.userId, item));
+    const folderIds = new Set(folders.map((f) => f.id));
+    return this.page(
+      actor,
+      null,
+      pageItems.filter((i): i is GroupRow => folderIds.has(i.id)),
+      pageItems.filter((i): i is ProjectRow => !folderIds.has(i.id)),
+      roles,
+      folders.length + files.length,
+      offset,
+    );
+  }
 
+  private async page(
+    actor: Actor,
+    current: { group: GroupRow; role: Role } | null,
+    folders: GroupRow[],
+    files: ProjectRow[],
+    roles: Map<string, Role>,
+    total: number,
+    offset: number,
+  ): Promise<Listing> {
     const people = await this.presenter.people([...folders, ...files].map((i) => i.publisherId).concat(current ? [current.group.publisherId] : []));
     const { latest, counts } = await this.versions.latestOf(files.map((p) => p.id));
     const thumbnails = await this.presenter.thumbnails(latest.values());
     const role = (id: string): Role => roles.get(id) ?? 'NONE';
+    const items = [
+      ...folders.map((g) => this.presenter.group(g, role(g.id), people)),
+      ...files.map((p) => this.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails)),
+    ];
+    const nextOffset = offset + items.length < total ? offset + items.length : null;
     return {
       group: current ? this.presenter.group(current.group, current.role, people) : null,
       breadcrumb: current ? await this.groups.crumbs(current.group.path) : [],
       capabilities: current ? groupCapabilities(current.role) : groupCapabilities('OWNER'),
-      items: [
-        ...folders.map((g) => this.presenter.group(g, role(g.id), people)),
-        ...files.map((p) => this.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails)),
-      ],
+      items,
+      total,
+      nextOffset,
     };
   }
 

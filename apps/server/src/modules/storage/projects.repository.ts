@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { ALL_KNOWN_EXTENSIONS, extensionsOfKind } from '@mixroom/shared';
+import type { ListFilters } from '@mixroom/contracts';
 import type { Db } from '../../db/database';
 import { projects } from '../../db/schema';
 import { uuidArray } from '../../db/sql';
@@ -32,13 +34,43 @@ export class ProjectsRepository {
     return row;
   }
 
-  /** Live projects of a folder (attachments excluded: they hang off a project, not a folder). */
-  async children(groupId: string, sort: Sort): Promise<ProjectRow[]> {
+  /** The owner and file-kind filters of a listing, in SQL so paging stays exact. */
+  private filters(filters: ListFilters, userId: string): SQL[] {
+    const where: SQL[] = [];
+    if (filters.owner === 'owned') where.push(eq(projects.publisherId, userId));
+    if (filters.owner === 'joined') where.push(ne(projects.publisherId, userId));
+    if (filters.kind === 'other') where.push(or(isNull(projects.latestExtension), notInArray(projects.latestExtension, [...ALL_KNOWN_EXTENSIONS]))!);
+    else if (filters.kind !== 'all') where.push(inArray(projects.latestExtension, [...extensionsOfKind(filters.kind)]));
+    return where;
+  }
+
+  private childrenWhere(groupId: string, filters: ListFilters, userId: string) {
+    return and(
+      eq(projects.groupId, groupId),
+      isNull(projects.parentProjectId),
+      sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`,
+      ...this.filters(filters, userId),
+    );
+  }
+
+  /** One page of a folder's live projects (attachments hang off a project, not a folder). */
+  async children(groupId: string, filters: ListFilters, userId: string, page: { limit: number; offset: number }): Promise<ProjectRow[]> {
+    if (page.limit <= 0) return [];
     return this.db
       .select()
       .from(projects)
-      .where(and(eq(projects.groupId, groupId), isNull(projects.parentProjectId), sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`))
-      .orderBy(...order(sort));
+      .where(this.childrenWhere(groupId, filters, userId))
+      .orderBy(...order(filters.sort))
+      .limit(page.limit)
+      .offset(page.offset);
+  }
+
+  async countChildren(groupId: string, filters: ListFilters, userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(projects)
+      .where(this.childrenWhere(groupId, filters, userId));
+    return row?.n ?? 0;
   }
 
   async ownedRoots(userId: string, sort: Sort): Promise<ProjectRow[]> {

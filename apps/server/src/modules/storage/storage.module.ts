@@ -24,6 +24,8 @@ import type { StorageRouteDeps } from './storage.routes';
 import { TrashRepository } from './trash.repository';
 import { TrashService } from './trash.service';
 import { VersionsRepository } from './versions.repository';
+import { ZipService } from './zip.service';
+import type { TokenSigner } from '../../platform/secrets/token-signer';
 
 export interface StorageModule extends StorageRouteDeps {
   media: MediaService;
@@ -42,6 +44,7 @@ export function createStorageModule(deps: {
   topics: TopicPolicy;
   mediaTools: MediaTools;
   signTtlSeconds: number;
+  tokens: TokenSigner;
 }): StorageModule {
   const access = new ItemAccessRepository(deps.db);
   const groupsRepo = new GroupsRepository(deps.db);
@@ -68,6 +71,7 @@ export function createStorageModule(deps: {
   const trash = new TrashService(new TrashRepository(deps.db), groupsRepo, projectsRepo, versionsRepo, access, presenter, events, deps.blobs);
   const search = new SearchService(deps.db, access);
   const media = new MediaService(versionsRepo, projectsRepo, deps.blobs, deps.mediaTools, events);
+  const zip = new ZipService(deps.db, groups, projects, versionsRepo, access, deps.blobs, deps.bus, deps.tokens);
 
   // `group:root` carries only ids of changed root items; each client refetches what it may see.
   deps.topics.register('group', async (actor, id) => {
@@ -89,6 +93,7 @@ export function createStorageModule(deps: {
     trash,
     search,
     media,
+    zip,
     usage: async (userId) => ({
       usedBytes: await versionsRepo.usedBytes(userId),
       limitBytes: Math.min(Number.MAX_SAFE_INTEGER, storageLimitBytes(await limitsFor(userId))),

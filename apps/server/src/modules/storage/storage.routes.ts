@@ -29,12 +29,15 @@ import type { GroupsService } from './groups.service';
 import type { ProjectsService } from './projects.service';
 import type { SearchService } from './search.service';
 import type { TrashService } from './trash.service';
+import type { ZipService } from './zip.service';
+import { contentDisposition } from '../../platform/blob/content-disposition';
 
 export interface StorageRouteDeps {
   groups: GroupsService;
   projects: ProjectsService;
   trash: TrashService;
   search: SearchService;
+  zip: ZipService;
   usage: (userId: string) => Promise<{ usedBytes: number; limitBytes: number }>;
 }
 

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { uuidArray } from '../../db/sql';
 import { projects, versions } from '../../db/schema';
 
 export type VersionRow = typeof versions.$inferSelect;
@@ -57,11 +58,13 @@ export class VersionsRepository {
   /** The latest version of each project and how many each has. */
   async latestOf(projectIds: string[]): Promise<{ latest: Map<string, VersionRow>; counts: Map<string, number> }> {
     if (projectIds.length === 0) return { latest: new Map(), counts: new Map() };
+    // The highest number per project, found through the (project_id, number) unique index.
     const rows = await this.db
-      .selectDistinctOn([versions.projectId])
+      .select()
       .from(versions)
-      .where(inArray(versions.projectId, projectIds))
-      .orderBy(versions.projectId, desc(versions.number));
+      .where(
+        sql`(${versions.projectId}, ${versions.number}) in (select project_id, max(number) from ${versions} where project_id = any(${uuidArray(projectIds)}) group by project_id)`,
+      );
     const counts = await this.db
       .select({ projectId: versions.projectId, n: sql<number>`count(*)` })
       .from(versions)

@@ -31,7 +31,7 @@ export class UploadsService {
   async start(ownerId: string, blobKey: string, size: number, partSize = choosePartSize(size)): Promise<UploadSession> {
     if (!Number.isInteger(size) || size <= 0) throw AppError.badRequest('The file is empty.', 'EMPTY_FILE');
     if (partSize < MIN_PART_SIZE || Math.ceil(size / partSize) > MAX_PARTS) throw AppError.badRequest('Invalid part size.');
-    const driverUploadId = await this.store.createMultipart(blobKey);
+    const driverUploadId = await this.store.createMultipart(blobKey, { partSize });
     const row = await this.repository.create({ ownerId, blobKey, driverUploadId, size, partSize });
     return this.present(row, []);
   }
@@ -75,7 +75,14 @@ export class UploadsService {
     const parts = await this.repository.parts(uploadId);
     const missing = partCount(upload) - parts.length;
     if (missing > 0) throw AppError.conflict(`${missing} part(s) are still missing.`, 'PARTS_MISSING');
-    await this.store.completeMultipart(upload.blobKey, upload.driverUploadId, parts);
+    try {
+      await this.store.completeMultipart(upload.blobKey, upload.driverUploadId, parts);
+    } catch (error) {
+      throw AppError.conflict(
+        `The upload could not be assembled: ${error instanceof Error ? error.message : String(error)}. Send the file again.`,
+        'ASSEMBLY_FAILED',
+      );
+    }
     await this.repository.setStatus(uploadId, 'completed');
     return { blobKey: upload.blobKey, size: upload.size };
   }

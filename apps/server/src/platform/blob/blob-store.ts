@@ -39,7 +39,8 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<number>;
   signUploadUrl(key: string, options: SignOptions): Promise<string>;
   signDownloadUrl(key: string, options: DownloadSignOptions): Promise<string>;
-  createMultipart(key: string): Promise<string>;
+  /** `partSize` lets a store place parts directly (the disk driver writes each at its offset). */
+  createMultipart(key: string, options?: { partSize: number }): Promise<string>;
   signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions): Promise<string>;
   completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
   abortMultipart(key: string, uploadId: string): Promise<void>;

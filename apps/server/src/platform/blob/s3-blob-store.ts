@@ -113,7 +113,7 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
-  async createMultipart(key: string): Promise<string> {
+  async createMultipart(key: string, _options?: { partSize: number }): Promise<string> {
     assertSafeKey(key);
     const result = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
     if (!result.UploadId) throw new Error('S3 returned no upload id');

@@ -106,24 +106,37 @@ export function parseEbur128(stderr: string): AnalysisResult['loudness'] {
   return { integrated, truePeak: peak, range };
 }
 
+function collect(child: ReturnType<typeof spawn>, onProgressLine?: (line: string) => void): Promise<{ code: number | null; stderrTail: string }> {
+  let stderrTail = '';
+  // ebur128 logs a line per 100 ms; keep only what a summary or an error needs.
+  (child.stderr as Readable).on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-8000)));
+  if (onProgressLine) (child.stdio[3] as Readable).on('data', (d: Buffer) => onProgressLine(d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stderrTail }));
+  });
+}
+
 /**
- * One decode of the file: EBU R128 loudness and true peak (ebur128), 8 kHz mono PCM for the peaks,
- * and optionally a browser-playable AAC preview written to `previewPath`, all from the same pass.
+ * The analysis of one file, as two ffmpeg processes running side by side (one per core): EBU R128
+ * loudness with true peak — the expensive part, 4× oversampling — and 8 kHz mono PCM for the peaks
+ * plus, when asked, a browser-playable AAC preview. Each decodes once.
  */
 export async function analyze(
   tools: MediaTools,
   input: string,
   options: { durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
 ): Promise<AnalysisResult> {
-  const args = [
+  const loudnessArgs = ['-hide_banner', '-nostats', '-i', input, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-', '-progress', 'pipe:3'];
+  const peaksArgs = [
     '-hide_banner',
     '-nostats',
+    '-loglevel',
+    'error',
     '-i',
     input,
     '-map',
     '0:a:0',
-    '-af',
-    'ebur128=peak=true',
     '-f',
     's16le',
     '-ac',
@@ -132,22 +145,19 @@ export async function analyze(
     String(PEAK_SAMPLE_RATE),
     'pipe:1',
   ];
-  if (options.previewPath) args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-y', options.previewPath);
-  args.push('-progress', 'pipe:3');
-  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  if (options.previewPath) peaksArgs.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-y', options.previewPath);
+
+  const loudnessProcess = spawn(tools.ffmpeg, loudnessArgs, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const peaksProcess = spawn(tools.ffmpeg, peaksArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const peaks = new PeakAccumulator();
-  let stderrTail = '';
-  (child.stdout as Readable).on('data', (chunk: Buffer) => peaks.push(chunk));
-  // ebur128 logs a line per 100 ms; keep only what the summary needs.
-  (child.stderr as Readable).on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-8000)));
-  (child.stdio[3] as Readable).on('data', (d: Buffer) => {
-    const match = /out_time_us=(\d+)/.exec(d.toString());
-    if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  if (code !== 0) throw new MediaError(stderrTail.trim().split('\n').pop() || 'The audio could not be decoded.');
-  return { peaks: peaks.finish(), thumbnailLevels: peaks.coarse(), loudness: parseEbur128(stderrTail) };
+  (peaksProcess.stdout as Readable).on('data', (chunk: Buffer) => peaks.push(chunk));
+  const [loudness, pcm] = await Promise.all([
+    collect(loudnessProcess, (text) => {
+      const match = /out_time_us=(\d+)/.exec(text);
+      if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));
+    }),
+    collect(peaksProcess),
+  ]);
+  for (const run of [loudness, pcm]) if (run.code !== 0) throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The audio could not be decoded.');
+  return { peaks: peaks.finish(), thumbnailLevels: peaks.coarse(), loudness: parseEbur128(loudness.stderrTail) };
 }

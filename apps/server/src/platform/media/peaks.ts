@@ -18,48 +18,66 @@ export interface PeaksFile {
 }
 
 /**
- * Folds 16-bit mono PCM into max-|amplitude| bins at several zoom levels while ffmpeg streams it,
- * so memory stays at the size of the result (about 100 bytes per second of audio).
+ * Folds 16-bit mono PCM into max-|amplitude| bins while ffmpeg streams it, so memory stays at the
+ * size of the result (about 100 bytes per second of audio). Only the finest level is computed per
+ * sample; coarser levels are maxima of finer bins.
  */
 export class PeakAccumulator {
-  private readonly bins: number[][] = LEVEL_SAMPLES.map(() => []);
-  private readonly current = LEVEL_SAMPLES.map(() => 0);
-  private readonly counts = LEVEL_SAMPLES.map(() => 0);
+  private readonly finest: number[] = [];
+  private current = 0;
+  private count = 0;
   private leftover: Buffer | null = null;
   private samples = 0;
 
   push(chunk: Buffer): void {
     const data = this.leftover ? Buffer.concat([this.leftover, chunk]) : chunk;
     const usable = data.length - (data.length % 2);
-    this.leftover = usable < data.length ? data.subarray(usable) : null;
-    for (let offset = 0; offset < usable; offset += 2) {
-      const amplitude = Math.abs(data.readInt16LE(offset));
-      this.samples++;
-      for (let level = 0; level < LEVEL_SAMPLES.length; level++) {
-        if (amplitude > this.current[level]!) this.current[level] = amplitude;
-        if (++this.counts[level]! === LEVEL_SAMPLES[level]) this.flush(level);
+    this.leftover = usable < data.length ? Buffer.from(data.subarray(usable)) : null;
+    // Aligned copy when needed: Int16Array views need an even byte offset.
+    const aligned = data.byteOffset % 2 === 0 ? data : Buffer.from(data);
+    const pcm = new Int16Array(aligned.buffer, aligned.byteOffset, usable / 2);
+    const per = LEVEL_SAMPLES[0]!;
+    let { current, count } = this;
+    for (let i = 0; i < pcm.length; i++) {
+      const value = pcm[i]!;
+      const amplitude = value < 0 ? -value : value;
+      if (amplitude > current) current = amplitude;
+      if (++count === per) {
+        this.finest.push(current);
+        current = 0;
+        count = 0;
       }
     }
+    this.current = current;
+    this.count = count;
+    this.samples += pcm.length;
   }
 
-  private flush(level: number): void {
-    this.bins[level]!.push(Math.min(255, Math.round((this.current[level]! / 32768) * 255)));
-    this.current[level] = 0;
-    this.counts[level] = 0;
+  private levels(): number[][] {
+    const finest = this.count > 0 ? [...this.finest, this.current] : this.finest;
+    const result = [finest];
+    for (let level = 1; level < LEVEL_SAMPLES.length; level++) {
+      const factor = LEVEL_SAMPLES[level]! / LEVEL_SAMPLES[level - 1]!;
+      const finer = result[level - 1]!;
+      const coarser: number[] = [];
+      for (let i = 0; i < finer.length; i += factor) coarser.push(Math.max(...finer.slice(i, i + factor)));
+      result.push(coarser);
+    }
+    return result;
   }
 
   finish(): PeaksFile {
-    LEVEL_SAMPLES.forEach((_, level) => this.counts[level]! > 0 && this.flush(level));
+    const scale = (bins: number[]) => Buffer.from(bins.map((v) => Math.min(255, Math.round((v / 32768) * 255)))).toString('base64');
     return {
       version: 1,
       sampleRate: PEAK_SAMPLE_RATE,
       durationSeconds: this.samples / PEAK_SAMPLE_RATE,
-      levels: LEVEL_SAMPLES.map((samplesPerPeak, level) => ({ samplesPerPeak, data: Buffer.from(this.bins[level]!).toString('base64') })),
+      levels: this.levels().map((bins, level) => ({ samplesPerPeak: LEVEL_SAMPLES[level]!, data: scale(bins) })),
     };
   }
 
   /** The coarsest bins, 0–1, for the thumbnail. */
   coarse(): number[] {
-    return (this.bins[LEVEL_SAMPLES.length - 1] ?? []).map((v) => v / 255);
+    return (this.levels().at(-1) ?? []).map((v) => v / 32768);
   }
 }

@@ -1,4 +1,4 @@
-import type { GroupItem, Listing, ListQuery, ProjectItem, StorageItem, UploadTicket, Version } from '@mixroom/contracts';
+import type { GroupItem, Listing, ListFilters, ProjectItem, StorageItem, UploadTicket, Version } from '@mixroom/contracts';
 import { api } from '../../lib/api-client';
 
 export type ItemRef = { kind: 'group' | 'project'; id: string };
@@ -6,8 +6,11 @@ export type ItemRef = { kind: 'group' | 'project'; id: string };
 const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
 export const storageApi = {
-  list: (groupId: string | null, q: ListQuery, signal?: AbortSignal) =>
-    api<Listing>(`/api/groups/${groupId ?? 'root'}/items${query({ sort: q.sort, owner: q.owner, kind: q.kind })}`, signal ? { signal } : {}),
+  list: (groupId: string | null, q: ListFilters, offset: number, signal?: AbortSignal) =>
+    api<Listing>(
+      `/api/groups/${groupId ?? 'root'}/items${query({ sort: q.sort, owner: q.owner, kind: q.kind, offset: String(offset), limit: '200' })}`,
+      signal ? { signal } : {},
+    ),
   createFolder: (name: string, parentId: string | null) => api<GroupItem>('/api/groups', { method: 'POST', body: { name, parentId } }),
   updateGroup: (id: string, patch: { name?: string; parentId?: string | null; color?: string | null }) =>
     api<GroupItem>(`/api/groups/${id}`, { method: 'PATCH', body: patch }),

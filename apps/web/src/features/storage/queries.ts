@@ -1,10 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListQuery } from '@mixroom/contracts';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ListFilters } from '@mixroom/contracts';
 import { storageApi, type ItemRef } from './api';
 
 export const storageKeys = {
   all: ['storage'] as const,
-  listing: (groupId: string | null, query: ListQuery) => [...storageKeys.all, 'listing', groupId ?? 'root', query] as const,
+  listing: (groupId: string | null, query: ListFilters) => [...storageKeys.all, 'listing', groupId ?? 'root', query] as const,
   project: (id: string) => [...storageKeys.all, 'project', id] as const,
   trash: (sort: string) => [...storageKeys.all, 'trash', sort] as const,
   search: (q: string) => [...storageKeys.all, 'search', q] as const,
@@ -12,10 +12,13 @@ export const storageKeys = {
   folders: () => [...storageKeys.all, 'folders'] as const,
 };
 
-export function useListing(groupId: string | null, query: ListQuery) {
-  return useQuery({
+/** A folder's content, 200 items a page; the grid asks for the next page as it scrolls. */
+export function useListing(groupId: string | null, query: ListFilters) {
+  return useInfiniteQuery({
     queryKey: storageKeys.listing(groupId, query),
-    queryFn: ({ signal }) => storageApi.list(groupId, query, signal),
+    queryFn: ({ signal, pageParam }) => storageApi.list(groupId, query, pageParam, signal),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.nextOffset ?? undefined,
     placeholderData: keepPreviousData,
     meta: { silent: true },
   });

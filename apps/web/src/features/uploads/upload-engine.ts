@@ -20,16 +20,16 @@ export interface UploadOptions {
 
 const MAX_ATTEMPTS = 4;
 
-async function putPart(url: string, body: Blob, signal: AbortSignal | undefined): Promise<string> {
+async function putPart(url: string, body: Blob, signal: AbortSignal): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const response = await fetch(url, { method: 'PUT', body, ...(signal ? { signal } : {}) });
+      const response = await fetch(url, { method: 'PUT', body, signal });
       if (!response.ok) throw new Error(`The storage answered ${response.status}`);
       const etag = response.headers.get('etag');
       if (!etag) throw new Error('The storage did not return an ETag (check its CORS ExposeHeaders).');
       return etag;
     } catch (error) {
-      if (signal?.aborted || attempt >= MAX_ATTEMPTS) throw error;
+      if (signal.aborted || attempt >= MAX_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
     }
   }
@@ -42,8 +42,11 @@ async function putPart(url: string, body: Blob, signal: AbortSignal | undefined)
  * the server has assembled the file and queued its processing.
  */
 export async function uploadFile(options: UploadOptions): Promise<Version> {
-  const { api, ticket, file, signal } = options;
-  const session = await api<UploadSession>(`/api/uploads/${ticket.upload.id}`, signal ? { signal } : {});
+  const { api, ticket, file } = options;
+  // One failed part stops the others: a later resume must not race stragglers of this attempt.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const session = await api<UploadSession>(`/api/uploads/${ticket.upload.id}`, { signal });
   if (session.size !== file.size) throw new Error('This is not the file this upload was started with.');
   const done = new Set(session.parts.map((p) => p.partNumber));
   let sentBytes = session.parts.reduce((total, p) => total + p.size, 0);
@@ -53,13 +56,21 @@ export async function uploadFile(options: UploadOptions): Promise<Version> {
   const worker = async () => {
     for (let partNumber = pending.shift(); partNumber !== undefined; partNumber = pending.shift()) {
       const slice = file.slice((partNumber - 1) * session.partSize, Math.min(file.size, partNumber * session.partSize));
-      const { url } = await api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, { method: 'POST', ...(signal ? { signal } : {}) });
+      const { url } = await api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, { method: 'POST', signal });
       const etag = await putPart(url, slice, signal);
-      await api(`/api/uploads/${session.id}/parts/${partNumber}`, { method: 'PUT', body: { etag, size: slice.size }, ...(signal ? { signal } : {}) });
+      await api(`/api/uploads/${session.id}/parts/${partNumber}`, { method: 'PUT', body: { etag, size: slice.size }, signal });
       sentBytes += slice.size;
       options.onProgress?.({ sentBytes, totalBytes: file.size });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, pending.length)) }, worker));
-  return api<Version>(`/api/versions/${ticket.version.id}/complete`, { method: 'POST', ...(signal ? { signal } : {}) });
+  const guarded = async () => {
+    try {
+      await worker();
+    } catch (error) {
+      stop.abort();
+      throw error;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, pending.length)) }, guarded));
+  return api<Version>(`/api/versions/${ticket.version.id}/complete`, { method: 'POST', signal });
 }

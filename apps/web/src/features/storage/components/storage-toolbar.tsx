@@ -10,14 +10,14 @@ import {
   IconSortAscending,
   IconUser,
 } from '@tabler/icons-react';
-import type { ListQuery } from '@mixroom/contracts';
+import type { ListFilters } from '@mixroom/contracts';
 import { SearchBox } from './search-box';
 
 interface Props {
-  query: ListQuery;
+  query: ListFilters;
   canGoBack: boolean;
   canCreate: boolean;
-  onQuery: (query: ListQuery) => void;
+  onQuery: (query: ListFilters) => void;
   onBack: () => void;
   onNewFolder: () => void;
   onNewProject: () => void;
@@ -65,7 +65,7 @@ export function StorageToolbar(props: Props) {
           leftSection={<IconSortAscending size={16} />}
           allowDeselect={false}
           value={query.sort}
-          onChange={(v) => onQuery({ ...query, sort: (v ?? 'alphabetical') as ListQuery['sort'] })}
+          onChange={(v) => onQuery({ ...query, sort: (v ?? 'alphabetical') as ListFilters['sort'] })}
           data={[
             { value: 'alphabetical', label: 'Alphabetical' },
             { value: 'newest', label: 'Newest' },
@@ -77,7 +77,7 @@ export function StorageToolbar(props: Props) {
           leftSection={<IconUser size={16} />}
           allowDeselect={false}
           value={query.owner}
-          onChange={(v) => onQuery({ ...query, owner: (v ?? 'all') as ListQuery['owner'] })}
+          onChange={(v) => onQuery({ ...query, owner: (v ?? 'all') as ListFilters['owner'] })}
           data={[
             { value: 'all', label: 'All' },
             { value: 'owned', label: 'Owned' },
@@ -90,7 +90,7 @@ export function StorageToolbar(props: Props) {
           leftSection={<IconFilter size={16} />}
           allowDeselect={false}
           value={query.kind}
-          onChange={(v) => onQuery({ ...query, kind: (v ?? 'all') as ListQuery['kind'] })}
+          onChange={(v) => onQuery({ ...query, kind: (v ?? 'all') as ListFilters['kind'] })}
           data={['all', 'audio', 'video', 'image', 'pdf', 'archive', 'other'].map((k) => ({
             value: k,
             label: k === 'pdf' ? 'Pdf' : k[0]!.toUpperCase() + k.slice(1),

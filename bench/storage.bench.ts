@@ -1,0 +1,177 @@
+// Storage benchmarks of issue 3, each against a baseline measured in the same run:
+//  (a) a 1 GiB upload through the real client path (the web's upload engine → signed part URLs →
+//      disk driver) vs `cp` of the same file on the same disk;
+//  (b) processing a 60-minute 48 kHz stereo 24-bit WAV (the media job) vs one `ffmpeg -i F -f null -`;
+//  (c) listing a folder of 10,000 items and searching 100,000 items: p50/p99 over HTTP.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import type { UploadTicket } from '@mixroom/contracts';
+import { uploadFile } from '../apps/web/src/features/uploads/upload-engine';
+import { groups, projects, versions } from '../apps/server/src/db/schema';
+import { UsersRepository } from '../apps/server/src/modules/users/users.repository';
+import { freePort } from '../apps/server/test/helpers/free-port';
+import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { spawnServer } from '../apps/server/test/helpers/spawn-server';
+import { storageClient } from '../apps/server/test/helpers/storage-client';
+import { startTestServer } from '../apps/server/test/helpers/test-server';
+import { waitFor } from '../apps/server/test/helpers/wait-for';
+
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const time = async (fn: () => unknown) => {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+};
+
+export async function benchUpload(): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-upload-'));
+  const dataDir = join(work, 'data');
+  const source = join(work, 'one-gib.bin');
+  for (let i = 0; i < 64; i++) writeFileSync(source, randomBytes(16 * 1024 * 1024), { flag: i === 0 ? 'w' : 'a' });
+  const size = statSync(source).size;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' });
+  try {
+    await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000 });
+    const client = storageClient(base, (await signInThroughOidc(base, { email: 'bench@upload.test', password: 'bench-password' })).access_token);
+    const cpMs = await time(() => execFileSync('cp', [source, join(work, 'copy.bin')]));
+    const file = await openAsBlob(source);
+    const ticket = await client.api<UploadTicket>('/api/projects/upload', { method: 'POST', body: { groupId: null, fileName: 'one-gib.bin', size } });
+    const uploadMs = await time(() => uploadFile({ api: client.api, ticket, file, concurrency: 4 }));
+    const mbps = (ms: number) => (size / 1e6 / (ms / 1000)).toFixed(0);
+    return [
+      '### (a) 1 GiB upload vs cp',
+      '',
+      '| path | seconds | MB/s |',
+      '|---|---|---|',
+      `| cp (same disk) | ${seconds(cpMs)} | ${mbps(cpMs)} |`,
+      `| Mixroom upload (engine, 16 MiB parts × 4, signed URLs, disk driver) | ${seconds(uploadMs)} | ${mbps(uploadMs)} |`,
+      '',
+      `Upload throughput / cp throughput: **${(cpMs / uploadMs).toFixed(2)}** (goal ≥ 0.7).`,
+    ].join('\n');
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export async function benchProcessing(): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-media-'));
+  const wav = join(work, 'hour.wav');
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'anoisesrc=d=3600:c=pink:r=48000:a=0.2',
+    '-ac',
+    '2',
+    '-c:a',
+    'pcm_s24le',
+    wav,
+  ]);
+  const server = await startTestServer({}, { keepDataDir: join(work, 'data') });
+  try {
+    const decodeMs = await time(() => spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', wav, '-f', 'null', '-'], { stdio: 'ignore' }));
+    const owner = await new UsersRepository(server.context.database.db).create({ email: 'bench@media.test', displayName: 'Bench' });
+    const actor = { userId: owner.id, isAdmin: true, email: owner.email, displayName: owner.displayName };
+    const ticket = await server.context.services.storage.projects.uploadFile(actor, { groupId: null, fileName: 'hour.wav', size: statSync(wav).size });
+    const version = await server.context.database.db.query.versions.findFirst({ where: (v, { eq }) => eq(v.id, ticket.version.id) });
+    await server.context.blobs.put(version!.blobKey, createReadStream(wav));
+    const log = pino({ level: 'silent' });
+    const processMs = await time(() => server.context.services.storage.media.process(ticket.version.id, { log, progress: async () => undefined }));
+    return [
+      '### (b) processing a 60-minute 48 kHz stereo 24-bit WAV',
+      '',
+      '| step | seconds |',
+      '|---|---|',
+      `| ffmpeg -i F -f null - (one decode) | ${seconds(decodeMs)} |`,
+      `| Mixroom media job (probe, loudness + true peak, peaks at 3 levels, thumbnail) | ${seconds(processMs)} |`,
+      '',
+      `Processing / one decode: **${(processMs / decodeMs).toFixed(2)}** (goal ≤ 1.3).`,
+    ].join('\n');
+  } finally {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export async function benchListing(): Promise<string> {
+  const server = await startTestServer();
+  try {
+    const { db } = server.context.database;
+    const token = (await signInThroughOidc(server.url, { email: 'bench@list.test', password: 'bench-password' })).access_token;
+    const me = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+    const words = ['kick', 'snare', 'vocal', 'bass', 'pad', 'master', 'mix', 'stem', 'bounce', 'final', 'rough', 'edit'];
+    const name = (i: number) => `${words[i % words.length]} ${words[(i * 7) % words.length]} ${i}`;
+
+    const big = randomUUID();
+    await db.insert(groups).values({ id: big, name: 'Ten thousand', path: [big], publisherId: me });
+    const folderIds = Array.from({ length: 100 }, () => randomUUID());
+    await db.insert(groups).values(folderIds.map((id, i) => ({ id, name: `Folder ${i}`, path: [id], publisherId: me })));
+    const seed = async (count: number, groupFor: (i: number) => string) => {
+      for (let offset = 0; offset < count; offset += 2000) {
+        const rows = Array.from({ length: Math.min(2000, count - offset) }, (_, k) => {
+          const id = randomUUID();
+          const gid = groupFor(offset + k);
+          return { id, name: name(offset + k), type: 'AUDIO' as const, groupId: gid, path: [gid, id], publisherId: me, size: 1000, latestExtension: 'wav' };
+        });
+        await db.insert(projects).values(rows);
+        await db.insert(versions).values(
+          rows.map((r) => ({
+            projectId: r.id,
+            number: 1,
+            name: r.name,
+            fileName: `${r.name}.wav`,
+            fileExtension: 'wav',
+            fileSize: 1000,
+            blobKey: `x/${r.id}`,
+            status: 'ready' as const,
+          })),
+        );
+      }
+    };
+    await seed(10_000, () => big);
+    await seed(90_000, (i) => folderIds[i % folderIds.length]!);
+    // What the hourly maintenance job does on PGlite, which has no autovacuum.
+    await db.execute(sql`analyze`);
+
+    const get = async (path: string) => {
+      const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      if (!response.ok) throw new Error(`${path}: ${response.status}`);
+      return response.json() as Promise<{ items: unknown[] }>;
+    };
+    const listed = await get(`/api/groups/${big}/items`);
+    const listing: number[] = [];
+    for (let i = 0; i < 30; i++) listing.push(await time(() => get(`/api/groups/${big}/items`)));
+    const queries = ['kick', 'vocal bass', 'mast', 'snare 12', 'final', 'stem 99', 'rough', 'ed', 'pad kick 4', 'bounce'];
+    const searching: number[] = [];
+    for (let i = 0; i < 100; i++) searching.push(await time(() => get(`/api/search?q=${encodeURIComponent(queries[i % queries.length]!)}`)));
+    const health: number[] = [];
+    for (let i = 0; i < 30; i++) health.push(await time(() => fetch(`${server.url}/api/health`)));
+    return [
+      '### (c) listing 10,000 items and searching 100,000',
+      '',
+      `| request | items | p50 ms | p99 ms |`,
+      '|---|---|---|---|',
+      `| /api/health (baseline round trip) | — | ${percentile(health, 50).toFixed(1)} | ${percentile(health, 99).toFixed(1)} |`,
+      `| GET /api/groups/{id}/items | ${listed.items.length} | ${percentile(listing, 50).toFixed(1)} | ${percentile(listing, 99).toFixed(1)} |`,
+      `| GET /api/search (10 queries × 10, 100,000 items) | ≤ 20 | ${percentile(searching, 50).toFixed(1)} | ${percentile(searching, 99).toFixed(1)} |`,
+      '',
+      'Goals: listing p99 < 50 ms, search p99 < 100 ms (embedded PGlite, one connection).',
+    ].join('\n');
+  } finally {
+    await server.close();
+  }
+}
