@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects } from '../apps/server/src/db/schema';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { unzip } from '../apps/server/test/helpers/unzip';
 import { fillSignUp, launchBrowser, screenshot } from './helpers/browser';
 
 let server: TestServer;
@@ -137,6 +138,21 @@ describe('the storage area in Chromium', () => {
     await page.getByRole('dialog').getByText('v2', { exact: true }).waitFor();
     expect(page.url()).toMatch(/\/groups\/[0-9a-f-]{36}$/);
     await page.keyboard.press('Escape');
+  });
+
+  it('downloads a folder as one ZIP whose entries are the uploaded files', async () => {
+    await page.goto(`${server.url}/groups`);
+    await openTileMenu('Session Tree');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Mixroom-.*\.zip$/);
+    const entries = await unzip(readFileSync(await download.path()));
+    expect([...entries.keys()].sort()).toEqual(['Session Tree/Drums/Lead Vocals/lead.mp3', 'Session Tree/Drums/kick.wav']);
+    expect(sha256(entries.get('Session Tree/Drums/Lead Vocals/lead.mp3')!)).toBe(sha256(readFileSync(join(tree, 'Session Tree', 'Vocals', 'lead.mp3'))));
+    expect(sha256(entries.get('Session Tree/Drums/kick.wav')!)).toBe(sha256(readFileSync(join(tree, 'kick v2.wav'))));
+    await page
+      .getByRole('region', { name: 'Activities' })
+      .getByText(/Mixroom-.*\.zip/)
+      .waitFor();
   });
 
   it('deletes to trash, recovers, and empties the trash, removing the blobs', async () => {

@@ -18,11 +18,12 @@ import { SelectionBar } from '../features/storage/components/selection-bar';
 import { SettingsDialog } from '../features/storage/components/settings-dialog';
 import { StorageBreadcrumbs } from '../features/storage/components/storage-breadcrumbs';
 import { StorageToolbar } from '../features/storage/components/storage-toolbar';
-import { useDownloadVersion } from '../features/storage/hooks/use-download';
+import { useDownloadVersion, useDownloadZip } from '../features/storage/hooks/use-download';
 import { useFileDrop } from '../features/storage/hooks/use-file-drop';
 import { useSelection } from '../features/storage/hooks/use-selection';
 import { useCreateFolder, useCreateProject, useListing, useMoveItems, useTrashItems } from '../features/storage/queries';
 import { useUploader } from '../features/uploads/use-uploader';
+import { useActivities } from '../features/uploads/activities-store';
 import { filesFromInput, type PickedFile } from '../features/uploads/walk-drop';
 
 const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id });
@@ -49,6 +50,9 @@ export function GroupsPage() {
   const trash = useTrashItems();
   const move = useMoveItems();
   const download = useDownloadVersion();
+  const downloadZip = useDownloadZip();
+  const activities = useActivities();
+  const zipRunning = downloadZip.isPending || activities.some((a) => a.kind === 'download' && (a.state === 'Started' || a.state === 'In Progress'));
   const upload = useUploader();
   const canCreate = first?.capabilities.canCreate ?? false;
   const onFiles = useCallback((files: PickedFile[]) => void upload(files, groupId), [upload, groupId]);
@@ -67,7 +71,10 @@ export function GroupsPage() {
     if (action === 'open') return item.kind === 'group' ? void navigate(`/groups/${item.id}`) : setProjectId(item.id);
     if (action === 'settings') return setSettingsItem(item);
     if (action === 'delete') return confirmTrash([refOf(item)], `“${item.name}”`);
-    if (action === 'download' && item.kind === 'project' && item.latestVersion) download.mutate(item.latestVersion);
+    if (action === 'download') {
+      if (item.kind === 'project' && item.latestVersion) download.mutate(item.latestVersion);
+      else downloadZip.mutate([refOf(item)]);
+    }
   };
 
   const onDropItems = (refs: ItemRef[], to: string | null) =>
@@ -112,9 +119,13 @@ export function GroupsPage() {
       <SelectionBar
         count={selection.selected.size}
         onDelete={() => confirmTrash(selectedItems.map(refOf), `${selectedItems.length} item(s)`)}
-        onDownload={() =>
-          selectedItems.forEach((i) => i.kind === 'project' && i.latestVersion && i.capabilities.canDownload && download.mutate(i.latestVersion))
-        }
+        downloading={zipRunning}
+        onDownload={() => {
+          // One project downloads as its file; anything more, or a folder, as one ZIP.
+          const only = selectedItems.length === 1 ? selectedItems[0] : undefined;
+          if (only?.kind === 'project' && only.latestVersion) download.mutate(only.latestVersion);
+          else downloadZip.mutate(selectedItems.map(refOf));
+        }}
         onClear={selection.clear}
         onSelectAll={selection.selectAll}
       />

@@ -216,6 +216,37 @@ export const storageRoutes: FastifyPluginAsyncZod<StorageRouteDeps> = async (app
     }),
   );
 
+  app.post(
+    '/api/downloads/zip',
+    {
+      schema: {
+        tags,
+        summary: 'Prepare a ZIP of a selection or of folders (returns a short-lived link)',
+        security,
+        body: itemRefs,
+        response: { 200: z.object({ url: z.string(), downloadId: z.uuid(), fileName: z.string() }), ...errors },
+      },
+    },
+    (request) => deps.zip.prepare(requireActor(request), request.body.items),
+  );
+  app.get(
+    '/api/downloads/zip',
+    {
+      schema: {
+        tags,
+        summary: 'Stream a prepared ZIP (the link carries its own permission); 403 when the link is invalid or expired',
+        querystring: z.object({ t: z.string().min(10).max(20_000) }),
+      },
+    },
+    async (request, reply) => {
+      const zip = await deps.zip.stream(request.query.t);
+      return reply
+        .header('Content-Type', 'application/zip')
+        .header('Content-Length', zip.size)
+        .header('Content-Disposition', contentDisposition(zip.fileName))
+        .send(zip.body);
+    },
+  );
   app.get(
     '/api/search',
     { schema: { tags, summary: 'Find folders and projects by name', security, querystring: searchQuery, response: { 200: searchResult, ...errors } } },

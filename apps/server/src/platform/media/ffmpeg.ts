@@ -150,7 +150,7 @@ export async function analyze(
   const loudnessProcess = spawn(tools.ffmpeg, loudnessArgs, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   const peaksProcess = spawn(tools.ffmpeg, peaksArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const peaks = new PeakAccumulator();
-  (peaksProcess.stdout as Readable).on('data', (chunk: Buffer) => peaks.push(chunk));
+  peaksProcess.stdout.on('data', (chunk: Buffer) => peaks.push(chunk));
   const [loudness, pcm] = await Promise.all([
     collect(loudnessProcess, (text) => {
       const match = /out_time_us=(\d+)/.exec(text);

@@ -37,5 +37,6 @@ export const storageApi = {
       signal ? { signal } : {},
     ),
   folders: (signal?: AbortSignal) => api<{ folders: { id: string; parentId: string | null; path: string }[] }>('/api/folders', signal ? { signal } : {}),
+  prepareZip: (items: ItemRef[]) => api<{ url: string; downloadId: string; fileName: string }>('/api/downloads/zip', { method: 'POST', body: { items } }),
   usage: () => api<{ usedBytes: number; limitBytes: number }>('/api/storage'),
 };

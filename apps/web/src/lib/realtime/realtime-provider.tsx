@@ -7,6 +7,7 @@ import { adminKeys } from '../../features/admin/queries';
 import { storageKeys } from '../../features/storage/queries';
 import { userKeys } from '../../features/users/queries';
 import { RealtimeClient } from './realtime-client';
+import { activitiesStore } from '../../features/uploads/activities-store';
 
 /** The one place that maps server events to cache invalidation (Docmost's pattern). */
 function invalidateFor(queryClient: QueryClient, event: DomainEvent): void {
@@ -15,6 +16,11 @@ function invalidateFor(queryClient: QueryClient, event: DomainEvent): void {
       void queryClient.invalidateQueries({ queryKey: userKeys.me() });
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       break;
+    case 'download.progress': {
+      const { downloadId, percent } = event.data as { downloadId: string; percent: number };
+      activitiesStore.update(downloadId, { state: percent >= 100 ? 'Finished' : 'In Progress', percent });
+      break;
+    }
     case 'storage.changed':
     case 'version.progress':
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });

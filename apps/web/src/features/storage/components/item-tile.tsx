@@ -157,11 +157,9 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                     <Menu.Item leftSection={<IconShare size={16} />} disabled>
                       Share
                     </Menu.Item>
-                    {!isFolder && (
-                      <Menu.Item leftSection={<IconDownload size={16} />} disabled={!caps.canDownload} onClick={() => onAction('download')}>
-                        Download
-                      </Menu.Item>
-                    )}
+                    <Menu.Item leftSection={<IconDownload size={16} />} disabled={!caps.canDownload} onClick={() => onAction('download')}>
+                      Download
+                    </Menu.Item>
                     <Menu.Divider />
                     <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onAction('delete')}>
                       Delete

@@ -6,13 +6,14 @@ interface Props {
   inTrash?: boolean;
   onDelete: () => void;
   onDownload?: () => void;
+  downloading?: boolean;
   onRecover?: () => void;
   onClear: () => void;
   onSelectAll: () => void;
 }
 
 /** 'Selected Items: N' with the actions that apply to a selection. */
-export function SelectionBar({ count, inTrash = false, onDelete, onDownload, onRecover, onClear, onSelectAll }: Props) {
+export function SelectionBar({ count, inTrash = false, onDelete, onDownload, downloading = false, onRecover, onClear, onSelectAll }: Props) {
   if (count === 0) return null;
   return (
     <Paper withBorder radius="md" px="md" py={6} onClick={(e) => e.stopPropagation()}>
@@ -30,7 +31,7 @@ export function SelectionBar({ count, inTrash = false, onDelete, onDownload, onR
           )}
           {!inTrash && onDownload && (
             <Tooltip label="Download">
-              <ActionIcon variant="subtle" aria-label="Download selected" onClick={onDownload}>
+              <ActionIcon variant="subtle" aria-label="Download selected" onClick={onDownload} loading={downloading} disabled={downloading}>
                 <IconDownload size={18} />
               </ActionIcon>
             </Tooltip>

@@ -1,18 +1,34 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Version } from '@mixroom/contracts';
-import { storageApi } from '../api';
+import { activitiesStore } from '../../uploads/activities-store';
+import { storageApi, type ItemRef } from '../api';
 
 /** Downloads a version through its signed URL: the browser streams it to disk under its own name. */
+function startBrowserDownload(url: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
 export function useDownloadVersion() {
   return useMutation({
-    mutationFn: async (version: Pick<Version, 'id'>) => {
-      const { url } = await storageApi.downloadUrl(version.id);
-      const link = document.createElement('a');
-      link.href = url;
-      link.rel = 'noopener';
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
+    mutationFn: async (version: Pick<Version, 'id'>) => startBrowserDownload((await storageApi.downloadUrl(version.id)).url),
+  });
+}
+
+/**
+ * A selection or folders as one ZIP. The browser streams it to disk itself; the server reports
+ * progress over the realtime channel, which the Activities panel shows.
+ */
+export function useDownloadZip() {
+  return useMutation({
+    mutationFn: async (items: ItemRef[]) => {
+      const prepared = await storageApi.prepareZip(items);
+      activitiesStore.add({ id: prepared.downloadId, kind: 'download', name: prepared.fileName, state: 'Started', percent: 0 });
+      startBrowserDownload(prepared.url);
     },
   });
 }
