@@ -38,7 +38,10 @@ export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
 }
 
 /** The waveform thumbnail (spec: 150×150): mirrored bars on transparent, violet to pink. */
-export function renderWaveformThumbnail(levels: number[], size = 150): Buffer {
+export function renderWaveformThumbnail(raw: number[], size = 150): Buffer {
+  // Scaled to the file's own loudest bin: a quiet recording still shows its shape.
+  const loudest = Math.max(0, ...raw);
+  const levels = loudest > 0 ? raw.map((v) => v / loudest) : raw;
   const pixels = Buffer.alloc(size * size * 4);
   const bars = Math.floor(size / 3);
   const middle = size / 2;

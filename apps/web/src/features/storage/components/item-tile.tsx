@@ -86,7 +86,7 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
         transition: 'outline-color 120ms',
       }}
     >
-      <Box h={112} pos="relative" style={{ background: item.color ? `linear-gradient(135deg, ${item.color} 0%, #1a1b1e 140%)` : DEFAULT_GRADIENT }}>
+      <Box h={124} pos="relative" style={{ background: item.color ? `linear-gradient(135deg, ${item.color} 0%, #1a1b1e 140%)` : DEFAULT_GRADIENT }}>
         {isFolder ? (
           <Group h="100%" justify="center">
             {over ? <IconFolderOpen size={48} color="white" /> : <IconFolder size={48} color="white" stroke={1.4} />}
