@@ -76,6 +76,7 @@ export function createStorageModule(deps: {
   // `group:root` carries only ids of changed root items; each client refetches what it may see.
   deps.topics.register('group', async (actor, id) => {
     if (id === 'root') return true;
+    if (!z.uuid().safeParse(id).success) return false;
     const group = await groupsRepo.find(id);
     return group ? (await access.roleFor(actor.userId, group)) !== 'NONE' : false;
   });

@@ -86,7 +86,12 @@ export class RealtimeHub {
       connection.topics.delete(message.topic);
       return;
     }
-    const allowed = connection.topics.size < MAX_TOPICS && (await this.policy.canSubscribe(connection.actor, message.topic));
+    const allowed =
+      connection.topics.size < MAX_TOPICS &&
+      (await this.policy.canSubscribe(connection.actor, message.topic).catch((error: unknown) => {
+        this.log.warn({ err: error, topic: message.topic }, 'topic check failed; denied');
+        return false;
+      }));
     if (!allowed) return this.send(connection, { type: 'denied', topic: message.topic, reason: 'You may not follow this topic.' });
     connection.topics.add(message.topic);
     this.send(connection, { type: 'subscribed', topic: message.topic });
