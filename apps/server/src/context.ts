@@ -62,7 +62,12 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
   };
   try {
     if (!config.database.url) cleanups.push(lockDataDir(config.dataDir));
-    const database = await openDatabase({ url: config.database.url, dataDir: config.dataDir, poolSize: config.database.poolSize });
+    const database = await openDatabase({
+      url: config.database.url,
+      dataDir: config.dataDir,
+      poolSize: config.database.poolSize,
+      onError: (error) => log.warn({ err: error }, 'database connection lost; it will be replaced'),
+    });
     cleanups.push(() => database.close());
     const { db } = database;
 

@@ -297,3 +297,44 @@ describe('listing pages', () => {
     expect(limited.status).toBe(400);
   });
 });
+
+describe('version menu and previews', () => {
+  it('renames a version, deletes one, and deleting the only version deletes the project', async () => {
+    const folder = await ana.createFolder('Versions', null);
+    const { ticket } = await ana.upload(makeAudio('Song.wav', { seconds: 1 }), folder.id);
+    const second = await ana.addVersion(ticket.project.id, makeAudio('Song v2.wav', { seconds: 1 }), 'Second');
+    await processed(ana, ticket.project.id);
+
+    await expect(ana.api(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: '' } })).rejects.toThrow('A version name is required');
+    await expect(bob.api(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: 'Hijack' } })).rejects.toThrow(
+      'You are not authorized to access this project',
+    );
+    const renamed = await ana.api<Version>(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: 'Louder chorus' } });
+    expect(renamed.name).toBe('Louder chorus');
+
+    expect(await ana.api(`/api/versions/${second.id}`, { method: 'DELETE' })).toEqual({ projectDeleted: false });
+    expect(await server.context.blobs.head(`projects/${ticket.project.id}/${second.id}/original.wav`)).toBeNull();
+    const { versions } = await ana.project(ticket.project.id);
+    expect(versions.map((v) => v.number)).toEqual([1]);
+
+    expect(await ana.api(`/api/versions/${ticket.version.id}`, { method: 'DELETE' })).toEqual({ projectDeleted: true });
+    await expect(ana.project(ticket.project.id)).rejects.toThrow('This project does not exist.');
+  });
+
+  it('gives an AIFF (which browsers cannot play) an AAC preview, and a WAV none', async () => {
+    const folder = await ana.createFolder('Formats', null);
+    const aiff = await ana.upload(makeAudio('Take.aiff', { seconds: 2 }), folder.id);
+    const wav = await ana.upload(makeAudio('Take.wav', { seconds: 2 }), folder.id);
+    await processed(ana, aiff.ticket.project.id);
+    await processed(ana, wav.ticket.project.id);
+    const preview = await fetch(`${server.url}/api/versions/${aiff.ticket.version.id}/preview`, { headers: { authorization: `Bearer ${anaToken}` } });
+    const bytes = Buffer.from(await preview.arrayBuffer());
+    expect(bytes.subarray(4, 8).toString()).toBe('ftyp'); // an MP4/M4A container
+    const original = await fetch(`${server.url}/api/versions/${wav.ticket.version.id}/preview`, { headers: { authorization: `Bearer ${anaToken}` } });
+    expect(
+      Buffer.from(await original.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('RIFF'); // the WAV itself
+  });
+});

@@ -215,6 +215,40 @@ export class ProjectsService {
     await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: 'deleted' });
   }
 
+  /** Rename a version; saving the same name changes nothing (spec 2 §4). */
+  async renameVersion(actor: Actor, versionId: string, name: string): Promise<Version> {
+    const version = await this.versions.find(versionId);
+    if (!version) throw AppError.notFound('No such version.');
+    const { project } = await this.resolve(actor, version.projectId, 'edit');
+    if (version.name === name) return presentVersion(version);
+    const updated = await this.versions.update(versionId, { name });
+    await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: 'updated' });
+    return presentVersion(updated);
+  }
+
+  /**
+   * Deletes a version and its files. A project's only version takes the project with it (spec 2 §4);
+   * otherwise the project shows its new latest version.
+   */
+  async deleteVersion(actor: Actor, versionId: string): Promise<{ projectDeleted: boolean }> {
+    const version = await this.versions.find(versionId);
+    if (!version) throw AppError.notFound('No such version.');
+    const { project } = await this.resolve(actor, version.projectId, 'edit');
+    const remaining = (await this.versions.list(project.id)).filter((v) => v.id !== versionId);
+    if (version.uploadId && version.status === 'uploading') await this.uploads.abort(actor.userId, version.uploadId).catch(() => undefined);
+    if (remaining.length === 0) {
+      await this.blobs.deletePrefix(`projects/${project.id}/`);
+      await this.projects.delete(project.id);
+    } else {
+      await this.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);
+      await this.versions.delete(versionId);
+      const latest = remaining[0]!;
+      await this.projects.update(project.id, { size: latest.fileSize, latestExtension: latest.fileExtension });
+    }
+    await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: remaining.length === 0 ? 'deleted' : 'updated' });
+    return { projectDeleted: remaining.length === 0 };
+  }
+
   /** A signed URL for the original file, under its original name, with Range support. */
   async downloadUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
     const version = await this.versions.find(versionId);

@@ -101,7 +101,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.abort.abort();
-    await this.boss.stop({ graceful: true, timeout: 10_000 });
+    await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
     this.started = false;
   }
 }
