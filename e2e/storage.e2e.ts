@@ -116,6 +116,38 @@ describe('the storage area in Chromium', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('creates a project from a file with the wizard, then renames and deletes a version', async () => {
+    await page.getByRole('button', { name: 'New' }).click();
+    await page.getByRole('menuitem', { name: 'New Audio Project' }).click();
+    const wizard = page.getByRole('dialog', { name: 'New Project' });
+    await wizard.getByText('Step 0/1').waitFor();
+    await wizard.getByText('Project from File').click();
+    await wizard.getByText('Step 0/3').waitFor();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('A project name is required').waitFor();
+    await wizard.getByLabel('Project name').fill('Snare Library');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.locator('input[type="file"]').setInputFiles(join(tree, 'kick v2.wav'));
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await expect(wizard.getByLabel('Version name').inputValue()).resolves.toBe('kick v2');
+    await wizard.getByText('Step 3/3').waitFor();
+    await wizard.getByRole('button', { name: 'Finish' }).click();
+
+    const view = page.getByRole('dialog', { name: 'Snare Library' });
+    await view.getByText('v1', { exact: true }).waitFor({ timeout: 30_000 });
+    await view.getByRole('button', { name: 'Actions for version 1' }).click();
+    await page.getByRole('menuitem', { name: 'Edit Version' }).click();
+    await page.getByRole('dialog', { name: 'Edit Version' }).getByLabel('Version name').fill('Tight snare');
+    await page.getByRole('dialog', { name: 'Edit Version' }).getByRole('button', { name: 'Save' }).click();
+    await view.getByText('Tight snare').waitFor();
+    await view.getByRole('button', { name: 'Actions for version 1' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Version Tight snare has been deleted!').waitFor();
+    await tile('Snare Library').waitFor({ state: 'detached' });
+  });
+
   it('renames through the settings and moves by drag and drop', async () => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Session Tree').click();
     await openTileMenu('Vocals');

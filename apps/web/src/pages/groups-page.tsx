@@ -13,6 +13,7 @@ import type { ItemRef } from '../features/storage/api';
 import { ItemGrid } from '../features/storage/components/item-grid';
 import type { TileAction } from '../features/storage/components/item-tile';
 import { NameDialog } from '../features/storage/components/name-dialog';
+import { NewProjectWizard } from '../features/storage/components/new-project-wizard';
 import { ProjectViewDialog } from '../features/storage/components/project-view-dialog';
 import { SelectionBar } from '../features/storage/components/selection-bar';
 import { SettingsDialog } from '../features/storage/components/settings-dialog';
@@ -21,7 +22,7 @@ import { StorageToolbar } from '../features/storage/components/storage-toolbar';
 import { useDownloadVersion, useDownloadZip } from '../features/storage/hooks/use-download';
 import { useFileDrop } from '../features/storage/hooks/use-file-drop';
 import { useSelection } from '../features/storage/hooks/use-selection';
-import { useCreateFolder, useCreateProject, useListing, useMoveItems, useTrashItems } from '../features/storage/queries';
+import { useCreateFolder, useListing, useMoveItems, useTrashItems } from '../features/storage/queries';
 import { useUploader } from '../features/uploads/use-uploader';
 import { useActivities } from '../features/uploads/activities-store';
 import { filesFromInput, type PickedFile } from '../features/uploads/walk-drop';
@@ -46,7 +47,6 @@ export function GroupsPage() {
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const createFolder = useCreateFolder();
-  const createProject = useCreateProject();
   const trash = useTrashItems();
   const move = useMoveItems();
   const download = useDownloadVersion();
@@ -170,15 +170,7 @@ export function GroupsPage() {
         onClose={() => setDialog(null)}
         onSubmit={(name) => createFolder.mutateAsync({ name, parentId: groupId })}
       />
-      <NameDialog
-        opened={dialog === 'project'}
-        title="New Audio Project"
-        label="Project name"
-        requiredMessage={STORAGE_MESSAGES.projectNameRequired}
-        submitLabel="Create"
-        onClose={() => setDialog(null)}
-        onSubmit={async (name) => setProjectId((await createProject.mutateAsync({ name, groupId })).id)}
-      />
+      <NewProjectWizard opened={dialog === 'project'} groupId={groupId} onClose={() => setDialog(null)} onCreated={setProjectId} />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
       <ProjectViewDialog projectId={projectId} onClose={() => setProjectId(null)} />
       {dragging && (

@@ -220,12 +220,29 @@ export const storageRoutes: FastifyPluginAsyncZod<StorageRouteDeps> = async (app
 
   app.patch(
     '/api/versions/:id',
-    { schema: { tags, summary: 'Rename a version', security, params: id, body: z.object({ name: itemName(STORAGE_MESSAGES.versionNameRequired) }), response: { 200: version, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Rename a version',
+        security,
+        params: id,
+        body: z.object({ name: itemName(STORAGE_MESSAGES.versionNameRequired) }),
+        response: { 200: version, ...errors },
+      },
+    },
     (request) => deps.projects.renameVersion(requireActor(request), request.params.id, request.body.name),
   );
   app.delete(
     '/api/versions/:id',
-    { schema: { tags, summary: 'Delete a version (its project too when it was the only one)', security, params: id, response: { 200: z.object({ projectDeleted: z.boolean() }), ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a version (its project too when it was the only one)',
+        security,
+        params: id,
+        response: { 200: z.object({ projectDeleted: z.boolean() }), ...errors },
+      },
+    },
     (request) => deps.projects.deleteVersion(requireActor(request), request.params.id),
   );
   app.post(

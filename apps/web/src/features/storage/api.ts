@@ -24,6 +24,8 @@ export const storageApi = {
     api<UploadTicket>('/api/projects/upload', { method: 'POST', body: { groupId, fileName, size } }),
   versionTicket: (projectId: string, name: string, fileName: string, size: number) =>
     api<UploadTicket>(`/api/projects/${projectId}/versions`, { method: 'POST', body: { name, fileName, size } }),
+  renameVersion: (versionId: string, name: string) => api<Version>(`/api/versions/${versionId}`, { method: 'PATCH', body: { name } }),
+  deleteVersion: (versionId: string) => api<{ projectDeleted: boolean }>(`/api/versions/${versionId}`, { method: 'DELETE' }),
   cancelUpload: (versionId: string) => api<void>(`/api/versions/${versionId}/cancel`, { method: 'POST' }),
   downloadUrl: (versionId: string) => api<{ url: string }>(`/api/versions/${versionId}/download`),
   trash: (items: ItemRef[]) => api<void>('/api/items/trash', { method: 'POST', body: { items } }),

@@ -70,3 +70,5 @@ export const useMoveItems = () =>
       else await storageApi.updateProject(item.id, { groupId: v.to });
     }
   });
+export const useRenameVersion = () => useStorageMutation((v: { id: string; name: string }) => storageApi.renameVersion(v.id, v.name), { silent: true });
+export const useDeleteVersion = () => useStorageMutation((v: { id: string }) => storageApi.deleteVersion(v.id), { silent: true });

@@ -8,8 +8,19 @@ import { notify } from '../../../lib/notify';
 import { useVersionUpload } from '../../uploads/use-version-upload';
 import { useProject } from '../queries';
 import { useDownloadVersion } from '../hooks/use-download';
+import { VersionMenu } from './version-menu';
 
-function VersionRow({ version, canDownload }: { version: Version; canDownload: boolean }) {
+function VersionRow({
+  version,
+  canEdit,
+  canDownload,
+  onProjectDeleted,
+}: {
+  version: Version;
+  canEdit: boolean;
+  canDownload: boolean;
+  onProjectDeleted: () => void;
+}) {
   const download = useDownloadVersion();
   return (
     <Card withBorder radius="md" padding="sm" data-testid="version-row">
@@ -35,6 +46,7 @@ function VersionRow({ version, canDownload }: { version: Version; canDownload: b
               {version.status === 'processing' ? `processing ${version.progress}%` : version.status}
             </Badge>
           )}
+          <VersionMenu version={version} canEdit={canEdit} canDownload={canDownload} onProjectDeleted={onProjectDeleted} />
           {canDownload && (
             <Tooltip label="Download Version">
               <ActionIcon
@@ -152,7 +164,13 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
             <Stack gap="xs">
               {data.versions.length === 0 && <Text c="dimmed">No versions yet. Add one with “Version”.</Text>}
               {data.versions.map((version) => (
-                <VersionRow key={version.id} version={version} canDownload={data.project.capabilities.canDownload} />
+                <VersionRow
+                  key={version.id}
+                  version={version}
+                  canEdit={data.project.capabilities.canEdit}
+                  canDownload={data.project.capabilities.canDownload}
+                  onProjectDeleted={onClose}
+                />
               ))}
             </Stack>
           </ScrollArea.Autosize>

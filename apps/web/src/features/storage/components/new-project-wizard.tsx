@@ -1,0 +1,146 @@
+import { Button, FileButton, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconFileMusic } from '@tabler/icons-react';
+import { useState } from 'react';
+import { AUDIO_EXTENSIONS, baseName, extensionOf, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
+import { notify } from '../../../lib/notify';
+import { useVersionUpload } from '../../uploads/use-version-upload';
+import { useCreateProject } from '../queries';
+
+type Kind = 'empty' | 'file';
+
+/**
+ * The New Project wizard (spec 2): step 0 Empty Project or Project from File, step 1 the name, then
+ * for a file project step 2 the audio file and step 3 the first version's name. 'Step n/1' or 'n/3'.
+ */
+export function NewProjectWizard({
+  opened,
+  groupId,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  groupId: string | null;
+  onClose: () => void;
+  onCreated: (projectId: string) => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="New Project" centered size="lg">
+      {opened && <Wizard groupId={groupId} onClose={onClose} onCreated={onCreated} />}
+    </Modal>
+  );
+}
+
+function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClose: () => void; onCreated: (projectId: string) => void }) {
+  const [step, setStep] = useState(0);
+  const [kind, setKind] = useState<Kind>('empty');
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [versionName, setVersionName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const createProject = useCreateProject();
+  const uploadVersion = useVersionUpload();
+  const lastStep = kind === 'empty' ? 1 : 3;
+
+  const validate = (): string | null => {
+    if (step === 1 && !name.trim()) return STORAGE_MESSAGES.projectNameRequired;
+    if (step === 1 && name.trim().length > LIMITS.nameMax) return `Use at most ${LIMITS.nameMax} characters.`;
+    if (step === 3 && !versionName.trim()) return `${STORAGE_MESSAGES.versionNameRequired}.`;
+    return null;
+  };
+
+  const finish = async () => {
+    try {
+      const project = await createProject.mutateAsync({ name: name.trim(), groupId });
+      onClose();
+      onCreated(project.id);
+      if (kind === 'file' && file) await uploadVersion(project.id, versionName.trim(), file);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+
+  const next = () => {
+    const problem = validate();
+    setError(problem);
+    if (problem) return;
+    if (step === 2 && !file) {
+      modals.openConfirmModal({
+        title: 'New Project',
+        children: "You haven't selected an audio file, do you want to create an empty project?",
+        labels: { confirm: 'Create empty project', cancel: 'Choose a file' },
+        onConfirm: () => {
+          setKind('empty');
+          void finish();
+        },
+      });
+      return;
+    }
+    if (step === lastStep) void finish();
+    else setStep(step + 1);
+  };
+
+  const choose = (picked: File | null) => {
+    if (!picked) return;
+    if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extensionOf(picked.name)))
+      return notify('warning', 'New Project', STORAGE_MESSAGES.selectOneAudioFile);
+    setFile(picked);
+    setVersionName(baseName(picked.name).slice(0, LIMITS.nameMax));
+    setError(null);
+  };
+
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        Step {step}/{lastStep}
+      </Text>
+      {step === 0 && (
+        <SegmentedControl
+          fullWidth
+          value={kind}
+          onChange={(v) => setKind(v as Kind)}
+          data={[
+            { value: 'empty', label: 'Empty Project' },
+            { value: 'file', label: 'Project from File' },
+          ]}
+        />
+      )}
+      {step === 1 && <TextInput label="Project name" value={name} onChange={(e) => setName(e.target.value)} error={error} data-autofocus />}
+      {step === 2 && (
+        <Group>
+          <FileButton onChange={choose} accept={AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',')}>
+            {(props) => (
+              <Button variant="light" leftSection={<IconFileMusic size={16} />} {...props}>
+                {file ? 'Change file' : 'Choose an audio file'}
+              </Button>
+            )}
+          </FileButton>
+          <Text size="sm" truncate maw={300}>
+            {file?.name ?? 'No file selected'}
+          </Text>
+        </Group>
+      )}
+      {step === 3 && (
+        <TextInput label="Version name" value={versionName} onChange={(e) => setVersionName(e.target.value)} error={error} maxLength={LIMITS.nameMax} />
+      )}
+      {error && step !== 1 && step !== 3 && (
+        <Text c="red" size="sm">
+          {error}
+        </Text>
+      )}
+      <Group justify="space-between">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Group>
+          <Button variant="default" disabled={step === 0} onClick={() => setStep(step - 1)}>
+            Previous
+          </Button>
+          <Button onClick={next} loading={createProject.isPending}>
+            {step === lastStep ? 'Finish' : 'Next'}
+          </Button>
+        </Group>
+      </Group>
+    </Stack>
+  );
+}

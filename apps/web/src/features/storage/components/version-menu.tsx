@@ -1,0 +1,87 @@
+import { ActionIcon, Menu } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconDots, IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { Version } from '@mixroom/contracts';
+import { STORAGE_MESSAGES } from '@mixroom/shared';
+import { notify } from '../../../lib/notify';
+import { useDownloadVersion } from '../hooks/use-download';
+import { useDeleteVersion, useRenameVersion } from '../queries';
+import { NameDialog } from './name-dialog';
+
+/** Edit Version, Delete and Download Version, each shown per the project's capabilities. */
+export function VersionMenu({
+  version,
+  canEdit,
+  canDownload,
+  onProjectDeleted,
+}: {
+  version: Version;
+  canEdit: boolean;
+  canDownload: boolean;
+  onProjectDeleted: () => void;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const rename = useRenameVersion();
+  const remove = useDeleteVersion();
+  const download = useDownloadVersion();
+  if (!canEdit && !canDownload) return null;
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: 'Delete Version',
+      children: `Delete version ${version.number} “${version.name}” and its file? This cannot be undone.`,
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(
+          { id: version.id },
+          {
+            onSuccess: ({ projectDeleted }) => {
+              notify('success', 'Delete Version', `Version ${version.name} has been deleted!`);
+              if (projectDeleted) onProjectDeleted();
+            },
+            onError: () => notify('error', 'Delete Version Error', `An error occurred deleting ${version.name}!`),
+          },
+        ),
+    });
+
+  return (
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" aria-label={`Actions for version ${version.number}`}>
+            <IconDots size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {canEdit && (
+            <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setRenaming(true)}>
+              Edit Version
+            </Menu.Item>
+          )}
+          {canDownload && (
+            <Menu.Item leftSection={<IconDownload size={16} />} disabled={version.status === 'uploading'} onClick={() => download.mutate(version)}>
+              Download Version
+            </Menu.Item>
+          )}
+          {canEdit && (
+            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={confirmDelete}>
+              Delete
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+      <NameDialog
+        opened={renaming}
+        title="Edit Version"
+        label="Version name"
+        requiredMessage={STORAGE_MESSAGES.versionNameRequired}
+        submitLabel="Save"
+        initial={version.name}
+        onClose={() => setRenaming(false)}
+        onSubmit={(name) => rename.mutateAsync({ id: version.id, name })}
+      />
+    </>
+  );
+}
