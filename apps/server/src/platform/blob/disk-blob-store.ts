@@ -145,14 +145,9 @@ export class DiskBlobStore implements BlobStore {
   /** Stores one part (the signed part URL route) at its offset; returns an ETag naming this write. */
   async writePart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<string> {
     const { dir, partSize } = await this.meta(key, uploadId);
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
-    await pipeline(body, counter, createWriteStream(join(dir, 'data'), { flags: 'r+', start: (partNumber - 1) * partSize }));
+    const target = createWriteStream(join(dir, 'data'), { flags: 'r+', start: (partNumber - 1) * partSize });
+    await pipeline(body, target);
+    const size = target.bytesWritten;
     const etag = `"${partNumber}-${size}-${randomUUID().slice(0, 8)}"`;
     // Written after the bytes: an ETag file means the whole part is on disk.
     await writeFile(join(dir, `${partNumber}.etag`), etag);
