@@ -21,6 +21,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { storageRoutes } from './modules/storage/storage.routes';
+import { sharingRoutes } from './modules/sharing/sharing.routes';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -83,6 +84,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   await app.register(adminRoutes, { admin: services.admin });
   await app.register(uploadsRoutes, { uploads: services.uploads });
   await app.register(storageRoutes, services.storage);
+  await app.register(sharingRoutes, { sharing: services.sharing, publicShare: services.publicShare });
   if (context.blobs instanceof DiskBlobStore) {
     const store = context.blobs;
     await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));

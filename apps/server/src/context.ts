@@ -28,6 +28,9 @@ import { UploadsService } from './modules/uploads/uploads.service';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
 import { createStorageModule, type StorageModule } from './modules/storage/storage.module';
+import { PublicShareService } from './modules/sharing/public-share.service';
+import { SharingRepository } from './modules/sharing/sharing.repository';
+import { SharingService } from './modules/sharing/sharing.service';
 import { locateMediaTools } from './platform/media/ffmpeg';
 
 /** Everything a node runs with, built once from the configuration. */
@@ -50,6 +53,8 @@ export interface AppContext {
     admin: AdminService;
     uploads: UploadsService;
     storage: StorageModule;
+    sharing: SharingService;
+    publicShare: PublicShareService;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -129,6 +134,28 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       signTtlSeconds: config.signedUrlTtlSeconds,
       tokens,
     });
+    const sharingRepository = new SharingRepository(db);
+    const { repositories } = storage;
+    const sharing = new SharingService(
+      sharingRepository,
+      storage.groups,
+      storage.projects,
+      repositories.groups,
+      repositories.projects,
+      repositories.access,
+      jobs,
+      bus,
+      config.publicUrl,
+    );
+    const publicShare = new PublicShareService(
+      sharingRepository,
+      repositories.groups,
+      repositories.projects,
+      repositories.versions,
+      storage.presenter,
+      blobs,
+      config.signedUrlTtlSeconds,
+    );
     const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...storage.jobs];
 
     return {
@@ -144,7 +171,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       topics,
       verifyToken,
       provider,
-      services: { users, accounts, admin, uploads, storage },
+      services: { users, accounts, admin, uploads, storage, sharing, publicShare },
       dispose,
     };
   } catch (error) {

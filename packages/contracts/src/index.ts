@@ -5,3 +5,4 @@ export * from './users';
 export * from './realtime';
 export * from './uploads';
 export * from './storage';
+export * from './sharing';

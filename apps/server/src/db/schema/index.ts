@@ -1,3 +1,4 @@
 export * from './users';
 export * from './platform';
 export * from './storage';
+export * from './sharing';

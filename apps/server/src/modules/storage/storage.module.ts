@@ -29,6 +29,8 @@ import type { TokenSigner } from '../../platform/secrets/token-signer';
 
 export interface StorageModule extends StorageRouteDeps {
   media: MediaService;
+  repositories: { groups: GroupsRepository; projects: ProjectsRepository; versions: VersionsRepository; access: ItemAccessRepository };
+  presenter: StoragePresenter;
   jobs: JobDefinition[];
 }
 
@@ -95,6 +97,8 @@ export function createStorageModule(deps: {
     search,
     media,
     zip,
+    repositories: { groups: groupsRepo, projects: projectsRepo, versions: versionsRepo, access },
+    presenter,
     usage: async (userId) => ({
       usedBytes: await versionsRepo.usedBytes(userId),
       limitBytes: Math.min(Number.MAX_SAFE_INTEGER, storageLimitBytes(await limitsFor(userId))),

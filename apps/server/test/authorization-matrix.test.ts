@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './helpers/api';
+import { makeAudio } from './helpers/audio';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { storageClient } from './helpers/storage-client';
+import { startTestServer, type TestServer } from './helpers/test-server';
+import { waitFor } from './helpers/wait-for';
+
+/**
+ * Every endpoint that reads or changes a group, project, version, file or public link, tried by
+ * every kind of actor. One table decides; a leak (an allow where the table says deny) fails.
+ */
+type Actor = 'publisher' | 'editor' | 'viewer' | 'nonMember' | 'anonymous' | 'admin' | 'revokedLink';
+const ACTORS: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'anonymous', 'admin', 'revokedLink'];
+
+interface World {
+  folder: string;
+  outside: string;
+  sub: string;
+  project: string;
+  version: string;
+  viewerId: string;
+  activeToken: string;
+  revokedToken: string;
+}
+
+interface Row {
+  name: string;
+  method: string;
+  path: (w: World, actor: Actor) => string;
+  body?: (w: World) => unknown;
+  /** Actors allowed; everyone else must get 401, 403 or 404. */
+  allow: Actor[];
+  /** Puts things back after an allowed change, so every actor meets the same state. */
+  reset?: (w: World) => Promise<void>;
+}
+
+const MEMBERS: Actor[] = ['publisher', 'editor', 'viewer'];
+const EDITORS: Actor[] = ['publisher', 'editor'];
+const EVERYONE_WITH_LINK: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'anonymous', 'admin'];
+
+let server: TestServer;
+let world: World;
+const tokens = new Map<Actor, string | null>();
+const recover = async (w: World) =>
+  void (await call(server.url, '/api/items/recover', { method: 'POST', token: tokens.get('publisher')!, body: { items: [{ kind: 'group', id: w.sub }] } }));
+
+const TABLE: Row[] = [
+  { name: 'list a folder', method: 'GET', path: (w) => `/api/groups/${w.folder}/items`, allow: MEMBERS },
+  { name: 'open a project', method: 'GET', path: (w) => `/api/projects/${w.project}`, allow: MEMBERS },
+  { name: 'version thumbnail', method: 'GET', path: (w) => `/api/versions/${w.version}/thumbnail`, allow: MEMBERS },
+  { name: 'version peaks', method: 'GET', path: (w) => `/api/versions/${w.version}/peaks`, allow: MEMBERS },
+  { name: 'download a version (downloads off)', method: 'GET', path: (w) => `/api/versions/${w.version}/download`, allow: EDITORS },
+  { name: 'ZIP of the folder', method: 'POST', path: () => '/api/downloads/zip', body: (w) => ({ items: [{ kind: 'group', id: w.folder }] }), allow: MEMBERS },
+  { name: 'create a folder inside', method: 'POST', path: () => '/api/groups', body: (w) => ({ name: 'Inside', parentId: w.folder }), allow: EDITORS },
+  { name: 'rename a sub-folder', method: 'PATCH', path: (w) => `/api/groups/${w.sub}`, body: () => ({ name: 'Sub' }), allow: EDITORS },
+  { name: 'project settings', method: 'PATCH', path: (w) => `/api/projects/${w.project}`, body: () => ({ name: 'Mix' }), allow: EDITORS },
+  {
+    name: 'start a new version',
+    method: 'POST',
+    path: (w) => `/api/projects/${w.project}/versions`,
+    body: () => ({ name: 'v', fileName: 'v.wav', size: 10 }),
+    allow: EDITORS,
+  },
+  { name: 'rename a version', method: 'PATCH', path: (w) => `/api/versions/${w.version}`, body: () => ({ name: 'Mix' }), allow: EDITORS },
+  {
+    name: 'upload into the folder',
+    method: 'POST',
+    path: () => '/api/projects/upload',
+    body: (w) => ({ groupId: w.folder, fileName: 'x.wav', size: 10 }),
+    allow: EDITORS,
+  },
+  {
+    name: 'move a sub-folder to trash',
+    method: 'POST',
+    path: () => '/api/items/trash',
+    body: (w) => ({ items: [{ kind: 'group', id: w.sub }] }),
+    allow: EDITORS,
+    reset: recover,
+  },
+  { name: 'share info', method: 'GET', path: (w) => `/api/share/group/${w.folder}`, allow: MEMBERS },
+  { name: 'toggle the public link', method: 'PUT', path: (w) => `/api/share/group/${w.folder}/public-link`, body: () => ({ isActive: true }), allow: EDITORS },
+  {
+    name: 'change a permission',
+    method: 'PUT',
+    path: (w) => `/api/share/group/${w.folder}/users/${w.viewerId}`,
+    body: () => ({ permission: 'VIEWER' }),
+    allow: ['publisher'],
+  },
+  {
+    name: 'list the root',
+    method: 'GET',
+    path: () => '/api/groups/root/items',
+    allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'],
+  },
+  {
+    name: 'public link listing',
+    method: 'GET',
+    path: (w, actor) => `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+    allow: EVERYONE_WITH_LINK,
+  },
+  {
+    name: 'public link download',
+    method: 'GET',
+    path: (w, actor) => `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+    allow: EVERYONE_WITH_LINK,
+  },
+  {
+    name: 'public link: a folder outside the shared one',
+    method: 'GET',
+    path: (w, actor) => `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}&folder=${w.outside}`,
+    allow: [],
+  },
+];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const signUp = async (actor: Actor, email: string) =>
+    tokens.set(actor, (await signInThroughOidc(server.url, { email, password: `${actor}-password` })).access_token);
+  await signUp('admin', 'admin@matrix.test');
+  await signUp('publisher', 'publisher@matrix.test');
+  await signUp('editor', 'editor@matrix.test');
+  await signUp('viewer', 'viewer@matrix.test');
+  await signUp('nonMember', 'stranger@matrix.test');
+  tokens.set('anonymous', null);
+  tokens.set('revokedLink', null);
+  const as = (actor: Actor) => storageClient(server.url, tokens.get(actor)!);
+  const publisher = as('publisher');
+
+  const folder = await publisher.createFolder('Matrix', null);
+  const sub = await publisher.createFolder('Sub', folder.id);
+  const outside = await publisher.createFolder('Outside', null);
+  const { ticket } = await publisher.upload(makeAudio('Mix.wav', { seconds: 1 }), folder.id);
+  await waitFor(async () => (await publisher.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing' });
+
+  for (const actor of ['editor', 'viewer'] as const) {
+    await as(actor).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+  }
+  const { incoming } = await publisher.api<{ incoming: { user: { id: string }; resourceId: string }[] }>('/api/join-requests');
+  for (const request of incoming) await publisher.api(`/api/join-requests/${request.resourceId}/${request.user.id}/approve`, { method: 'POST' });
+  const editorId = JSON.parse(Buffer.from(tokens.get('editor')!.split('.')[1]!, 'base64url').toString()).sub as string;
+  const viewerId = JSON.parse(Buffer.from(tokens.get('viewer')!.split('.')[1]!, 'base64url').toString()).sub as string;
+  await publisher.api(`/api/share/group/${folder.id}/users/${editorId}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+
+  // A link made then revoked on another folder, and the live one on the shared folder.
+  const revoked = await publisher.api<{ url: string }>(`/api/share/group/${outside.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+  await publisher.api(`/api/share/group/${outside.id}/public-link`, { method: 'PUT', body: { isActive: false } });
+  const active = await publisher.api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+  const token = (url: string) => new URL(url).searchParams.get('shared_group')!;
+  world = {
+    folder: folder.id,
+    sub: sub.id,
+    outside: outside.id,
+    project: ticket.project.id,
+    version: ticket.version.id,
+    viewerId,
+    activeToken: token(active.url),
+    revokedToken: token(revoked.url),
+  };
+});
+afterAll(() => server.close());
+
+describe('authorization matrix', () => {
+  const cases = TABLE.flatMap((row) => ACTORS.map((actor) => ({ row, actor })));
+  it.each(cases.map((c) => [`${c.row.name} × ${c.actor}`, c] as const))('%s', async (_label, { row, actor }) => {
+    const result = await call(server.url, row.path(world, actor), {
+      method: row.method,
+      token: tokens.get(actor) ?? null,
+      ...(row.body ? { body: row.body(world) } : {}),
+    });
+    const allowed = result.status >= 200 && result.status < 400;
+    if (row.allow.includes(actor)) {
+      expect(allowed, `${row.name} should allow ${actor}, got ${result.status} ${JSON.stringify(result.body)}`).toBe(true);
+      await row.reset?.(world);
+    } else {
+      expect([401, 403, 404], `${row.name} must refuse ${actor}, got ${result.status}`).toContain(result.status);
+    }
+  });
+
+  it('does not leak names through search to non-members', async () => {
+    const hits = await call(server.url, '/api/search?q=matrix', { token: tokens.get('nonMember')! });
+    expect(hits.body.items).toEqual([]);
+    const memberHits = await call(server.url, '/api/search?q=matrix', { token: tokens.get('viewer')! });
+    expect((memberHits.body.items as { name: string }[]).map((i) => i.name)).toContain('Matrix');
+  });
+});
