@@ -4,6 +4,7 @@ import { AdminGuard, LoginGuard, PublicGuard } from './guards';
 import { AdminUsersPage } from '../pages/admin-users-page';
 import { AuthCallbackPage } from '../pages/auth-callback-page';
 import { GroupsPage } from '../pages/groups-page';
+import { PublicSharePage } from '../pages/public-share-page';
 import { TrashPage } from '../pages/trash-page';
 import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
@@ -28,7 +29,7 @@ export const router = createBrowserRouter([
       { path: 'landing', element: <LandingPage /> },
       { path: 'sign-in', element: <SignInPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
-      { path: 'share', element: soon('Shared links', 'Open a shared folder or project, play it and download it.') },
+      { path: 'share', element: <PublicSharePage /> },
       { path: 'transfer', element: soon('Transfers', 'Send large files with a link that expires.') },
       { path: 'live/:code', element: soon('Live room', 'Listen to a live session in studio quality.') },
     ],

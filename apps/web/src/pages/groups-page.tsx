@@ -17,6 +17,7 @@ import { NewProjectWizard } from '../features/storage/components/new-project-wiz
 import { ProjectViewDialog } from '../features/storage/components/project-view-dialog';
 import { SelectionBar } from '../features/storage/components/selection-bar';
 import { SettingsDialog } from '../features/storage/components/settings-dialog';
+import { ShareDialog } from '../features/sharing/components/share-dialog';
 import { StorageBreadcrumbs } from '../features/storage/components/storage-breadcrumbs';
 import { StorageToolbar } from '../features/storage/components/storage-toolbar';
 import { useDownloadVersion, useDownloadZip } from '../features/storage/hooks/use-download';
@@ -44,6 +45,7 @@ export function GroupsPage() {
   const [dialog, setDialog] = useState<'folder' | 'project' | null>(null);
   const [settingsItem, setSettingsItem] = useState<StorageItem | null>(null);
   const [projectId, setProjectId] = useState<string | null>(null);
+  const [shareTarget, setShareTarget] = useState<{ type: 'group' | 'project'; id: string; name: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const createFolder = useCreateFolder();
@@ -70,6 +72,7 @@ export function GroupsPage() {
   const onAction = (item: StorageItem, action: TileAction) => {
     if (action === 'open') return item.kind === 'group' ? void navigate(`/groups/${item.id}`) : setProjectId(item.id);
     if (action === 'settings') return setSettingsItem(item);
+    if (action === 'share') return setShareTarget({ type: item.kind, id: item.id, name: item.name });
     if (action === 'delete') return confirmTrash([refOf(item)], `“${item.name}”`);
     if (action === 'download') {
       if (item.kind === 'project' && item.latestVersion) download.mutate(item.latestVersion);
@@ -172,6 +175,7 @@ export function GroupsPage() {
       />
       <NewProjectWizard opened={dialog === 'project'} groupId={groupId} onClose={() => setDialog(null)} onCreated={setProjectId} />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
+      <ShareDialog target={shareTarget} onClose={() => setShareTarget(null)} />
       <ProjectViewDialog projectId={projectId} onClose={() => setProjectId(null)} />
       {dragging && (
         <Overlay fixed color="#1a1030" backgroundOpacity={0.75} blur={2} center zIndex={250}>

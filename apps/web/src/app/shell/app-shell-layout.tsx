@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { activitiesStore } from '../../features/uploads/activities-store';
 import { ActivitiesPanel } from '../../features/uploads/components/activities-panel';
+import { JoinRequestDialog } from '../../features/sharing/components/join-request-dialog';
 import { Logo } from '../../components/logo';
 import { useMe } from '../../features/users/queries';
 import { RealtimeProvider } from '../../lib/realtime/realtime-provider';
@@ -75,6 +76,7 @@ export function AppShellLayout() {
         <AppShell.Main>
           <Outlet />
           <ActivitiesPanel />
+          <JoinRequestDialog />
         </AppShell.Main>
       </AppShell>
     </RealtimeProvider>

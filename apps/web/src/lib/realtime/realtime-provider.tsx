@@ -5,12 +5,14 @@ import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
 import { storageKeys } from '../../features/storage/queries';
+import { sharingKeys } from '../../features/sharing/queries';
+import { notify } from '../notify';
 import { userKeys } from '../../features/users/queries';
 import { RealtimeClient } from './realtime-client';
 import { activitiesStore } from '../../features/uploads/activities-store';
 
 /** The one place that maps server events to cache invalidation (Docmost's pattern). */
-function invalidateFor(queryClient: QueryClient, event: DomainEvent): void {
+function invalidateFor(queryClient: QueryClient, event: DomainEvent, selfId: string): void {
   switch (event.type) {
     case EVENT_TYPES.userUpdated:
       void queryClient.invalidateQueries({ queryKey: userKeys.me() });
@@ -21,6 +23,27 @@ function invalidateFor(queryClient: QueryClient, event: DomainEvent): void {
       activitiesStore.update(downloadId, { state: percent >= 100 ? 'Finished' : 'In Progress', percent });
       break;
     }
+    case 'join.requested':
+      void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
+      notify('info', 'Join Request', 'Someone asked to join one of your folders or projects. Open the notifications to answer.', { sticky: true });
+      break;
+    case 'join.decided': {
+      void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
+      void queryClient.invalidateQueries({ queryKey: storageKeys.all });
+      const { status, userId } = event.data as { status: string; userId: string };
+      if (userId === selfId)
+        notify(
+          status === 'approved' ? 'success' : 'warning',
+          'Join Request',
+          status === 'approved' ? 'Your request was approved: the shared item is now in your groups.' : 'Your request to join was declined.',
+          { sticky: true },
+        );
+      break;
+    }
+    case 'sharing.changed':
+      void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
+      void queryClient.invalidateQueries({ queryKey: storageKeys.all });
+      break;
     case 'storage.changed':
     case 'version.progress':
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
@@ -44,7 +67,7 @@ export function RealtimeProvider({ userId, isAdmin, children }: { userId: string
     // After a reconnect, events may have been missed: refetch what is on screen.
     client.connect(() => void queryClient.invalidateQueries());
     const stops = [client.subscribe(`user:${userId}`), ...(isAdmin ? [client.subscribe('admin')] : [])];
-    const stopEvents = client.onEvent((event) => invalidateFor(queryClient, event));
+    const stopEvents = client.onEvent((event) => invalidateFor(queryClient, event, userId));
     return () => {
       stops.forEach((stop) => stop());
       stopEvents();

@@ -124,7 +124,7 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
           <Text fw={600} size="sm" truncate="end" title={item.name}>
             {item.name}
           </Text>
-          {caps.canEdit || inTrash ? (
+          {caps.canView || inTrash ? (
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
                 <ActionIcon variant="subtle" size="sm" aria-label={`Actions for ${item.name}`} onClick={(e) => e.stopPropagation()}>
@@ -151,17 +151,17 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                         Notes
                       </Menu.Item>
                     )}
-                    <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => onAction('settings')}>
+                    <Menu.Item leftSection={<IconSettings size={16} />} disabled={!caps.canEdit} onClick={() => onAction('settings')}>
                       Settings
                     </Menu.Item>
-                    <Menu.Item leftSection={<IconShare size={16} />} disabled>
+                    <Menu.Item leftSection={<IconShare size={16} />} disabled={!caps.canView} onClick={() => onAction('share')}>
                       Share
                     </Menu.Item>
                     <Menu.Item leftSection={<IconDownload size={16} />} disabled={!caps.canDownload} onClick={() => onAction('download')}>
                       Download
                     </Menu.Item>
                     <Menu.Divider />
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onAction('delete')}>
+                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} disabled={!caps.canDelete} onClick={() => onAction('delete')}>
                       Delete
                     </Menu.Item>
                   </>

@@ -1,0 +1,167 @@
+import { Anchor, Badge, Box, Breadcrumbs, Button, Card, Center, Chip, Container, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconDownload, IconFolder, IconHome, IconMusic } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { PublicListing } from '@mixroom/contracts';
+import { Logo } from '../components/logo';
+import { storageApi } from '../features/storage/api';
+import { sharingApi } from '../features/sharing/api';
+import { usePublicListing } from '../features/sharing/queries';
+import { useAuth } from '../lib/auth/auth-context';
+import { formatBytes, formatDuration } from '../lib/format/format';
+import { notify } from '../lib/notify';
+
+type Item = PublicListing['items'][number];
+
+function startDownload(url: string) {
+  const link = document.createElement('a');
+  link.href = url;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+function Player({ token, item, onClose }: { token: string; item: Item | null; onClose: () => void }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  const version = item?.latestVersion;
+  useEffect(() => {
+    if (!version) return;
+    let live = true;
+    void sharingApi.publicVersionUrl(token, version.id, 'preview').then(
+      ({ url }) => live && setSrc(url),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token, version]);
+  return (
+    <Modal opened={Boolean(item)} onClose={onClose} title={item?.name} centered size="lg">
+      <Stack>
+        {failed || !version || version.status !== 'ready' ? (
+          <Text c="dimmed">Preview not available, please download.</Text>
+        ) : src ? (
+          <audio controls autoPlay src={src} style={{ width: '100%' }} onError={() => setFailed(true)} />
+        ) : (
+          <Loader color="violet" />
+        )}
+        {version && (
+          <Button
+            leftSection={<IconDownload size={16} />}
+            variant="light"
+            onClick={() =>
+              void sharingApi.publicVersionUrl(token, version.id, 'download').then(
+                ({ url }) => startDownload(url),
+                () => notify('error', 'Oops', 'The download could not start.'),
+              )
+            }
+          >
+            Download {version.fileName}
+          </Button>
+        )}
+      </Stack>
+    </Modal>
+  );
+}
+
+/** /public/share: a shared folder or project, for anyone with the link (spec 2, public share screen). */
+export function PublicSharePage() {
+  const [params] = useSearchParams();
+  const token = params.get('shared_group') ?? params.get('shared_project');
+  const [folder, setFolder] = useState<string | null>(null);
+  const [playing, setPlaying] = useState<Item | null>(null);
+  const listing = usePublicListing(token, folder);
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const data = listing.data;
+
+  // The owner opening their own link goes to the folder in their groups.
+  useEffect(() => {
+    if (!user || data?.root.type !== 'group') return;
+    storageApi.list(data.root.id, { sort: 'alphabetical', owner: 'all', kind: 'all' }, 0).then(
+      (own) => own.group?.tag === 'owner' && void navigate(`/groups/${data.root.id}`, { replace: true }),
+      () => undefined,
+    );
+  }, [user, data, navigate]);
+
+  useEffect(() => {
+    if (data && !data.items.some((i) => i.kind === 'project') && data.items.length === 0) notify('warning', 'Warning', 'No projects found in this link');
+  }, [data]);
+
+  return (
+    <Box mih="100vh">
+      <Container size="lg" py="md">
+        <Group justify="space-between">
+          <Logo to="/public/landing" />
+          {data && (
+            <Badge variant="light" size="lg">
+              Shared with you
+            </Badge>
+          )}
+        </Group>
+      </Container>
+      <Container size="lg">
+        {!token || listing.isError ? (
+          <Center mih="50vh">
+            <Stack align="center">
+              <Title order={2}>Oooops, nothing here!</Title>
+              <Text c="dimmed">This link does not exist or is no longer shared.</Text>
+            </Stack>
+          </Center>
+        ) : !data ? (
+          <Center mih="50vh">
+            <Loader color="violet" />
+          </Center>
+        ) : (
+          <Stack>
+            <Title order={2}>{data.title}</Title>
+            {data.root.type === 'group' && (
+              <Breadcrumbs>
+                <Chip checked={false} onClick={() => setFolder(null)} icon={<IconHome size={14} />} size="xs">
+                  root
+                </Chip>
+                {data.breadcrumb.slice(1).map((crumb) => (
+                  <Anchor key={crumb.id} onClick={() => setFolder(crumb.id)}>
+                    {crumb.name}
+                  </Anchor>
+                ))}
+              </Breadcrumbs>
+            )}
+            {data.items.length === 0 && <Text c="dimmed">Oooops, nothing here!</Text>}
+            <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+              {data.items.map((item) => (
+                <Card
+                  key={item.id}
+                  withBorder
+                  radius="md"
+                  padding={0}
+                  style={{ cursor: 'pointer' }}
+                  data-testid="public-tile"
+                  onClick={() => (item.kind === 'group' ? setFolder(item.id) : setPlaying(item))}
+                >
+                  <Box h={110} style={{ background: 'linear-gradient(135deg, #5f3dc4 0%, #862e9c 100%)' }}>
+                    {item.latestVersion?.thumbnailUrl ? (
+                      <img src={item.latestVersion.thumbnailUrl} alt="" style={{ width: '100%', height: '100%', objectFit: 'fill' }} />
+                    ) : (
+                      <Center h="100%">{item.kind === 'group' ? <IconFolder size={44} color="white" /> : <IconMusic size={40} color="white" />}</Center>
+                    )}
+                  </Box>
+                  <Group p="sm" justify="space-between" wrap="nowrap">
+                    <Text fw={600} size="sm" truncate>
+                      {item.name}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {item.latestVersion?.durationSeconds ? formatDuration(item.latestVersion.durationSeconds) : item.size ? formatBytes(item.size) : ''}
+                    </Text>
+                  </Group>
+                </Card>
+              ))}
+            </SimpleGrid>
+          </Stack>
+        )}
+      </Container>
+      {token && <Player token={token} item={playing} onClose={() => setPlaying(null)} />}
+    </Box>
+  );
+}

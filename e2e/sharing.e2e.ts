@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { fillSignUp, launchBrowser, screenshot } from './helpers/browser';
+
+let server: TestServer;
+let browser: Browser;
+let anaContext: BrowserContext;
+let bobContext: BrowserContext;
+let ana: Page;
+let bob: Page;
+let inviteUrl = '';
+let publicUrl = '';
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.goto(`${server.url}/public/landing`);
+  await page.getByRole('button', { name: 'Get started' }).click();
+  await page.waitForURL('**/oidc/interaction/**');
+  await fillSignUp(page, { name, email, password: `${name}-password-1` });
+  await page.waitForURL(`${server.url}/groups`);
+}
+
+const tile = (page: Page, name: string) => page.locator(`[data-testid="tile"][data-name="${name}"]`);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  anaContext = await browser.newContext({ viewport: { width: 1300, height: 850 } });
+  bobContext = await browser.newContext({ viewport: { width: 1300, height: 850 } });
+  ana = await anaContext.newPage();
+  bob = await bobContext.newPage();
+  await signUp(ana, 'Ana', 'ana@share.example');
+  await signUp(bob, 'Bob', 'bob@share.example');
+
+  const dir = mkdtempSync(join(tmpdir(), 'mixroom-share-'));
+  const song = join(dir, 'Groove.wav');
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=3', '-ac', '2', song]);
+  await ana.getByRole('button', { name: 'New' }).click();
+  await ana.getByRole('menuitem', { name: 'New Folder' }).click();
+  await ana.getByLabel('Folder name').fill('Band Stems');
+  await ana.getByRole('button', { name: 'Create' }).click();
+  await tile(ana, 'Band Stems').dblclick();
+  await ana.locator('input[type="file"]:not([webkitdirectory])').first().setInputFiles(song);
+  await tile(ana, 'Groove').locator('img').waitFor({ timeout: 30_000 });
+  await ana.getByRole('navigation', { name: 'Breadcrumb' }).getByLabel('Home').click();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+describe('sharing between two people in Chromium', () => {
+  it('A shares by invitation link; B asks to join; A approves from the bell, live; B sees the folder', async () => {
+    await ana.getByRole('button', { name: 'Actions for Band Stems' }).click();
+    await ana.getByRole('menuitem', { name: 'Share' }).click();
+    const dialog = ana.getByRole('dialog', { name: 'Share “Band Stems”' });
+    inviteUrl = await dialog.getByRole('textbox', { name: /Invitation link/ }).inputValue();
+    expect(inviteUrl).toMatch(/\/j\/[A-Za-z0-9_-]+$/);
+    await screenshot(ana, 'share-dialog');
+
+    await bob.goto(inviteUrl);
+    const join = bob.getByRole('dialog', { name: 'Join Request' });
+    await join.getByText('You have been invited to the group: Band Stems').waitFor();
+    await join.getByRole('button', { name: 'Accept' }).click();
+    await bob.getByText('Your response has been sent! Please wait for the publisher to verify it.').waitFor();
+
+    // A sees the request without reloading: the bell shows it.
+    await ana.keyboard.press('Escape');
+    await ana.getByRole('button', { name: 'Notifications' }).click();
+    await ana.getByText('Bob asks to join the folder Band Stems').waitFor();
+    await screenshot(ana, 'bell-request');
+    await ana.locator('[data-testid="join-request"]').getByRole('button', { name: 'Accept' }).click();
+    await ana.getByRole('button', { name: 'Notifications' }).click();
+
+    await bob.goto(`${server.url}/groups`);
+    await tile(bob, 'Band Stems').waitFor();
+    await tile(bob, 'Band Stems').dblclick();
+    await tile(bob, 'Groove').waitFor();
+    await tile(bob, 'Groove').getByText('viewer').waitFor();
+  });
+
+  it('an editor can create; set back to viewer, the edit actions disappear', async () => {
+    await ana.getByRole('button', { name: 'Actions for Band Stems' }).click();
+    await ana.getByRole('menuitem', { name: 'Share' }).click();
+    const dialog = ana.getByRole('dialog', { name: 'Share “Band Stems”' });
+    await dialog.getByRole('textbox', { name: 'Permission of Bob' }).click();
+    await ana.getByRole('option', { name: 'Editor' }).click();
+    await ana.getByText('Permission updated!').waitFor();
+
+    await bob.reload();
+    await tile(bob, 'Groove').getByText('editor').waitFor();
+    expect(await bob.getByRole('button', { name: 'New' }).isEnabled()).toBe(true);
+
+    await dialog.getByRole('textbox', { name: 'Permission of Bob' }).click();
+    await ana.getByRole('option', { name: 'Viewer' }).click();
+    await ana.getByText('Permission updated!').waitFor();
+    await bob.reload();
+    await tile(bob, 'Groove').getByText('viewer').waitFor();
+    expect(await bob.getByRole('button', { name: 'New' }).isDisabled()).toBe(true);
+    await bob.getByRole('button', { name: 'Actions for Groove' }).click();
+    expect(await bob.getByRole('menuitem', { name: 'Settings' }).isDisabled()).toBe(true);
+    expect(await bob.getByRole('menuitem', { name: 'Delete' }).isDisabled()).toBe(true);
+    await bob.keyboard.press('Escape');
+
+    await dialog.getByRole('switch', { name: /Public link/ }).click({ force: true });
+    publicUrl = await dialog.getByRole('textbox', { name: 'Public link' }).inputValue();
+    expect(publicUrl).toContain('/public/share?shared_group=');
+    await ana.keyboard.press('Escape');
+  });
+
+  it('a public link plays and downloads signed out; after revoking it shows the not-available state', async () => {
+    const visitor = await browser.newContext({ acceptDownloads: true });
+    const page = await visitor.newPage();
+    await page.goto(publicUrl);
+    await page.getByRole('heading', { name: 'Band Stems' }).waitFor();
+    await page.locator('[data-testid="public-tile"]').filter({ hasText: 'Groove' }).click();
+    const player = page.getByRole('dialog', { name: 'Groove' });
+    await player.locator('audio').waitFor();
+    await page.waitForFunction(() => {
+      const audio = document.querySelector('audio');
+      return Boolean(audio && audio.currentTime > 0.2);
+    });
+    await screenshot(page, 'public-share-player');
+    const [download] = await Promise.all([page.waitForEvent('download'), player.getByRole('button', { name: /Download Groove.wav/ }).click()]);
+    expect(download.suggestedFilename()).toBe('Groove.wav');
+
+    await ana.getByRole('button', { name: 'Actions for Band Stems' }).click();
+    await ana.getByRole('menuitem', { name: 'Share' }).click();
+    await ana
+      .getByRole('dialog', { name: 'Share “Band Stems”' })
+      .getByRole('switch', { name: /Public link/ })
+      .click({ force: true });
+    await ana.getByRole('dialog', { name: 'Share “Band Stems”' }).getByRole('textbox', { name: 'Public link' }).waitFor({ state: 'detached' });
+
+    await page.goto(publicUrl);
+    await page.getByRole('heading', { name: 'Oooops, nothing here!' }).waitFor();
+    await visitor.close();
+  });
+});
