@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { unzip } from '../apps/server/test/helpers/unzip';
 import { fillSignUp, launchBrowser, screenshot } from './helpers/browser';
 
 let server: TestServer;
@@ -127,6 +128,10 @@ describe('sharing between two people in Chromium', () => {
     await screenshot(page, 'public-share-player');
     const [download] = await Promise.all([page.waitForEvent('download'), player.getByRole('button', { name: /Download Groove.wav/ }).click()]);
     expect(download.suggestedFilename()).toBe('Groove.wav');
+    await page.keyboard.press('Escape');
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
+    expect(zip.suggestedFilename()).toMatch(/\.zip$/);
+    expect([...(await unzip(readFileSync(await zip.path()))).keys()]).toEqual(['Band Stems/Groove.wav']);
 
     await ana.getByRole('button', { name: 'Actions for Band Stems' }).click();
     await ana.getByRole('menuitem', { name: 'Share' }).click();

@@ -155,6 +155,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       storage.presenter,
       blobs,
       config.signedUrlTtlSeconds,
+      storage.zip,
     );
     const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...storage.jobs];
 

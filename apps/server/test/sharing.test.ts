@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { startSmtp } from './helpers/smtp';
+import { unzip } from './helpers/unzip';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -183,5 +185,25 @@ describe('public links', () => {
     await expect(client('ana').api(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } })).rejects.toThrow(
       'This item is in the trash.',
     );
+  });
+});
+
+describe('public "Download all"', () => {
+  it('zips the shared folder for a visitor, and stops when the link is revoked', async () => {
+    const folder = await client('ana').createFolder('Zip EP', null);
+    const source = makeAudio('Track One.wav', { seconds: 1 });
+    await client('ana').upload(source, folder.id);
+    const link = await client('ana').api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+    const shared = new URL(link.url).searchParams.get('shared_group')!;
+    const prepared = await call(server.url, '/api/public/zip', { method: 'POST', body: { token: shared } });
+    expect(prepared.status).toBe(200);
+    const response = await fetch(`${server.url}${String(prepared.body.url)}`);
+    const entries = await unzip(Buffer.from(await response.arrayBuffer()));
+    expect([...entries.keys()]).toEqual(['Zip EP/Track One.wav']);
+    expect(entries.get('Zip EP/Track One.wav')!.equals(readFileSync(source))).toBe(true);
+
+    await client('ana').api(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: false } });
+    expect((await fetch(`${server.url}${String(prepared.body.url)}`)).status).toBe(404);
+    expect((await call(server.url, '/api/public/zip', { method: 'POST', body: { token: shared } })).status).toBe(404);
   });
 });

@@ -71,6 +71,7 @@ export function PublicSharePage() {
   const token = params.get('shared_group') ?? params.get('shared_project');
   const [folder, setFolder] = useState<string | null>(null);
   const [playing, setPlaying] = useState<Item | null>(null);
+  const [zipping, setZipping] = useState(false);
   const listing = usePublicListing(token, folder);
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -115,7 +116,28 @@ export function PublicSharePage() {
           </Center>
         ) : (
           <Stack>
-            <Title order={2}>{data.title}</Title>
+            <Group justify="space-between" wrap="wrap">
+              <Title order={2}>{data.title}</Title>
+              {data.canDownload && data.items.length > 0 && (
+                <Button
+                  leftSection={<IconDownload size={16} />}
+                  loading={zipping}
+                  disabled={zipping}
+                  onClick={() => {
+                    setZipping(true);
+                    sharingApi
+                      .publicZip(token, folder)
+                      .then(
+                        ({ url }) => startDownload(url),
+                        () => notify('error', 'Oops', 'The download could not start.'),
+                      )
+                      .finally(() => setZipping(false));
+                  }}
+                >
+                  Download all
+                </Button>
+              )}
+            </Group>
             {data.root.type === 'group' && (
               <Breadcrumbs>
                 <Chip checked={false} onClick={() => setFolder(null)} icon={<IconHome size={14} />} size="xs">

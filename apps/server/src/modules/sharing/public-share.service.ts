@@ -6,6 +6,9 @@ import type { ProjectRow, ProjectsRepository } from '../storage/projects.reposit
 import type { StoragePresenter } from '../storage/storage.presenter';
 import type { VersionsRepository } from '../storage/versions.repository';
 import type { SharingRepository } from './sharing.repository';
+import type { ZipService } from '../storage/zip.service';
+import type { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 
 const NOT_AVAILABLE = 'Oooops, nothing here!';
 
@@ -22,6 +25,7 @@ export class PublicShareService {
     private readonly presenter: StoragePresenter,
     private readonly blobs: BlobStore,
     private readonly signTtlSeconds: number,
+    private readonly zip: ZipService,
   ) {}
 
   private async root(token: string): Promise<{ type: 'group'; row: GroupRow } | { type: 'project'; row: ProjectRow }> {
@@ -85,6 +89,22 @@ export class PublicShareService {
         }),
       ],
     };
+  }
+
+  /** "Download all": a short-lived link to a ZIP of the shared folder (or the open sub-folder). */
+  async prepareZip(token: string, folder: string | null): Promise<{ url: string }> {
+    await this.listing(token, folder ?? undefined);
+    return { url: this.zip.signPublic({ token, folder }) };
+  }
+
+  async streamZip(signed: string): Promise<{ body: Readable; size: number; fileName: string }> {
+    const claims = this.zip.verifyPublic(signed);
+    if (!claims) throw new AppError(403, 'SIGNATURE', 'This download link is invalid or has expired.');
+    const root = await this.root(claims.token);
+    // A sub-folder must still lie inside the shared one (listing refuses anything else).
+    if (claims.folder) await this.listing(claims.token, claims.folder);
+    const files = root.type === 'project' ? [{ id: root.row.id, folder: '' }] : await this.zip.subtreeFiles(claims.folder ?? root.row.id);
+    return this.zip.streamEntries(await this.zip.entriesFor(files), null, randomUUID());
   }
 
   /** A signed URL for a version inside the shared subtree (download, or the preview to play). */

@@ -16,6 +16,7 @@ import {
   userParams,
 } from '@mixroom/contracts';
 import { requireActor } from '../../http/authentication';
+import { contentDisposition } from '../../platform/blob/content-disposition';
 import type { PublicShareService } from './public-share.service';
 import type { SharingService } from './sharing.service';
 
@@ -134,6 +135,31 @@ export const sharingRoutes: FastifyPluginAsyncZod<{ sharing: SharingService; pub
       },
     },
     (request) => publicShare.versionUrl(request.query.token, request.params.id, request.params.kind),
+  );
+
+  app.post(
+    '/api/public/zip',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Prepare "Download all" of a public link (a short-lived ZIP link)',
+        body: publicQuery.extend({ folder: z.uuid().nullable().default(null) }),
+        response: { 200: z.object({ url: z.string() }), 404: errorResponse },
+      },
+    },
+    (request) => publicShare.prepareZip(request.body.token, request.body.folder),
+  );
+  app.get(
+    '/api/public/zip',
+    { schema: { tags: ['public'], summary: 'Stream the prepared ZIP of a public link', querystring: z.object({ t: z.string().min(10).max(5000) }) } },
+    async (request, reply) => {
+      const zip = await publicShare.streamZip(request.query.t);
+      return reply
+        .header('Content-Type', 'application/zip')
+        .header('Content-Length', zip.size)
+        .header('Content-Disposition', contentDisposition(zip.fileName))
+        .send(zip.body);
+    },
   );
 
   // The short invitation link: /j/{code} → /join?id=…&type=…&t=1.

@@ -71,46 +71,67 @@ export class ZipService {
 
   /** Entries of the archive; the claims are re-checked against current access. */
   private async entries(actor: Actor, items: Ref[]): Promise<Entry[]> {
-    const entries: Entry[] = [];
+    const files: { id: string; folder: string }[] = [];
+    for (const item of items) {
+      if (item.kind === 'project') {
+        await this.projectsService.resolve(actor, item.id, 'download');
+        files.push({ id: item.id, folder: '' });
+      } else {
+        const { group } = await this.groupsService.resolve(actor, item.id);
+        files.push(...(await this.subtreeFiles(group.id)));
+      }
+    }
+    const downloadable = [];
+    for (const file of files) {
+      const project = await this.db.query.projects.findFirst({ where: (p, { eq: equals }) => equals(p.id, file.id) });
+      if (project && projectCapabilities(await this.access.roleFor(actor.userId, project), project.enableDownload).canDownload) downloadable.push(file);
+    }
+    return this.entriesFor(downloadable);
+  }
+
+  /** Live projects below a folder (not in trashed sub-folders), each with its folder path in the archive. */
+  async subtreeFiles(groupId: string): Promise<{ id: string; folder: string }[]> {
+    const subtree = await this.db
+      .select({ id: groups.id, name: groups.name })
+      .from(groups)
+      .where(and(sql`${groups.path} @> ${uuidArray([groupId])}`, eq(groups.flag, 'NONE')));
+    const names = new Map(subtree.map((g) => [g.id, safeName(g.name)]));
+    const files = await this.db
+      .select({ id: projects.id, path: projects.path })
+      .from(projects)
+      .where(and(sql`${projects.path} @> ${uuidArray([groupId])}`, eq(projects.flag, 'NONE'), isNull(projects.parentProjectId)));
+    return files.flatMap((file) => {
+      const folders = file.path.slice(file.path.indexOf(groupId), -1);
+      if (folders.some((id) => !names.has(id))) return []; // inside a trashed sub-folder
+      return [{ id: file.id, folder: `${folders.map((id) => names.get(id)).join('/')}/` }];
+    });
+  }
+
+  /** Archive entries for projects, each as its latest version's original file. */
+  async entriesFor(files: { id: string; folder: string }[]): Promise<Entry[]> {
     const taken = new Set<string>();
-    const addProject = async (projectId: string, folder: string) => {
-      const project = await this.db.query.projects.findFirst({ where: (p, { eq: equals }) => equals(p.id, projectId) });
-      if (!project) return;
-      const role = await this.access.roleFor(actor.userId, project);
-      if (!projectCapabilities(role, project.enableDownload).canDownload) return;
-      const [latest] = await this.versions.list(projectId);
-      if (!latest || latest.status === 'uploading') return;
+    const entries: Entry[] = [];
+    for (const file of files) {
+      const project = await this.db.query.projects.findFirst({ where: (p, { eq: equals }) => equals(p.id, file.id) });
+      const [latest] = project ? await this.versions.list(file.id) : [];
+      if (!project || !latest || latest.status === 'uploading') continue;
       const extension = latest.fileExtension ? `.${latest.fileExtension}` : '';
       entries.push({
-        path: uniquePath(taken, `${folder}${safeName(project.name)}${extension}`),
+        path: uniquePath(taken, `${file.folder}${safeName(project.name)}${extension}`),
         blobKey: latest.blobKey,
         size: latest.fileSize,
         mtime: latest.createdAt,
       });
-    };
-    for (const item of items) {
-      if (item.kind === 'project') {
-        await this.projectsService.resolve(actor, item.id, 'download');
-        await addProject(item.id, '');
-        continue;
-      }
-      const { group } = await this.groupsService.resolve(actor, item.id);
-      const subtree = await this.db
-        .select({ id: groups.id, name: groups.name, path: groups.path })
-        .from(groups)
-        .where(and(sql`${groups.path} @> ${uuidArray([group.id])}`, eq(groups.flag, 'NONE')));
-      const names = new Map(subtree.map((g) => [g.id, safeName(g.name)]));
-      const files = await this.db
-        .select({ id: projects.id, path: projects.path })
-        .from(projects)
-        .where(and(sql`${projects.path} @> ${uuidArray([group.id])}`, eq(projects.flag, 'NONE'), isNull(projects.parentProjectId)));
-      for (const file of files) {
-        const folders = file.path.slice(file.path.indexOf(group.id), -1);
-        if (folders.some((id) => !names.has(id))) continue; // inside a trashed sub-folder
-        await addProject(file.id, `${folders.map((id) => names.get(id)).join('/')}/`);
-      }
     }
     return entries;
+  }
+
+  signPublic(payload: { token: string; folder: string | null }): string {
+    return `/api/public/zip?t=${this.tokens.sign('public-zip', payload, TOKEN_TTL_SECONDS)}`;
+  }
+
+  verifyPublic(token: string): { token: string; folder: string | null } | null {
+    return this.tokens.verify('public-zip', token);
   }
 
   async stream(token: string): Promise<{ body: Readable; size: number; fileName: string }> {
@@ -118,6 +139,11 @@ export class ZipService {
     if (!claims) throw new AppError(403, 'SIGNATURE', 'This download link is invalid or has expired.');
     const actor: Actor = { userId: claims.userId, isAdmin: false, email: '', displayName: '' };
     const entries = await this.entries(actor, claims.items);
+    return this.streamEntries(entries, `user:${claims.userId}`, claims.downloadId);
+  }
+
+  /** Streams entries as a stored ZIP; progress goes to `topic` (when there is a user to tell). */
+  async streamEntries(entries: Entry[], topic: string | null, downloadId: string): Promise<{ body: Readable; size: number; fileName: string }> {
     if (entries.length === 0) throw AppError.notFound('There is nothing to download here.');
 
     const zip = new ZipFile();
@@ -133,7 +159,7 @@ export class ZipService {
 
     let sent = 0;
     const publish = (percent: number) =>
-      this.bus.publish({ topic: `user:${claims.userId}`, type: 'download.progress', data: { downloadId: claims.downloadId, percent } }).catch(() => undefined);
+      topic ? this.bus.publish({ topic, type: 'download.progress', data: { downloadId, percent } }).catch(() => undefined) : Promise.resolve();
     const timer = setInterval(() => void publish(Math.floor((sent / size) * 100)), PROGRESS_MS);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {

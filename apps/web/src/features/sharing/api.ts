@@ -20,6 +20,7 @@ export const sharingApi = {
     api<void>(`/api/join-requests/${resourceId}/${userId}/${decision}`, { method: 'POST' }),
   publicListing: (token: string, folder: string | null, signal?: AbortSignal) =>
     api<PublicListing>(`/api/public/share?${new URLSearchParams({ token, ...(folder ? { folder } : {}) }).toString()}`, signal ? { signal } : {}),
+  publicZip: (token: string, folder: string | null) => api<{ url: string }>('/api/public/zip', { method: 'POST', body: { token, folder } }),
   publicVersionUrl: (token: string, versionId: string, kind: 'download' | 'preview') =>
     api<{ url: string }>(`/api/public/versions/${versionId}/${kind}?${new URLSearchParams({ token }).toString()}`),
 };
