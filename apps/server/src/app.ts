@@ -22,6 +22,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { storageRoutes } from './modules/storage/storage.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
+import { pushRoutes } from './modules/push/push.routes';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -85,6 +86,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   await app.register(uploadsRoutes, { uploads: services.uploads });
   await app.register(storageRoutes, services.storage);
   await app.register(sharingRoutes, { sharing: services.sharing, publicShare: services.publicShare });
+  await app.register(pushRoutes, { push: services.push, devices: services.pushDevices });
   if (context.blobs instanceof DiskBlobStore) {
     const store = context.blobs;
     await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));

@@ -31,6 +31,9 @@ import { createStorageModule, type StorageModule } from './modules/storage/stora
 import { PublicShareService } from './modules/sharing/public-share.service';
 import { SharingRepository } from './modules/sharing/sharing.repository';
 import { SharingService } from './modules/sharing/sharing.service';
+import { PushService } from './platform/push/push.service';
+import { PushRepository } from './modules/push/push.repository';
+import { pushJobs, sendPushJob } from './modules/push/push.jobs';
 import { locateMediaTools } from './platform/media/ffmpeg';
 
 /** Everything a node runs with, built once from the configuration. */
@@ -55,6 +58,8 @@ export interface AppContext {
     storage: StorageModule;
     sharing: SharingService;
     publicShare: PublicShareService;
+    push: PushService;
+    pushDevices: PushRepository;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -134,6 +139,8 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       signTtlSeconds: config.signedUrlTtlSeconds,
       tokens,
     });
+    const push = await PushService.create(secrets, pushSubject(config));
+    const pushDevices = new PushRepository(db);
     const sharingRepository = new SharingRepository(db);
     const { repositories } = storage;
     const sharing = new SharingService(
@@ -146,6 +153,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       jobs,
       bus,
       config.publicUrl,
+      (userId, message) => jobs.send(sendPushJob, { userId, ...message }).then(() => undefined),
     );
     const publicShare = new PublicShareService(
       sharingRepository,
@@ -157,7 +165,12 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       config.signedUrlTtlSeconds,
       storage.zip,
     );
-    const jobDefinitions = [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...storage.jobs];
+    const jobDefinitions = [
+      ...mailJobs(mailer),
+      ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }),
+      ...storage.jobs,
+      ...pushJobs(push, pushDevices),
+    ];
 
     return {
       config,
@@ -172,11 +185,17 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       topics,
       verifyToken,
       provider,
-      services: { users, accounts, admin, uploads, storage, sharing, publicShare },
+      services: { users, accounts, admin, uploads, storage, sharing, publicShare, push, pushDevices },
       dispose,
     };
   } catch (error) {
     await dispose();
     throw error;
   }
+}
+
+/** VAPID needs a contact: the sender address of mails, else the public URL. */
+function pushSubject(config: AppConfig): string {
+  const address = /<([^>]+)>/.exec(config.mail.from)?.[1] ?? (config.mail.from.includes('@') ? config.mail.from : null);
+  return address ? `mailto:${address}` : config.publicUrl;
 }

@@ -1,6 +1,7 @@
 import { Avatar, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { PLANS } from '@mixroom/shared';
 import { useMe } from '../features/users/queries';
+import { PushCard } from '../features/users/components/push-card';
 import { formatBytes, formatDate, formatLimit } from '../lib/format/format';
 
 /** /settings: profile, plans in force and the limits they add up to (the merged-plan rule). */
@@ -40,6 +41,7 @@ export function SettingsPage() {
           </div>
         </Group>
       </Card>
+      <PushCard />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Card withBorder radius="lg" padding="lg">
           <Text fw={700} mb="sm">

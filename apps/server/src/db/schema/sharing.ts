@@ -43,3 +43,17 @@ export const shareLinks = pgTable(
   },
   (t) => [uniqueIndex('share_links_resource_kind_key').on(t.resourceId, t.kind)],
 );
+
+/** A browser's Web Push subscription, one per device of a user (spec 1 §3 device token). */
+export const pushDevices = pgTable(
+  'push_devices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    subscription: text('subscription').notNull(),
+    lastUpdate: timestamp('last_update', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
+);

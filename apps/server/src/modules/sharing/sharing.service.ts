@@ -42,6 +42,8 @@ export class SharingService {
     private readonly jobs: JobQueue,
     private readonly bus: EventBus,
     private readonly publicUrl: string,
+    /** Queues a Web Push message to a user's devices. */
+    private readonly pushTo: (userId: string, message: { title: string; body: string; url: string }) => Promise<void>,
   ) {}
 
   /** The resource with the actor's role; the storage services refuse the unauthorized and the trash. */
@@ -173,6 +175,7 @@ export class SharingService {
     const row = (type === 'group' ? await this.groupRows.find(id) : await this.projectRows.find(id))!;
     await this.repository.upsertJoinRequest({ resourceId: id, resourceType: type, userId: actor.userId, publisherId: row.publisherId });
     await this.bus.publish({ topic: `user:${row.publisherId}`, type: SHARING_EVENTS.joinRequested, data: { resourceId: id, userId: actor.userId } });
+    await this.pushTo(row.publisherId, { title: 'Join Request', body: `${actor.displayName} asks to join “${row.name}”.`, url: '/groups' });
   }
 
   async listRequests(actor: Actor): Promise<{ incoming: JoinRequest[]; outgoing: JoinRequest[] }> {
@@ -205,6 +208,12 @@ export class SharingService {
       await this.repository.addMember(resourceId, request.resourceType, userId, 'VIEWER');
     }
     await this.repository.decide(resourceId, userId, decision === 'approve' ? 'approved' : 'rejected');
+    const name = (request.resourceType === 'group' ? await this.groupRows.find(resourceId) : await this.projectRows.find(resourceId))?.name ?? '';
+    await this.pushTo(userId, {
+      title: 'Join Request',
+      body: decision === 'approve' ? `You can now open “${name}”.` : `Your request to join “${name}” was declined.`,
+      url: decision === 'approve' && request.resourceType === 'group' ? `/groups/${resourceId}` : '/groups',
+    });
     for (const topic of [`user:${userId}`, `user:${actor.userId}`]) {
       await this.bus.publish({
         topic,

@@ -1,0 +1,95 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ece from 'http_ece';
+import { call } from './helpers/api';
+import { freePort } from './helpers/free-port';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { storageClient } from './helpers/storage-client';
+import { startTestServer, type TestServer } from './helpers/test-server';
+import { waitFor } from './helpers/wait-for';
+
+/** A stand-in push service (what FCM or Mozilla's autopush are to a browser): it keeps each request. */
+interface Received {
+  path: string;
+  authorization: string;
+  encoding: string;
+  body: Buffer;
+}
+
+let server: TestServer;
+let pushService: Server;
+let pushPort: number;
+const received: Received[] = [];
+let answerGone = false;
+
+beforeAll(async () => {
+  pushPort = await freePort();
+  pushService = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      received.push({
+        path: request.url ?? '',
+        authorization: String(request.headers.authorization),
+        encoding: String(request.headers['content-encoding']),
+        body: Buffer.concat(chunks),
+      });
+      response.statusCode = answerGone ? 410 : 201;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => pushService.listen(pushPort, '127.0.0.1', resolve));
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+  await new Promise<void>((resolve) => pushService.close(() => resolve()));
+});
+
+/** A browser-side subscription: its own P-256 key pair and auth secret, as PushManager makes. */
+function subscription(path: string) {
+  const keys = createECDH('prime256v1');
+  keys.generateKeys();
+  const auth = randomBytes(16);
+  return {
+    keys,
+    auth,
+    body: { endpoint: `http://127.0.0.1:${pushPort}/${path}`, keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
+  };
+}
+
+describe('Web Push', () => {
+  it('pushes a join request to the publisher’s device, encrypted for that device and signed with VAPID', async () => {
+    const publicKey = await call(server.url, '/api/push/public-key');
+    expect(String(publicKey.body.publicKey)).toMatch(/^[A-Za-z0-9_-]{80,}$/);
+
+    const ana = (await signInThroughOidc(server.url, { email: 'ana@push.test', password: 'ana-password' })).access_token;
+    const bob = (await signInThroughOidc(server.url, { email: 'bob@push.test', password: 'bob-password', displayName: 'Bob Bass' })).access_token;
+    const device = subscription('ana-laptop');
+    expect((await call(server.url, '/api/push/devices/ana-laptop-1', { method: 'PUT', token: ana, body: { subscription: device.body } })).status).toBe(204);
+    expect((await call(server.url, '/api/push/devices/x', { method: 'PUT', token: ana, body: { subscription: device.body } })).status).toBe(400);
+
+    const folder = await storageClient(server.url, ana).createFolder('Pushed', null);
+    await call(server.url, '/api/join-requests', { method: 'POST', token: bob, body: { type: 'group', id: folder.id } });
+    const message = await waitFor(() => received.find((r) => r.path === '/ana-laptop'), { what: 'the push message' });
+    expect(message.encoding).toBe('aes128gcm');
+    expect(message.authorization).toMatch(/^vapid t=.+, k=/);
+    const payload = JSON.parse(
+      ece.decrypt(message.body, { version: 'aes128gcm', privateKey: device.keys, authSecret: device.auth.toString('base64url') }).toString(),
+    ) as { title: string; body: string };
+    expect(payload).toMatchObject({ title: 'Join Request', body: 'Bob Bass asks to join “Pushed”.' });
+  });
+
+  it('forgets a device whose subscription is gone (410)', async () => {
+    const cid = (await signInThroughOidc(server.url, { email: 'cid@push.test', password: 'cid-password' })).access_token;
+    const dee = (await signInThroughOidc(server.url, { email: 'dee@push.test', password: 'dee-password' })).access_token;
+    await call(server.url, '/api/push/devices/cid-phone-1', { method: 'PUT', token: cid, body: { subscription: subscription('cid-phone').body } });
+    answerGone = true;
+    const folder = await storageClient(server.url, cid).createFolder('Gone Device', null);
+    await call(server.url, '/api/join-requests', { method: 'POST', token: dee, body: { type: 'group', id: folder.id } });
+    const cidId = JSON.parse(Buffer.from(cid.split('.')[1]!, 'base64url').toString()).sub as string;
+    await waitFor(async () => (await server.context.services.pushDevices.devicesOf(cidId)).length === 0, { what: 'the device to be forgotten' });
+    answerGone = false;
+  });
+});
