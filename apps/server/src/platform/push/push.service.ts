@@ -37,7 +37,7 @@ export class PushService {
         TTL: 3600,
         contentEncoding: 'aes128gcm',
       });
-      const response = await fetch(request.endpoint, { method: request.method, headers: request.headers, body: request.body });
+      const response = await fetch(request.endpoint, { method: request.method, headers: request.headers, body: new Uint8Array(request.body) });
       if (response.status === 404 || response.status === 410) gone.push(target.deviceId);
       else if (!response.ok) throw new Error(`The push service answered ${response.status}`);
     }
