@@ -63,6 +63,15 @@ describe('sharing between two people in Chromium', () => {
     expect(inviteUrl).toMatch(/\/j\/[A-Za-z0-9_-]+$/);
     await screenshot(ana, 'share-dialog');
 
+    // Before joining, Bob cannot open the folder: he is told so and taken back to his groups.
+    await ana.keyboard.press('Escape');
+    await tile(ana, 'Band Stems').dblclick();
+    await ana.waitForURL(/\/groups\/[0-9a-f-]{36}$/);
+    await bob.goto(ana.url());
+    await bob.getByText('You are not authorized to access this group').waitFor();
+    await bob.waitForURL(`${server.url}/groups`);
+    await ana.getByRole('navigation', { name: 'Breadcrumb' }).getByLabel('Home').click();
+
     await bob.goto(inviteUrl);
     const join = bob.getByRole('dialog', { name: 'Join Request' });
     await join.getByText('You have been invited to the group: Band Stems').waitFor();
@@ -70,7 +79,6 @@ describe('sharing between two people in Chromium', () => {
     await bob.getByText('Your response has been sent! Please wait for the publisher to verify it.').waitFor();
 
     // A sees the request without reloading: the bell shows it.
-    await ana.keyboard.press('Escape');
     await ana.getByRole('button', { name: 'Notifications' }).click();
     await ana.getByText('Bob asks to join the folder Band Stems').waitFor();
     await screenshot(ana, 'bell-request');

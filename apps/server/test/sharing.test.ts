@@ -207,3 +207,16 @@ describe('public "Download all"', () => {
     expect((await call(server.url, '/api/public/zip', { method: 'POST', body: { token: shared } })).status).toBe(404);
   });
 });
+
+describe('a public link to one project', () => {
+  it('shows that project only; other projects of the same publisher stay out of reach', async () => {
+    const { ticket } = await client('ana').upload(makeAudio('Solo.wav', { seconds: 1 }), null);
+    const other = await client('ana').upload(makeAudio('Other.wav', { seconds: 1 }), null);
+    const link = await client('ana').api<{ url: string }>(`/api/share/project/${ticket.project.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+    const shared = new URL(link.url).searchParams.get('shared_project')!;
+    const listing = await call(server.url, `/api/public/share?token=${shared}`);
+    expect(listing.body).toMatchObject({ title: 'Solo', root: { type: 'project' }, items: [{ kind: 'project', name: 'Solo' }] });
+    expect((await call(server.url, `/api/public/versions/${ticket.version.id}/preview?token=${shared}`)).status).toBe(200);
+    expect((await call(server.url, `/api/public/versions/${other.ticket.version.id}/download?token=${shared}`)).status).toBe(404);
+  });
+});

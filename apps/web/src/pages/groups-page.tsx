@@ -1,7 +1,7 @@
 import { Alert, Center, Loader, Overlay, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCloudUpload } from '@tabler/icons-react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInView } from '../lib/use-in-view';
 import { useNavigate, useParams } from 'react-router';
 import type { ListFilters, StorageItem } from '@mixroom/contracts';
@@ -88,6 +88,8 @@ export function GroupsPage() {
 
   if (listing.isError) {
     const error = listing.error;
+    // A folder the user may not open: say so and go back to their groups (spec 1 §8).
+    if (error instanceof ApiError && error.status === 403 && groupId) return <NotAuthorized message={error.message} />;
     return (
       <Center mih="50vh">
         <Alert color="red" title={error instanceof ApiError && error.status === 403 ? 'No access' : 'Not available'} maw={480}>
@@ -189,4 +191,13 @@ export function GroupsPage() {
       )}
     </Stack>
   );
+}
+
+function NotAuthorized({ message }: { message: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    notify('error', 'Error', message);
+    void navigate('/groups', { replace: true });
+  }, [message, navigate]);
+  return null;
 }
