@@ -20,6 +20,7 @@ import { spawnServer } from '../apps/server/test/helpers/spawn-server';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
+import { generateAudio } from '../apps/server/test/helpers/audio';
 import { fillSignIn, launchBrowser } from '../e2e/helpers/browser';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
@@ -88,21 +89,7 @@ async function uploadInChromium(base: string, source: string): Promise<number> {
 export async function benchProcessing(): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-media-'));
   const wav = join(work, 'hour.wav');
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'anoisesrc=d=3600:c=pink:r=48000:a=0.2',
-    '-ac',
-    '2',
-    '-c:a',
-    'pcm_s24le',
-    wav,
-  ]);
+  generateAudio(wav, 'anoisesrc=d=3600:c=pink:r=48000:a=0.2', ['-c:a', 'pcm_s24le']);
   const server = await startTestServer({}, { keepDataDir: join(work, 'data') });
   try {
     const decodeMs = await time(() => spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', wav, '-f', 'null', '-'], { stdio: 'ignore' }));

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAudio } from '../apps/server/test/helpers/audio';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { unzip } from '../apps/server/test/helpers/unzip';
 import { fillSignUp, launchBrowser, screenshot } from './helpers/browser';
@@ -38,8 +38,7 @@ beforeAll(async () => {
   await signUp(bob, 'Bob', 'bob@share.example');
 
   const dir = mkdtempSync(join(tmpdir(), 'mixroom-share-'));
-  const song = join(dir, 'Groove.wav');
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=3', '-ac', '2', song]);
+  const song = makeAudio('Groove.wav', { dir, seconds: 3, frequency: 220 });
   await ana.getByRole('button', { name: 'New' }).click();
   await ana.getByRole('menuitem', { name: 'New Folder' }).click();
   await ana.getByLabel('Folder name').fill('Band Stems');

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects } from '../apps/server/src/db/schema';
+import { makeAudio } from '../apps/server/test/helpers/audio';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { unzip } from '../apps/server/test/helpers/unzip';
 import { fillSignUp, launchBrowser, screenshot } from './helpers/browser';
@@ -22,25 +22,9 @@ function makeTree(): string {
   const tree = join(root, 'Session Tree');
   mkdirSync(join(tree, 'Drums'), { recursive: true });
   mkdirSync(join(tree, 'Vocals'), { recursive: true });
-  const tone = (path: string, seconds: number, frequency: number) =>
-    execFileSync('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `sine=frequency=${frequency}:duration=${seconds}`,
-      '-ac',
-      '2',
-      '-ar',
-      '44100',
-      path,
-    ]);
-  tone(join(tree, 'Drums', 'kick.wav'), 3, 60);
-  tone(join(tree, 'Vocals', 'lead.mp3'), 5, 440);
-  tone(join(root, 'kick v2.wav'), 2, 80);
+  makeAudio('kick.wav', { dir: join(tree, 'Drums'), seconds: 3, frequency: 60, sampleRate: 44100 });
+  makeAudio('lead.mp3', { dir: join(tree, 'Vocals'), seconds: 5, frequency: 440, sampleRate: 44100 });
+  makeAudio('kick v2.wav', { dir: root, seconds: 2, frequency: 80, sampleRate: 44100 });
   return root;
 }
 

@@ -5,28 +5,19 @@ import { join } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'mixroom-audio-'));
 
-/** A real audio file made by ffmpeg: a sine tone (optionally with a quiet second tone). */
-export function makeAudio(name: string, options: { seconds?: number; frequency?: number; codec?: string; sampleRate?: number; volume?: number } = {}): string {
-  const path = join(dir, name);
-  const seconds = options.seconds ?? 3;
-  const codecArgs = options.codec ? ['-c:a', options.codec] : [];
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${options.frequency ?? 440}:sample_rate=${options.sampleRate ?? 48000}:duration=${seconds}`,
-    '-af',
-    `volume=${options.volume ?? 0.5}`,
-    '-ac',
-    '2',
-    ...codecArgs,
-    path,
-  ]);
+/** Writes a stereo file from an ffmpeg lavfi source (`sine=…`, `anoisesrc=…`); the format follows the extension. */
+export function generateAudio(path: string, source: string, extra: string[] = []): string {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', source, '-ac', '2', ...extra, path]);
   return path;
+}
+
+/** A real audio file made by ffmpeg: a sine tone, in this test run's folder or in `dir`. */
+export function makeAudio(
+  name: string,
+  options: { seconds?: number; frequency?: number; codec?: string; sampleRate?: number; volume?: number; dir?: string } = {},
+): string {
+  const source = `sine=frequency=${options.frequency ?? 440}:sample_rate=${options.sampleRate ?? 48000}:duration=${options.seconds ?? 3}`;
+  return generateAudio(join(options.dir ?? dir, name), source, ['-af', `volume=${options.volume ?? 0.5}`, ...(options.codec ? ['-c:a', options.codec] : [])]);
 }
 
 /** Integrated loudness and true peak as ffmpeg's own ebur128 reports them, for comparison. */

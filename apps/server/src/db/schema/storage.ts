@@ -16,6 +16,15 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
+/** Who made and deleted an item, and when (folders and projects alike). */
+const lifecycle = () => ({
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  deletedBy: uuid('deleted_by').references(() => users.id, { onDelete: 'set null' }),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 const flag = () =>
   text('flag', { enum: ['NONE', 'CREATE', 'DELETE', 'DELETING'] })
     .notNull()
@@ -40,11 +49,7 @@ export const groups = pgTable(
     mode: text('mode', { enum: ['STORAGE', 'TRANSFER'] })
       .notNull()
       .default('STORAGE'),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    deletedBy: uuid('deleted_by').references(() => users.id, { onDelete: 'set null' }),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...lifecycle(),
   },
   (t) => [
     index('groups_parent_idx').on(t.parentId, t.flag),
@@ -81,11 +86,7 @@ export const projects = pgTable(
     /** Size and extension of the latest version, for tiles and the file-kind filter. */
     size: bigint('size', { mode: 'number' }).notNull().default(0),
     latestExtension: text('latest_extension'),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    deletedBy: uuid('deleted_by').references(() => users.id, { onDelete: 'set null' }),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...lifecycle(),
   },
   (t) => [
     index('projects_group_idx').on(t.groupId, t.flag),

@@ -3,7 +3,8 @@ import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { GroupRow, GroupsRepository } from '../storage/groups.repository';
 import type { ProjectRow, ProjectsRepository } from '../storage/projects.repository';
-import type { StoragePresenter } from '../storage/storage.presenter';
+import { presentVersion, type StoragePresenter } from '../storage/storage.presenter';
+import type { Version } from '@mixroom/contracts';
 import type { VersionsRepository } from '../storage/versions.repository';
 import type { SharingRepository } from './sharing.repository';
 import type { ZipService } from '../storage/zip.service';
@@ -72,19 +73,7 @@ export class PublicShareService {
             name: p.name,
             updatedAt: p.updatedAt.toISOString(),
             size: p.size,
-            latestVersion: v
-              ? {
-                  id: v.id,
-                  number: v.number,
-                  name: v.name,
-                  fileName: v.fileName,
-                  fileExtension: v.fileExtension,
-                  fileSize: v.fileSize,
-                  status: v.status,
-                  durationSeconds: v.durationSeconds,
-                  thumbnailUrl: thumbnails.get(v.id) ?? null,
-                }
-              : null,
+            latestVersion: v ? pick(presentVersion(v, thumbnails.get(v.id) ?? null)) : null,
           };
         }),
       ],
@@ -120,4 +109,10 @@ export class PublicShareService {
       url: await this.blobs.signDownloadUrl(key, { expiresInSeconds: this.signTtlSeconds, ...(kind === 'download' ? { fileName: version.fileName } : {}) }),
     };
   }
+}
+
+/** The version fields a visitor sees (no processing internals). */
+function pick(v: Version) {
+  const { id, number, name, fileName, fileExtension, fileSize, status, durationSeconds, thumbnailUrl } = v;
+  return { id, number, name, fileName, fileExtension, fileSize, status, durationSeconds, thumbnailUrl };
 }
