@@ -23,6 +23,7 @@ import { usersRoutes } from './modules/users/users.routes';
 import { storageRoutes } from './modules/storage/storage.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
 import { pushRoutes } from './modules/push/push.routes';
+import { commentsRoutes } from './modules/comments/comments.routes';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -87,6 +88,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   await app.register(storageRoutes, services.storage);
   await app.register(sharingRoutes, { sharing: services.sharing, publicShare: services.publicShare });
   await app.register(pushRoutes, { push: services.push, devices: services.pushDevices });
+  await app.register(commentsRoutes, { comments: services.comments });
   if (context.blobs instanceof DiskBlobStore) {
     const store = context.blobs;
     await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));

@@ -31,6 +31,8 @@ import { createStorageModule, type StorageModule } from './modules/storage/stora
 import { PublicShareService } from './modules/sharing/public-share.service';
 import { SharingRepository } from './modules/sharing/sharing.repository';
 import { SharingService } from './modules/sharing/sharing.service';
+import { CommentsRepository } from './modules/comments/comments.repository';
+import { CommentsService } from './modules/comments/comments.service';
 import { PushService } from './platform/push/push.service';
 import { PushRepository } from './modules/push/push.repository';
 import { pushJobs, sendPushJob } from './modules/push/push.jobs';
@@ -60,6 +62,7 @@ export interface AppContext {
     publicShare: PublicShareService;
     push: PushService;
     pushDevices: PushRepository;
+    comments: CommentsService;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -165,6 +168,12 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       config.signedUrlTtlSeconds,
       storage.zip,
     );
+    const comments = new CommentsService(new CommentsRepository(db), repositories.versions, storage.projects, bus);
+    // A project's review events (comments) reach whoever can see the project.
+    topics.register('project', async (actor, projectId) => {
+      const project = /^[0-9a-f-]{36}$/.test(projectId) ? await repositories.projects.find(projectId) : null;
+      return project ? (await repositories.access.roleFor(actor.userId, project)) !== 'NONE' : false;
+    });
     const jobDefinitions = [
       ...mailJobs(mailer),
       ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }),
@@ -185,7 +194,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       topics,
       verifyToken,
       provider,
-      services: { users, accounts, admin, uploads, storage, sharing, publicShare, push, pushDevices },
+      services: { users, accounts, admin, uploads, storage, sharing, publicShare, push, pushDevices, comments },
       dispose,
     };
   } catch (error) {

@@ -20,6 +20,7 @@ interface World {
   project: string;
   version: string;
   viewerId: string;
+  comment: string;
   activeToken: string;
   revokedToken: string;
 }
@@ -93,6 +94,16 @@ const TABLE: Row[] = [
     path: () => '/api/groups/root/items',
     allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'],
   },
+  { name: 'list comments', method: 'GET', path: (w) => `/api/versions/${w.version}/comments`, allow: MEMBERS },
+  {
+    name: 'comment on a version',
+    method: 'POST',
+    path: (w) => `/api/versions/${w.version}/comments`,
+    body: () => ({ type: 'timestamp', startTime: 0.5, text: 'Nice' }),
+    allow: MEMBERS,
+  },
+  { name: 'reply to a comment', method: 'POST', path: (w) => `/api/comments/${w.comment}/replies`, body: () => ({ text: 'Agreed' }), allow: MEMBERS },
+  { name: "edit the publisher's comment", method: 'PATCH', path: (w) => `/api/comments/${w.comment}`, body: () => ({ text: 'Edited' }), allow: ['publisher'] },
   {
     name: 'public link listing',
     method: 'GET',
@@ -105,6 +116,8 @@ const TABLE: Row[] = [
     path: (w, actor) => `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
     allow: EVERYONE_WITH_LINK,
   },
+  // Last: it deletes the comment the rows above use.
+  { name: "delete the publisher's comment", method: 'DELETE', path: (w) => `/api/comments/${w.comment}`, allow: ['publisher'] },
   {
     name: 'public link: a folder outside the shared one',
     method: 'GET',
@@ -147,7 +160,12 @@ beforeAll(async () => {
   await publisher.api(`/api/share/group/${outside.id}/public-link`, { method: 'PUT', body: { isActive: false } });
   const active = await publisher.api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } });
   const token = (url: string) => new URL(url).searchParams.get('shared_group')!;
+  const comment = await publisher.api<{ id: string }>(`/api/versions/${ticket.version.id}/comments`, {
+    method: 'POST',
+    body: { type: 'timestamp', startTime: 0.2, text: 'Publisher note' },
+  });
   world = {
+    comment: comment.id,
     folder: folder.id,
     sub: sub.id,
     outside: outside.id,

@@ -6,3 +6,4 @@ export * from './realtime';
 export * from './uploads';
 export * from './storage';
 export * from './sharing';
+export * from './comments';

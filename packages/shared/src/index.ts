@@ -4,3 +4,4 @@ export * from './messages';
 export * from './enums';
 export * from './permissions';
 export * from './files';
+export * from './comments';

@@ -2,3 +2,4 @@ export * from './users';
 export * from './platform';
 export * from './storage';
 export * from './sharing';
+export * from './comments';

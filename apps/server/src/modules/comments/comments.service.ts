@@ -1,0 +1,107 @@
+import { COMMENT_MESSAGES, roundTime } from '@mixroom/shared';
+import type { Comment, CreateCommentBody } from '@mixroom/contracts';
+import { AppError } from '../../http/app-error';
+import type { EventBus } from '../../platform/realtime/event-bus';
+import type { ProjectsService } from '../storage/projects.service';
+import type { VersionsRepository } from '../storage/versions.repository';
+import type { Actor } from '../users/users.service';
+import type { CommentRow, CommentsRepository } from './comments.repository';
+
+/** A hundredth of a second of slack at the end: players report the last frame's time. */
+const END_SLACK = 0.01;
+
+/**
+ * Timed comments and replies on a version. Anyone who can see the project comments and replies;
+ * only the author edits or deletes (spec 2 §6). Changes reach every open review live.
+ */
+export class CommentsService {
+  constructor(
+    private readonly comments: CommentsRepository,
+    private readonly versions: VersionsRepository,
+    private readonly projects: ProjectsService,
+    private readonly bus: EventBus,
+  ) {}
+
+  private async version(actor: Actor, versionId: string) {
+    const version = await this.versions.find(versionId);
+    if (!version) throw AppError.notFound('No such version.');
+    await this.projects.resolve(actor, version.projectId);
+    return version;
+  }
+
+  private announce(projectId: string, versionId: string, action: string): Promise<void> {
+    return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action } });
+  }
+
+  async list(actor: Actor, versionId: string): Promise<Comment[]> {
+    await this.version(actor, versionId);
+    const { top, replies } = await this.comments.forVersion(versionId);
+    const people = new Map((await this.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]));
+    const who = (id: string) => people.get(id) ?? { id, displayName: 'Former member', photoUrl: null };
+    const mine = (row: CommentRow) => ({ canEdit: row.userId === actor.userId, canDelete: row.userId === actor.userId });
+    return top.map((c) => ({
+      id: c.id,
+      versionId,
+      type: c.type === 'range' ? 'range' : 'timestamp',
+      startTime: c.startTime ?? 0,
+      endTime: c.endTime,
+      text: c.text,
+      user: who(c.userId),
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+      capabilities: mine(c),
+      replies: replies
+        .filter((r) => r.parentId === c.id)
+        .map((r) => ({
+          id: r.id,
+          user: who(r.userId),
+          text: r.text,
+          createdAt: r.createdAt.toISOString(),
+          updatedAt: r.updatedAt.toISOString(),
+          capabilities: mine(r),
+        })),
+    }));
+  }
+
+  async create(actor: Actor, versionId: string, input: CreateCommentBody): Promise<{ id: string }> {
+    const version = await this.version(actor, versionId);
+    const start = roundTime(input.startTime);
+    const end = input.type === 'range' ? roundTime(input.endTime) : null;
+    if (end !== null && end <= start) throw AppError.badRequest(COMMENT_MESSAGES.rangeOrder, 'RANGE_ORDER');
+    const duration = version.durationSeconds;
+    if (duration !== null && Math.max(start, end ?? 0) > duration + END_SLACK) throw AppError.badRequest(COMMENT_MESSAGES.pastEnd, 'PAST_END');
+    const row = await this.comments.insert({ versionId, userId: actor.userId, type: input.type, startTime: start, endTime: end, text: input.text });
+    await this.announce(version.projectId, versionId, 'created');
+    return { id: row.id };
+  }
+
+  async reply(actor: Actor, commentId: string, text: string): Promise<{ id: string }> {
+    const parent = await this.comments.find(commentId);
+    if (!parent || parent.parentId) throw AppError.notFound('No such comment.');
+    const version = await this.version(actor, parent.versionId);
+    const row = await this.comments.insert({ versionId: parent.versionId, parentId: parent.id, userId: actor.userId, type: 'reply', text });
+    await this.announce(version.projectId, parent.versionId, 'replied');
+    return { id: row.id };
+  }
+
+  private async authored(actor: Actor, commentId: string) {
+    const row = await this.comments.find(commentId);
+    if (!row) throw AppError.notFound('No such comment.');
+    const version = await this.version(actor, row.versionId);
+    if (row.userId !== actor.userId) throw AppError.forbidden(COMMENT_MESSAGES.onlyAuthor);
+    return { row, version };
+  }
+
+  async edit(actor: Actor, commentId: string, text: string): Promise<void> {
+    const { row, version } = await this.authored(actor, commentId);
+    await this.comments.updateText(row.id, text);
+    await this.announce(version.projectId, row.versionId, 'edited');
+  }
+
+  /** Deleting a comment deletes its replies with it. */
+  async delete(actor: Actor, commentId: string): Promise<void> {
+    const { row, version } = await this.authored(actor, commentId);
+    await this.comments.delete(row.id);
+    await this.announce(version.projectId, row.versionId, 'deleted');
+  }
+}

@@ -1,0 +1,40 @@
+import { COMMENT_LIMITS, COMMENT_MESSAGES } from '@mixroom/shared';
+import { z } from 'zod';
+import { isoDate } from './common';
+
+const text = z
+  .string({ message: COMMENT_MESSAGES.textRequired })
+  .trim()
+  .min(1, { message: COMMENT_MESSAGES.textRequired })
+  .max(COMMENT_LIMITS.textMax, { message: COMMENT_MESSAGES.textTooLong });
+const time = z.number().finite().min(0, { message: 'Times cannot be negative.' });
+
+export const createCommentBody = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('timestamp'), startTime: time, text }),
+  z.object({ type: z.literal('range'), startTime: time, endTime: time, text }),
+]);
+export type CreateCommentBody = z.infer<typeof createCommentBody>;
+export const replyBody = z.object({ text });
+export const editCommentBody = z.object({ text });
+
+const author = z.object({ id: z.uuid(), displayName: z.string(), photoUrl: z.string().nullable() });
+const mine = z.object({ canEdit: z.boolean(), canDelete: z.boolean() });
+
+export const commentReply = z.object({ id: z.uuid(), user: author, text: z.string(), createdAt: isoDate, updatedAt: isoDate, capabilities: mine });
+export const comment = z
+  .object({
+    id: z.uuid(),
+    versionId: z.uuid(),
+    type: z.enum(['timestamp', 'range']),
+    startTime: z.number(),
+    endTime: z.number().nullable(),
+    text: z.string(),
+    user: author,
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    capabilities: mine,
+    replies: z.array(commentReply),
+  })
+  .meta({ id: 'Comment' });
+export type Comment = z.infer<typeof comment>;
+export const commentsResponse = z.object({ comments: z.array(comment) }).meta({ id: 'Comments' });
