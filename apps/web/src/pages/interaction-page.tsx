@@ -9,13 +9,6 @@ import { api, ApiError } from '../lib/api-client';
 
 type Screen = 'signin' | 'signup' | 'forgot';
 
-async function post(url: string, body: unknown): Promise<{ redirectTo: string }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const data = (await response.json().catch(() => null)) as { redirectTo?: string; error?: { message: string } } | null;
-  if (!response.ok || !data?.redirectTo) throw new Error(data?.error?.message ?? MESSAGES.genericError);
-  return { redirectTo: data.redirectTo };
-}
-
 /** The embedded provider's sign-in screen, in Mixroom's look (the provider sends the browser here). */
 export function InteractionPage() {
   const { uid = '' } = useParams();
@@ -79,7 +72,10 @@ function SignInForms({ details }: { details: InteractionDetails }) {
         setScreen('signin');
         return;
       }
-      const { redirectTo } = await post(`/oidc/interaction/${details.uid}/${screen === 'signup' ? 'signup' : 'login'}`, parsed.data);
+      const { redirectTo } = await api<{ redirectTo: string }>(`/oidc/interaction/${details.uid}/${screen === 'signup' ? 'signup' : 'login'}`, {
+        method: 'POST',
+        body: parsed.data,
+      });
       window.location.assign(redirectTo);
     } catch (error) {
       setFailure(error instanceof ApiError || error instanceof Error ? error.message : MESSAGES.genericError);

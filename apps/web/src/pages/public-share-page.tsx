@@ -9,17 +9,10 @@ import { sharingApi } from '../features/sharing/api';
 import { usePublicListing } from '../features/sharing/queries';
 import { useAuth } from '../lib/auth/auth-context';
 import { formatBytes, formatDuration } from '../lib/format/format';
+import { startBrowserDownload } from '../lib/download';
 import { notify } from '../lib/notify';
 
 type Item = PublicListing['items'][number];
-
-function startDownload(url: string) {
-  const link = document.createElement('a');
-  link.href = url;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-}
 
 function Player({ token, item, onClose }: { token: string; item: Item | null; onClose: () => void }) {
   const [src, setSrc] = useState<string | null>(null);
@@ -52,7 +45,7 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
             variant="light"
             onClick={() =>
               void sharingApi.publicVersionUrl(token, version.id, 'download').then(
-                ({ url }) => startDownload(url),
+                ({ url }) => startBrowserDownload(url),
                 () => notify('error', 'Oops', 'The download could not start.'),
               )
             }
@@ -128,7 +121,7 @@ export function PublicSharePage() {
                     sharingApi
                       .publicZip(token, folder)
                       .then(
-                        ({ url }) => startDownload(url),
+                        ({ url }) => startBrowserDownload(url),
                         () => notify('error', 'Oops', 'The download could not start.'),
                       )
                       .finally(() => setZipping(false));

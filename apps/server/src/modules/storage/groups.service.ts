@@ -70,8 +70,9 @@ export class GroupsService {
       (p) => owned(p.publisherId) && (filters.kind === 'all' || fileKind(p.latestExtension) === filters.kind),
     );
     const pageItems = [...folders, ...files].slice(offset, offset + limit);
-    const roles = new Map<string, Role>();
-    for (const item of pageItems) roles.set(item.id, await this.access.roleFor(actor.userId, item));
+    // A root item is there through its own publisher or a membership on itself (its parent is out
+    // of reach), so one batched lookup gives every role on the page.
+    const roles = await this.access.childRoles(actor.userId, 'NONE', pageItems);
     const folderIds = new Set(folders.map((f) => f.id));
     return this.page(
       actor,
@@ -156,10 +157,9 @@ export class GroupsService {
   async folders(actor: Actor): Promise<{ id: string; parentId: string | null; path: string }[]> {
     const rows = await this.groups.reachable(actor.userId, await this.access.accessRoots(actor.userId), 5000);
     const names = new Map(rows.map((r) => [r.id, r.name]));
-    const editable = await this.access.childRoles(actor.userId, 'NONE', rows);
     const result = [];
     for (const row of rows) {
-      const role = editable.get(row.id) === 'OWNER' ? 'OWNER' : await this.access.roleFor(actor.userId, row);
+      const role = row.publisherId === actor.userId ? 'OWNER' : await this.access.roleFor(actor.userId, row);
       if (!groupCapabilities(role).canCreate) continue;
       result.push({ id: row.id, parentId: row.parentId, path: row.path.map((id) => names.get(id) ?? '…').join(' / ') });
     }

@@ -162,8 +162,8 @@ export class ProjectsService {
     const extension = extensionOf(input.fileName);
     const name = baseName(input.fileName).slice(0, LIMITS.nameMax).trim() || input.fileName.slice(0, LIMITS.nameMax);
     const type = isAudioExtension(extension) ? 'AUDIO' : 'ANY';
-    if (input.groupId) await this.groupsService.resolve(actor, input.groupId, 'edit');
-    const publisherId = input.groupId ? (await this.groups.find(input.groupId))!.publisherId : actor.userId;
+    const parent = input.groupId ? (await this.groupsService.resolve(actor, input.groupId, 'edit')).group : null;
+    const publisherId = parent?.publisherId ?? actor.userId;
     await this.checkQuota(publisherId, input.size);
     const { row } = await this.insertProject(actor, { name, groupId: input.groupId, type, flag: 'CREATE' });
     try {

@@ -1,18 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Version } from '@mixroom/contracts';
+import { startBrowserDownload } from '../../../lib/download';
 import { activitiesStore } from '../../uploads/activities-store';
 import { storageApi, type ItemRef } from '../api';
 
 /** Downloads a version through its signed URL: the browser streams it to disk under its own name. */
-function startBrowserDownload(url: string): void {
-  const link = document.createElement('a');
-  link.href = url;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-}
-
 export function useDownloadVersion() {
   return useMutation({
     mutationFn: async (version: Pick<Version, 'id'>) => startBrowserDownload((await storageApi.downloadUrl(version.id)).url),
