@@ -24,6 +24,8 @@ import { storageRoutes } from './modules/storage/storage.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
 import { pushRoutes } from './modules/push/push.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
+import { reviewRoutes } from './modules/review/review.routes';
+import { attachmentsRoutes } from './modules/storage/attachments.routes';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -89,6 +91,8 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   await app.register(sharingRoutes, { sharing: services.sharing, publicShare: services.publicShare });
   await app.register(pushRoutes, { push: services.push, devices: services.pushDevices });
   await app.register(commentsRoutes, { comments: services.comments });
+  await app.register(reviewRoutes, { review: services.review });
+  await app.register(attachmentsRoutes, { attachments: services.storage.attachments });
   if (context.blobs instanceof DiskBlobStore) {
     const store = context.blobs;
     await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));

@@ -32,6 +32,8 @@ import { PublicShareService } from './modules/sharing/public-share.service';
 import { SharingRepository } from './modules/sharing/sharing.repository';
 import { SharingService } from './modules/sharing/sharing.service';
 import { CommentsRepository } from './modules/comments/comments.repository';
+import { PresenceRepository } from './modules/review/presence.repository';
+import { ReviewService } from './modules/review/review.service';
 import { CommentsService } from './modules/comments/comments.service';
 import { PushService } from './platform/push/push.service';
 import { PushRepository } from './modules/push/push.repository';
@@ -63,6 +65,7 @@ export interface AppContext {
     push: PushService;
     pushDevices: PushRepository;
     comments: CommentsService;
+    review: ReviewService;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -169,6 +172,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       storage.zip,
     );
     const comments = new CommentsService(new CommentsRepository(db), repositories.versions, storage.projects, bus);
+    const review = new ReviewService(repositories.versions, storage.projects, new PresenceRepository(db), storage.presenter, storage.media, bus);
     // A project's review events (comments) reach whoever can see the project.
     topics.register('project', async (actor, projectId) => {
       const project = /^[0-9a-f-]{36}$/.test(projectId) ? await repositories.projects.find(projectId) : null;
@@ -194,7 +198,7 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       topics,
       verifyToken,
       provider,
-      services: { users, accounts, admin, uploads, storage, sharing, publicShare, push, pushDevices, comments },
+      services: { users, accounts, admin, uploads, storage, sharing, publicShare, push, pushDevices, comments, review },
       dispose,
     };
   } catch (error) {

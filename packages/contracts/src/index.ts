@@ -7,3 +7,4 @@ export * from './uploads';
 export * from './storage';
 export * from './sharing';
 export * from './comments';
+export * from './review';

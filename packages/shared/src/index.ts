@@ -5,3 +5,4 @@ export * from './enums';
 export * from './permissions';
 export * from './files';
 export * from './comments';
+export * from './review';

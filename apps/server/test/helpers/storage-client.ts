@@ -38,6 +38,12 @@ export function storageClient(baseUrl: string, token: string) {
       });
       return uploadFile({ api, ticket, file });
     },
+    /** Uploads a file from disk as an attachment of a project. */
+    async attach(projectId: string, path: string): Promise<{ ticket: UploadTicket; version: Version }> {
+      const file = await openAsBlob(path);
+      const ticket = await api<UploadTicket>(`/api/projects/${projectId}/attachments`, { method: 'POST', body: { fileName: basename(path), size: file.size } });
+      return { ticket, version: await uploadFile({ api, ticket, file }) };
+    },
     project: (id: string) => api<{ project: { id: string; name: string }; versions: Version[] }>(`/api/projects/${id}`),
   };
 }

@@ -3,3 +3,4 @@ export * from './platform';
 export * from './storage';
 export * from './sharing';
 export * from './comments';
+export * from './review';

@@ -128,7 +128,9 @@ export const versions = pgTable(
     peaksKey: text('peaks_key'),
     thumbnailKey: text('thumbnail_key'),
     previewKey: text('preview_key'),
+    /** Rich-text notes (sanitized HTML) and when they were last saved. */
     note: text('note'),
+    noteUpdatedAt: timestamp('note_updated_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

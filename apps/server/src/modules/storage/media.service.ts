@@ -7,7 +7,7 @@ import { isAudioExtension } from '@mixroom/shared';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../platform/blob/disk-blob-store';
 import type { JobContext } from '../../platform/jobs/job-definition';
-import { analyze, MediaError, probe, type MediaTools, type ProbeResult } from '../../platform/media/ffmpeg';
+import { analyze, MediaError, probe, renderSpectrogram, type MediaTools, type ProbeResult } from '../../platform/media/ffmpeg';
 import { renderWaveformThumbnail } from '../../platform/media/png';
 import type { ProjectsRepository } from './projects.repository';
 import type { StorageEvents } from './storage.events';
@@ -26,13 +26,41 @@ export function needsPreview(extension: string, media: ProbeResult): boolean {
  * thumbnail. An undecodable file marks the version corrupt with the reason: never a crash.
  */
 export class MediaService {
+  /** Spectrograms being rendered, so a second viewer waits for the first render instead of starting another. */
+  private readonly rendering = new Map<string, Promise<void>>();
+
   constructor(
     private readonly versions: VersionsRepository,
     private readonly projects: ProjectsRepository,
     private readonly blobs: BlobStore,
     private readonly tools: MediaTools,
     private readonly events: StorageEvents,
+    private readonly signTtlSeconds: number,
   ) {}
+
+  /** The spectrogram image of a processed version, rendered on first demand and kept with its files. */
+  async spectrogramUrl(version: VersionRow): Promise<string> {
+    const key = `projects/${version.projectId}/${version.id}/spectrogram.png`;
+    if (!(await this.blobs.head(key))) {
+      let render = this.rendering.get(key);
+      if (!render) {
+        render = this.renderSpectrogram(version, key).finally(() => this.rendering.delete(key));
+        this.rendering.set(key, render);
+      }
+      await render;
+    }
+    return this.blobs.signDownloadUrl(key, { expiresInSeconds: this.signTtlSeconds, contentType: 'image/png' });
+  }
+
+  private async renderSpectrogram(version: VersionRow, key: string): Promise<void> {
+    const output = join(tmpdir(), `mixroom-spectrogram-${randomUUID()}.png`);
+    try {
+      await renderSpectrogram(this.tools, await this.input(version), output);
+      await this.blobs.put(key, createReadStream(output), 'image/png');
+    } finally {
+      await rm(output, { force: true });
+    }
+  }
 
   private async input(version: VersionRow): Promise<string> {
     if (this.blobs instanceof DiskBlobStore) return this.blobs.localPath(version.blobKey);

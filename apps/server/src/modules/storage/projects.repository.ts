@@ -104,6 +104,44 @@ export class ProjectsRepository {
       .orderBy(...order(sort));
   }
 
+  /** The project and its attachments: what a permanent delete must clear from the blob store. */
+  async selfAndAttachmentIds(id: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(sql`${projects.path} @> ${uuidArray([id])}`);
+    return rows.map((r) => r.id);
+  }
+
+  /** A project's attachments, live or still uploading, newest first. */
+  async attachments(parentId: string): Promise<ProjectRow[]> {
+    return this.db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.parentProjectId, parentId), inArray(projects.flag, ['NONE', 'CREATE'])))
+      .orderBy(desc(projects.updatedAt));
+  }
+
+  async attachmentCount(parentId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(projects)
+      .where(and(eq(projects.parentProjectId, parentId), eq(projects.flag, 'NONE')));
+    return row?.n ?? 0;
+  }
+
+  /** Attachments follow their project: its folder, its path and its download setting. */
+  async syncAttachments(parent: ProjectRow): Promise<void> {
+    await this.db
+      .update(projects)
+      .set({
+        groupId: parent.groupId,
+        enableDownload: parent.enableDownload,
+        path: sql`${uuidArray(parent.path)} || array[${projects.id}]`,
+      })
+      .where(eq(projects.parentProjectId, parent.id));
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.delete(projects).where(eq(projects.id, id));
   }

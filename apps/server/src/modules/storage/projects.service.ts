@@ -74,11 +74,15 @@ export class ProjectsService {
     );
   }
 
-  async get(actor: Actor, id: string): Promise<{ project: ProjectItem; versions: Version[] }> {
+  async get(actor: Actor, id: string): Promise<{ project: ProjectItem; versions: Version[]; attachmentCount: number }> {
     const { project, role } = await this.resolve(actor, id);
     const versions = await this.versions.list(id);
     const thumbnails = await this.presenter.thumbnails(versions);
-    return { project: await this.present(actor, project, role), versions: versions.map((v) => presentVersion(v, thumbnails.get(v.id) ?? null)) };
+    return {
+      project: await this.present(actor, project, role),
+      versions: versions.map((v) => presentVersion(v, thumbnails.get(v.id) ?? null)),
+      attachmentCount: await this.projects.attachmentCount(id),
+    };
   }
 
   /** A new project in a folder (or at the root); inside a folder it belongs to the folder's publisher. */
@@ -123,6 +127,7 @@ export class ProjectsService {
       ...(input.enableDownload !== undefined ? { enableDownload: input.enableDownload } : {}),
       ...(path ? { groupId: input.groupId ?? null, path } : {}),
     });
+    if (path || input.enableDownload !== undefined) await this.projects.syncAttachments(row);
     await this.events.changed([project.groupId, row.groupId], { itemId: id, kind: 'project', action: 'updated' });
     return this.present(actor, row, role);
   }
@@ -133,7 +138,8 @@ export class ProjectsService {
     if ((await this.versions.usedBytes(publisherId)) + size > limit) throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
   }
 
-  private async openVersion(actor: Actor, project: ProjectRow, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
+  /** Opens the upload of a new version of `project` (also the single file of an attachment). */
+  async openVersion(actor: Actor, project: ProjectRow, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
     await this.checkQuota(project.publisherId, input.size);
     const versionId = randomUUID();
     const blobKey = `projects/${project.id}/${versionId}/original.${extensionOf(input.fileName) || 'bin'}`;
@@ -201,6 +207,7 @@ export class ProjectsService {
     await this.projects.update(project.id, { flag: 'NONE', size: version.fileSize, latestExtension: version.fileExtension });
     await this.jobs.send(processVersionJob, { versionId }, { topic: folderTopic(project.groupId) });
     await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: 'uploaded' });
+    if (project.parentProjectId) await this.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
     return presentVersion(updated);
   }
 
@@ -237,7 +244,7 @@ export class ProjectsService {
     const remaining = (await this.versions.list(project.id)).filter((v) => v.id !== versionId);
     if (version.uploadId && version.status === 'uploading') await this.uploads.abort(actor.userId, version.uploadId).catch(() => undefined);
     if (remaining.length === 0) {
-      await this.blobs.deletePrefix(`projects/${project.id}/`);
+      for (const owned of await this.projects.selfAndAttachmentIds(project.id)) await this.blobs.deletePrefix(`projects/${owned}/`);
       await this.projects.delete(project.id);
     } else {
       await this.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);

@@ -3,6 +3,7 @@ import type { EventBus } from '../../platform/realtime/event-bus';
 export const STORAGE_EVENTS = {
   changed: 'storage.changed',
   versionProgress: 'version.progress',
+  attachment: 'attachment.changed',
 } as const;
 
 /** The topic of a folder's content; root-level items of every user share `group:root`. */
@@ -18,6 +19,11 @@ export class StorageEvents {
   changed(folderIds: (string | null)[], data: { itemId: string; kind: 'group' | 'project'; action: string }): Promise<void> {
     const topics = [...new Set(folderIds.map(folderTopic))];
     return Promise.all(topics.map((topic) => this.bus.publish({ topic, type: STORAGE_EVENTS.changed, data }))).then(() => undefined);
+  }
+
+  /** Attachments are announced to the project's reviewers, who see the project's files. */
+  attachment(parentId: string, data: { attachmentId: string; action: string }): Promise<void> {
+    return this.bus.publish({ topic: `project:${parentId}`, type: STORAGE_EVENTS.attachment, data });
   }
 
   progress(folderId: string | null, data: { projectId: string; versionId: string; progress: number; status: string }): Promise<void> {

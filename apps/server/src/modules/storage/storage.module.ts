@@ -11,6 +11,7 @@ import type { TopicPolicy } from '../../platform/realtime/topic-policy';
 import type { UploadsService } from '../uploads/uploads.service';
 import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
+import { AttachmentsService } from './attachments.service';
 import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
 import { mediaJobs } from './media.jobs';
@@ -29,6 +30,7 @@ import type { TokenSigner } from '../../platform/secrets/token-signer';
 
 export interface StorageModule extends StorageRouteDeps {
   media: MediaService;
+  attachments: AttachmentsService;
   repositories: { groups: GroupsRepository; projects: ProjectsRepository; versions: VersionsRepository; access: ItemAccessRepository };
   presenter: StoragePresenter;
   jobs: JobDefinition[];
@@ -72,7 +74,8 @@ export function createStorageModule(deps: {
   );
   const trash = new TrashService(new TrashRepository(deps.db), groupsRepo, projectsRepo, versionsRepo, access, presenter, events, deps.blobs);
   const search = new SearchService(deps.db, access);
-  const media = new MediaService(versionsRepo, projectsRepo, deps.blobs, deps.mediaTools, events);
+  const media = new MediaService(versionsRepo, projectsRepo, deps.blobs, deps.mediaTools, events, deps.signTtlSeconds);
+  const attachments = new AttachmentsService(projects, projectsRepo, versionsRepo, presenter, deps.blobs, events);
   const zip = new ZipService(deps.db, groups, projects, versionsRepo, access, deps.blobs, deps.bus, deps.tokens);
 
   // `group:root` carries only ids of changed root items; each client refetches what it may see.
@@ -97,6 +100,7 @@ export function createStorageModule(deps: {
     search,
     media,
     zip,
+    attachments,
     repositories: { groups: groupsRepo, projects: projectsRepo, versions: versionsRepo, access },
     presenter,
     usage: async (userId) => ({

@@ -116,7 +116,7 @@ export const storageRoutes: FastifyPluginAsyncZod<StorageRouteDeps> = async (app
         summary: 'A project and its versions',
         security,
         params: id,
-        response: { 200: z.object({ project: projectItem, versions: z.array(version) }), ...errors },
+        response: { 200: z.object({ project: projectItem, versions: z.array(version), attachmentCount: z.number().int() }), ...errors },
       },
     },
     (request) => deps.projects.get(requireActor(request), request.params.id),

@@ -161,3 +161,26 @@ export async function analyze(
   for (const run of [loudness, pcm]) if (run.code !== 0) throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The audio could not be decoded.');
   return { peaks: peaks.finish(), thumbnailLevels: peaks.coarse(), loudness: parseEbur128(loudness.stderrTail) };
 }
+
+/**
+ * A spectrogram of the whole file as one PNG (time left to right, log frequency up to 11 kHz),
+ * which the player stretches under the waveform. Mono at 22.05 kHz keeps ffmpeg's buffer of the
+ * whole signal to ~320 MB for an hour of audio.
+ */
+export async function renderSpectrogram(tools: MediaTools, input: string, output: string, size = { width: 4096, height: 256 }): Promise<void> {
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-i',
+    input,
+    '-filter_complex',
+    `[0:a:0]aformat=channel_layouts=mono,aresample=22050,showspectrumpic=s=${size.width}x${size.height}:legend=0:mode=combined:color=magma:scale=log:fscale=log`,
+    '-frames:v',
+    '1',
+    '-y',
+    output,
+  ];
+  const run = await collect(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
+  if (run.code !== 0) throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The spectrogram could not be rendered.');
+}

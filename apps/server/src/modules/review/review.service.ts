@@ -1,0 +1,96 @@
+import { PRESENCE } from '@mixroom/shared';
+import type { PresenceEntry, VersionNote } from '@mixroom/contracts';
+import { projectCapabilities } from '@mixroom/shared';
+import { AppError } from '../../http/app-error';
+import { MediaError } from '../../platform/media/ffmpeg';
+import type { EventBus } from '../../platform/realtime/event-bus';
+import type { StoragePresenter } from '../storage/storage.presenter';
+import type { MediaService } from '../storage/media.service';
+import type { ProjectsService } from '../storage/projects.service';
+import type { VersionRow, VersionsRepository } from '../storage/versions.repository';
+import type { Actor } from '../users/users.service';
+import { sanitizeNoteHtml } from './note-html';
+import { renderNotePdf } from './note-pdf';
+import type { PresenceRepository } from './presence.repository';
+
+export const REVIEW_EVENTS = { note: 'note.changed', presence: 'presence.changed' } as const;
+
+/**
+ * The review of one version besides its comments: notes (read by everyone who sees the project,
+ * written by those who may edit it), who is looking at it, and its spectrogram.
+ */
+export class ReviewService {
+  constructor(
+    private readonly versions: VersionsRepository,
+    private readonly projects: ProjectsService,
+    private readonly presence: PresenceRepository,
+    private readonly presenter: StoragePresenter,
+    private readonly media: MediaService,
+    private readonly bus: EventBus,
+  ) {}
+
+  private async version(actor: Actor, versionId: string, need: 'view' | 'edit' = 'view') {
+    const version = await this.versions.find(versionId);
+    if (!version) throw AppError.notFound('No such version.');
+    const { project, role } = await this.projects.resolve(actor, version.projectId, need);
+    return { version, project, role };
+  }
+
+  private presentNote(version: VersionRow, canEdit: boolean): VersionNote {
+    return { versionId: version.id, html: version.note ?? '', canEdit, updatedAt: version.noteUpdatedAt?.toISOString() ?? null };
+  }
+
+  async note(actor: Actor, versionId: string): Promise<VersionNote> {
+    const { version, project, role } = await this.version(actor, versionId);
+    return this.presentNote(version, projectCapabilities(role, project.enableDownload).canEdit);
+  }
+
+  async saveNote(actor: Actor, versionId: string, html: string): Promise<VersionNote> {
+    const { version, project } = await this.version(actor, versionId, 'edit');
+    const updated = await this.versions.update(version.id, { note: sanitizeNoteHtml(html), noteUpdatedAt: new Date() });
+    await this.bus.publish({ topic: `project:${project.id}`, type: REVIEW_EVENTS.note, data: { versionId } });
+    return this.presentNote(updated, true);
+  }
+
+  /** Exports what the user sees in the editor (saved or not) as a PDF; reading rights suffice. */
+  async notePdf(actor: Actor, versionId: string, html: string): Promise<{ pdf: Buffer; fileName: string }> {
+    const { version, project } = await this.version(actor, versionId);
+    const title = `${project.name} — v${version.number} ${version.name}`;
+    const pdf = await renderNotePdf({ title, subtitle: `Notes exported ${new Date().toUTCString()}`, html: sanitizeNoteHtml(html) });
+    return { pdf, fileName: `${project.name} v${version.number} notes.pdf` };
+  }
+
+  async setPresence(actor: Actor, versionId: string, state: 'online' | 'offline'): Promise<void> {
+    const { version } = await this.version(actor, versionId);
+    const changed = await this.presence.set({ userId: actor.userId, versionId, projectId: version.projectId, state }, PRESENCE.windowMs);
+    if (changed)
+      await this.bus.publish({ topic: `project:${version.projectId}`, type: REVIEW_EVENTS.presence, data: { versionId, userId: actor.userId, state } });
+  }
+
+  /** Everyone who opened the review; a row not renewed in the window reads offline. */
+  async listPresence(actor: Actor, versionId: string): Promise<PresenceEntry[]> {
+    await this.version(actor, versionId);
+    const rows = await this.presence.forVersion(versionId);
+    const people = await this.presenter.people(rows.map((r) => r.userId));
+    const now = Date.now();
+    return rows
+      .map((row) => ({
+        user: people.get(row.userId) ?? { id: row.userId, displayName: 'Former member', photoUrl: null },
+        state: row.state === 'online' && now - row.seenAt.getTime() < PRESENCE.windowMs ? ('online' as const) : ('offline' as const),
+        seenAt: row.seenAt.toISOString(),
+      }))
+      .sort((a, b) => (a.state === b.state ? a.user.displayName.localeCompare(b.user.displayName) : a.state === 'online' ? -1 : 1));
+  }
+
+  /** A signed URL to the spectrogram image, rendered by ffmpeg the first time it is asked for. */
+  async spectrogramUrl(actor: Actor, versionId: string): Promise<string> {
+    const { version } = await this.version(actor, versionId);
+    if (version.status !== 'ready' || !version.durationSeconds) throw AppError.conflict('The spectrogram is available once the version is processed.', 'NOT_READY');
+    try {
+      return await this.media.spectrogramUrl(version);
+    } catch (error) {
+      if (error instanceof MediaError) throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { LIMITS, baseName } from '@mixroom/shared';
+import type { ProjectItem, UploadTicket } from '@mixroom/contracts';
+import { AppError } from '../../http/app-error';
+import type { BlobStore } from '../../platform/blob/blob-store';
+import type { Actor } from '../users/users.service';
+import type { ProjectsRepository } from './projects.repository';
+import type { ProjectsService } from './projects.service';
+import type { StorageEvents } from './storage.events';
+import type { StoragePresenter } from './storage.presenter';
+import type { VersionsRepository } from './versions.repository';
+
+/**
+ * Files attached to a project (spec 2 Attachments): ANY projects whose parent is the project. They
+ * live under the project's path, so whoever may see the project sees them; adding and deleting
+ * need the right to edit the project; downloads follow the project's download setting.
+ */
+export class AttachmentsService {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly projectsRepo: ProjectsRepository,
+    private readonly versions: VersionsRepository,
+    private readonly presenter: StoragePresenter,
+    private readonly blobs: BlobStore,
+    private readonly events: StorageEvents,
+  ) {}
+
+  private announce(parentId: string, attachmentId: string, action: string): Promise<void> {
+    return this.events.attachment(parentId, { attachmentId, action });
+  }
+
+  async list(actor: Actor, parentId: string): Promise<{ items: ProjectItem[]; canEdit: boolean }> {
+    const { project, role } = await this.projects.resolve(actor, parentId);
+    const rows = await this.projectsRepo.attachments(project.id);
+    const { latest, counts } = await this.versions.latestOf(rows.map((r) => r.id));
+    const people = await this.presenter.people([project.publisherId]);
+    const parent = this.presenter.project(project, role, people, undefined, 0);
+    return {
+      items: rows.map((row) => this.presenter.project(row, role, people, latest.get(row.id), counts.get(row.id) ?? 0)),
+      canEdit: parent.capabilities.canEdit,
+    };
+  }
+
+  /** Opens the upload of a new attachment; it shows once its bytes are in. */
+  async start(actor: Actor, parentId: string, input: { fileName: string; size: number }): Promise<UploadTicket> {
+    const { project: parent } = await this.projects.resolve(actor, parentId, 'edit');
+    if (parent.parentProjectId) throw AppError.badRequest('Attachments cannot have attachments.', 'NESTED_ATTACHMENT');
+    const id = randomUUID();
+    const row = await this.projectsRepo.insert({
+      id,
+      name: baseName(input.fileName).slice(0, LIMITS.nameMax).trim() || input.fileName.slice(0, LIMITS.nameMax),
+      type: 'ANY',
+      groupId: parent.groupId,
+      parentProjectId: parent.id,
+      path: [...parent.path, id],
+      publisherId: parent.publisherId,
+      enableDownload: parent.enableDownload,
+      flag: 'CREATE',
+      createdBy: actor.userId,
+    });
+    try {
+      const ticket = await this.projects.openVersion(actor, row, { name: row.name, fileName: input.fileName, size: input.size });
+      await this.announce(parent.id, id, 'created');
+      return ticket;
+    } catch (error) {
+      await this.projectsRepo.delete(id);
+      throw error;
+    }
+  }
+
+  async delete(actor: Actor, attachmentId: string): Promise<void> {
+    const attachment = await this.projectsRepo.find(attachmentId);
+    if (!attachment?.parentProjectId) throw AppError.notFound('No such attachment.');
+    await this.projects.resolve(actor, attachment.parentProjectId, 'edit');
+    await this.blobs.deletePrefix(`projects/${attachment.id}/`);
+    await this.projectsRepo.delete(attachment.id);
+    await this.announce(attachment.parentProjectId, attachment.id, 'deleted');
+  }
+}
