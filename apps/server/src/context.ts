@@ -172,7 +172,15 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
       storage.zip,
     );
     const comments = new CommentsService(new CommentsRepository(db), repositories.versions, storage.projects, bus);
-    const review = new ReviewService(repositories.versions, storage.projects, new PresenceRepository(db), storage.presenter, storage.media, bus);
+    const review = new ReviewService(
+      repositories.versions,
+      storage.projects,
+      new PresenceRepository(db),
+      storage.presenter,
+      storage.media,
+      bus,
+      config.signedUrlTtlSeconds,
+    );
     // A project's review events (comments) reach whoever can see the project.
     topics.register('project', async (actor, projectId) => {
       const project = /^[0-9a-f-]{36}$/.test(projectId) ? await repositories.projects.find(projectId) : null;

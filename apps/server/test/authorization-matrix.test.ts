@@ -21,6 +21,7 @@ interface World {
   version: string;
   viewerId: string;
   comment: string;
+  attachment: string;
   activeToken: string;
   revokedToken: string;
 }
@@ -45,6 +46,16 @@ let world: World;
 const tokens = new Map<Actor, string | null>();
 const recover = async (w: World) =>
   void (await call(server.url, '/api/items/recover', { method: 'POST', token: tokens.get('publisher')!, body: { items: [{ kind: 'group', id: w.sub }] } }));
+
+/** A fresh attachment of the project, uploaded by the publisher. */
+async function attach(w: World): Promise<string> {
+  const ticket = await call(server.url, `/api/projects/${w.project}/attachments`, {
+    method: 'POST',
+    token: tokens.get('publisher')!,
+    body: { fileName: 'Notes.txt', size: 4 },
+  });
+  return (ticket.body as { project: { id: string } }).project.id;
+}
 
 const TABLE: Row[] = [
   { name: 'list a folder', method: 'GET', path: (w) => `/api/groups/${w.folder}/items`, allow: MEMBERS },
@@ -116,6 +127,28 @@ const TABLE: Row[] = [
     path: (w, actor) => `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
     allow: EVERYONE_WITH_LINK,
   },
+  { name: 'read version notes', method: 'GET', path: (w) => `/api/versions/${w.version}/note`, allow: MEMBERS },
+  { name: 'save version notes', method: 'PUT', path: (w) => `/api/versions/${w.version}/note`, body: () => ({ html: '<p>Notes</p>' }), allow: EDITORS },
+  { name: 'export notes as PDF', method: 'POST', path: (w) => `/api/versions/${w.version}/note/pdf`, body: () => ({ html: '<p>Notes</p>' }), allow: MEMBERS },
+  { name: 'presence on a review', method: 'PUT', path: (w) => `/api/versions/${w.version}/presence`, body: () => ({ state: 'online' }), allow: MEMBERS },
+  { name: 'who is on a review', method: 'GET', path: (w) => `/api/versions/${w.version}/presence`, allow: MEMBERS },
+  { name: 'stream a version', method: 'GET', path: (w) => `/api/versions/${w.version}/stream`, allow: MEMBERS },
+  { name: 'version spectrogram', method: 'GET', path: (w) => `/api/versions/${w.version}/spectrogram`, allow: MEMBERS },
+  { name: 'list attachments', method: 'GET', path: (w) => `/api/projects/${w.project}/attachments`, allow: MEMBERS },
+  {
+    name: 'start an attachment',
+    method: 'POST',
+    path: (w) => `/api/projects/${w.project}/attachments`,
+    body: () => ({ fileName: 'Lyrics.txt', size: 10 }),
+    allow: EDITORS,
+  },
+  {
+    name: 'delete an attachment',
+    method: 'DELETE',
+    path: (w) => `/api/attachments/${w.attachment}`,
+    allow: EDITORS,
+    reset: async (w) => void (w.attachment = await attach(w)),
+  },
   // Last: it deletes the comment the rows above use.
   { name: "delete the publisher's comment", method: 'DELETE', path: (w) => `/api/comments/${w.comment}`, allow: ['publisher'] },
   {
@@ -165,6 +198,7 @@ beforeAll(async () => {
     body: { type: 'timestamp', startTime: 0.2, text: 'Publisher note' },
   });
   world = {
+    attachment: '',
     comment: comment.id,
     folder: folder.id,
     sub: sub.id,
@@ -175,6 +209,7 @@ beforeAll(async () => {
     activeToken: token(active.url),
     revokedToken: token(revoked.url),
   };
+  world.attachment = await attach(world);
 });
 afterAll(() => server.close());
 

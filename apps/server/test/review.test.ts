@@ -35,7 +35,10 @@ async function member(email: string, name: string, permission: 'VIEWER' | 'EDITO
 
 beforeAll(async () => {
   server = await startTestServer();
-  ana = storageClient(server.url, (await signInThroughOidc(server.url, { email: 'ana@review.test', password: 'ana-password', displayName: 'Ana' })).access_token);
+  ana = storageClient(
+    server.url,
+    (await signInThroughOidc(server.url, { email: 'ana@review.test', password: 'ana-password', displayName: 'Ana' })).access_token,
+  );
   folderId = (await ana.createFolder('Album', null)).id;
   const { ticket } = await ana.upload(makeAudio('Single.wav', { seconds: 12 }), folderId);
   projectId = ticket.project.id;
@@ -119,7 +122,12 @@ describe('presence', () => {
     await ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } });
     await vic.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'offline' } });
     await waitFor(() => watcher.events().length > before, { what: 'offline event' });
-    expect(watcher.events().slice(before).map((e) => e.data.state)).toEqual(['offline']);
+    expect(
+      watcher
+        .events()
+        .slice(before)
+        .map((e) => e.data.state),
+    ).toEqual(['offline']);
     watcher.close();
 
     await server.context.database.db.execute(sql`update presence set seen_at = now() - interval '2 minutes'`);
@@ -129,18 +137,29 @@ describe('presence', () => {
   });
 });
 
+describe('streaming', () => {
+  it('gives the player a signed URL that serves byte ranges of the audio', async () => {
+    const { url } = await vic.api<{ url: string }>(`/api/versions/${versionId}/stream`);
+    const part = await fetch(url, { headers: { range: 'bytes=0-11' } });
+    expect(part.status).toBe(206);
+    expect(
+      Buffer.from(await part.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('RIFF');
+    await expect(eve.api(`/api/versions/${versionId}/stream`)).rejects.toMatchObject({ status: 403 });
+  });
+});
+
 describe('spectrogram', () => {
   it('is rendered once on demand as a PNG for anyone who sees the version', async () => {
-    const spectrogram = () => fetch(`${server.url}/api/versions/${versionId}/spectrogram`, { headers: { authorization: `Bearer ${vicToken}` }, redirect: 'manual' });
-    const first = await spectrogram();
-    expect(first.status).toBe(302);
-    const image = Buffer.from(await (await fetch(first.headers.get('location')!)).arrayBuffer());
+    const spectrogram = () => vic.api<{ url: string }>(`/api/versions/${versionId}/spectrogram`);
+    const image = Buffer.from(await (await fetch((await spectrogram()).url)).arrayBuffer());
     expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
     expect(image.readUInt32BE(16)).toBe(4096);
     // The stored image is served from then on: replace it and the next request returns the replacement.
     await server.context.blobs.put(`projects/${projectId}/${versionId}/spectrogram.png`, Buffer.from('kept'), 'image/png');
-    const second = await spectrogram();
-    expect(await (await fetch(second.headers.get('location')!)).text()).toBe('kept');
+    expect(await (await fetch((await spectrogram()).url)).text()).toBe('kept');
     await expect(eve.api(`/api/versions/${versionId}/spectrogram`)).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -6,6 +6,7 @@ import { AuthCallbackPage } from '../pages/auth-callback-page';
 import { GroupsPage } from '../pages/groups-page';
 import { PublicSharePage } from '../pages/public-share-page';
 import { TrashPage } from '../pages/trash-page';
+import { VersionPage } from '../pages/version-page';
 import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
 import { LandingPage } from '../pages/landing-page';
@@ -52,7 +53,7 @@ export const router = createBrowserRouter([
       { path: '/groups', element: <GroupsPage /> },
       { path: '/groups/trash', element: <TrashPage /> },
       { path: '/groups/:groupId', element: <GroupsPage /> },
-      { path: '/version/:projectId/:versionNumber', element: soon('Version review', 'Listen, comment on the waveform and keep notes.') },
+      { path: '/version/:projectId/:versionNumber', element: <VersionPage /> },
       { path: '/live', element: soon('Live', 'Stream your DAW to listeners in studio quality.') },
       { path: '/live/joined/:code/:type', element: soon('Live room', 'A live session in progress.') },
       { path: '/tools', element: soon('Tools', 'AI stem separation and voice conversion.') },

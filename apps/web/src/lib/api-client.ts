@@ -50,3 +50,22 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   }
   return body as T;
 }
+
+/** A binary response (a rendered PDF, say) with the file name the server gave it. */
+export async function apiBlob(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ blob: Blob; fileName: string | null }> {
+  const token = await getAccessToken();
+  const response = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: init.body !== undefined ? JSON.stringify(init.body) : null,
+  }).catch(() => {
+    throw new ApiError(0, 'NETWORK', MESSAGES.genericError);
+  });
+  if (!response.ok) {
+    const error = ((await response.json().catch(() => null)) as ErrorResponse | null)?.error;
+    throw new ApiError(response.status, error?.code ?? 'HTTP_ERROR', response.status >= 500 || !error ? MESSAGES.genericError : error.message);
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  return { blob: await response.blob(), fileName: encoded ? decodeURIComponent(encoded) : null };
+}

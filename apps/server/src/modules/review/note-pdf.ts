@@ -30,7 +30,13 @@ function writeBlock(doc: PDFKit.PDFDocument, block: NoteBlock): void {
   const left = doc.page.margins.left + block.depth * 18;
   const width = doc.page.width - doc.page.margins.right - left;
   if (block.kind === 'rule') {
-    doc.moveDown(0.3).moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#999999').stroke().moveDown(0.5);
+    doc
+      .moveDown(0.3)
+      .moveTo(left, doc.y)
+      .lineTo(left + width, doc.y)
+      .strokeColor('#999999')
+      .stroke()
+      .moveDown(0.5);
     return;
   }
   const heading = block.kind === 'heading';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse, noteBody, noteResponse, presenceBody, presenceResponse } from '@mixroom/contracts';
+import { errorResponse, noteBody, noteResponse, presenceBody, presenceResponse, signedUrl } from '@mixroom/contracts';
 import { requireActor } from '../../http/authentication';
 import { contentDisposition } from '../../platform/blob/content-disposition';
 import type { ReviewService } from './review.service';
@@ -13,7 +13,15 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService }> = as
   const tags = ['review'];
   app.get(
     '/api/versions/:id/note',
-    { schema: { tags, summary: "A version's notes (HTML) and whether the actor may edit them", security, params: id, response: { 200: noteResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "A version's notes (HTML) and whether the actor may edit them",
+        security,
+        params: id,
+        response: { 200: noteResponse, ...errors },
+      },
+    },
     (request) => review.note(requireActor(request), request.params.id),
   );
   app.put(
@@ -36,7 +44,16 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService }> = as
   );
   app.put(
     '/api/versions/:id/presence',
-    { schema: { tags, summary: 'Announce (and renew) being online on a review, or leaving it', security, params: id, body: presenceBody, response: { 204: z.null(), ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Announce (and renew) being online on a review, or leaving it',
+        security,
+        params: id,
+        body: presenceBody,
+        response: { 204: z.null(), ...errors },
+      },
+    },
     async (request, reply) => {
       await review.setPresence(requireActor(request), request.params.id, request.body.state);
       return reply.status(204).send(null);
@@ -44,7 +61,28 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService }> = as
   );
   app.get(
     '/api/versions/:id/spectrogram',
-    { schema: { tags, summary: "Redirect to the version's spectrogram image (rendered on first request)", security, params: id, response: { 302: z.null(), ...errors } } },
-    async (request, reply) => reply.redirect(await review.spectrogramUrl(requireActor(request), request.params.id), 302),
+    {
+      schema: {
+        tags,
+        summary: "A signed URL to the version's spectrogram image (rendered on first request)",
+        security,
+        params: id,
+        response: { 200: signedUrl, 422: errorResponse, ...errors },
+      },
+    },
+    (request) => review.spectrogramUrl(requireActor(request), request.params.id),
+  );
+  app.get(
+    '/api/versions/:id/stream',
+    {
+      schema: {
+        tags,
+        summary: 'A signed URL the player streams with Range requests (the preview, else the original)',
+        security,
+        params: id,
+        response: { 200: signedUrl, ...errors },
+      },
+    },
+    (request) => review.streamUrl(requireActor(request), request.params.id),
   );
 };

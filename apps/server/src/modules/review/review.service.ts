@@ -27,6 +27,7 @@ export class ReviewService {
     private readonly presenter: StoragePresenter,
     private readonly media: MediaService,
     private readonly bus: EventBus,
+    private readonly signTtlSeconds: number,
   ) {}
 
   private async version(actor: Actor, versionId: string, need: 'view' | 'edit' = 'view') {
@@ -82,12 +83,22 @@ export class ReviewService {
       .sort((a, b) => (a.state === b.state ? a.user.displayName.localeCompare(b.user.displayName) : a.state === 'online' ? -1 : 1));
   }
 
+  private expiring(url: string) {
+    return { url, expiresAt: new Date(Date.now() + this.signTtlSeconds * 1000).toISOString() };
+  }
+
+  /** What the player streams: the browser-playable preview when there is one, else the original. */
+  async streamUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
+    return this.expiring(await this.projects.derivedUrl(actor, versionId, 'preview'));
+  }
+
   /** A signed URL to the spectrogram image, rendered by ffmpeg the first time it is asked for. */
-  async spectrogramUrl(actor: Actor, versionId: string): Promise<string> {
+  async spectrogramUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
     const { version } = await this.version(actor, versionId);
-    if (version.status !== 'ready' || !version.durationSeconds) throw AppError.conflict('The spectrogram is available once the version is processed.', 'NOT_READY');
+    if (version.status !== 'ready' || !version.durationSeconds)
+      throw AppError.conflict('The spectrogram is available once the version is processed.', 'NOT_READY');
     try {
-      return await this.media.spectrogramUrl(version);
+      return this.expiring(await this.media.spectrogramUrl(version));
     } catch (error) {
       if (error instanceof MediaError) throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
       throw error;

@@ -17,7 +17,8 @@ export const storageApi = {
   ensureFolders: (parentId: string | null, paths: string[]) =>
     api<{ folders: Record<string, string> }>('/api/groups/ensure', { method: 'POST', body: { parentId, paths } }),
   createProject: (name: string, groupId: string | null) => api<ProjectItem>('/api/projects', { method: 'POST', body: { name, groupId } }),
-  project: (id: string, signal?: AbortSignal) => api<{ project: ProjectItem; versions: Version[] }>(`/api/projects/${id}`, signal ? { signal } : {}),
+  project: (id: string, signal?: AbortSignal) =>
+    api<{ project: ProjectItem; versions: Version[]; attachmentCount: number }>(`/api/projects/${id}`, signal ? { signal } : {}),
   updateProject: (id: string, patch: { name?: string; groupId?: string | null; enableDownload?: boolean; color?: string | null }) =>
     api<ProjectItem>(`/api/projects/${id}`, { method: 'PATCH', body: patch }),
   uploadTicket: (groupId: string | null, fileName: string, size: number) =>

@@ -4,6 +4,7 @@ import { EVENT_TYPES, type DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
+import { reviewKeys } from '../../features/review/queries';
 import { storageKeys } from '../../features/storage/queries';
 import { sharingKeys } from '../../features/sharing/queries';
 import { notify } from '../notify';
@@ -42,6 +43,19 @@ function invalidateFor(queryClient: QueryClient, event: DomainEvent, selfId: str
     }
     case 'sharing.changed':
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
+      void queryClient.invalidateQueries({ queryKey: storageKeys.all });
+      break;
+    case 'comment.changed':
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.comments(String(event.data.versionId)) });
+      break;
+    case 'presence.changed':
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.presence(String(event.data.versionId)) });
+      break;
+    case 'note.changed':
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.note(String(event.data.versionId)) });
+      break;
+    case 'attachment.changed':
+      void queryClient.invalidateQueries({ queryKey: [...reviewKeys.all, 'attachments'] });
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
       break;
     case 'storage.changed':

@@ -1,5 +1,6 @@
-import { ActionIcon, Avatar, Badge, Button, Card, FileButton, Group, Loader, Modal, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconDownload, IconPlus, IconMusic } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Avatar, Badge, Button, Card, FileButton, Group, Loader, Modal, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconDownload, IconPaperclip, IconPlus, IconMusic } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
 import { useState } from 'react';
 import type { Version } from '@mixroom/contracts';
 import { allowedVersionExtensions, baseName, extensionNotAllowed, extensionOf, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
@@ -8,6 +9,7 @@ import { notify } from '../../../lib/notify';
 import { useVersionUpload } from '../../uploads/use-version-upload';
 import { useProject } from '../queries';
 import { useDownloadVersion } from '../hooks/use-download';
+import { AttachmentsDialog } from '../../review/components/attachments-dialog';
 import { VersionMenu } from './version-menu';
 
 function VersionRow({
@@ -15,11 +17,14 @@ function VersionRow({
   canEdit,
   canDownload,
   onProjectDeleted,
+  onOpen,
 }: {
   version: Version;
   canEdit: boolean;
   canDownload: boolean;
   onProjectDeleted: () => void;
+  /** Audio versions open in the review screen (spec 2 Version screen). */
+  onOpen: (() => void) | null;
 }) {
   const download = useDownloadVersion();
   return (
@@ -30,9 +35,15 @@ function VersionRow({
             v{version.number}
           </Badge>
           <div style={{ minWidth: 0 }}>
-            <Text fw={600} size="sm" truncate>
-              {version.name}
-            </Text>
+            {onOpen ? (
+              <Anchor component="button" fw={600} size="sm" onClick={onOpen} style={{ display: 'block', maxWidth: '100%' }} truncate="end">
+                {version.name}
+              </Anchor>
+            ) : (
+              <Text fw={600} size="sm" truncate>
+                {version.name}
+              </Text>
+            )}
             <Text size="xs" c="dimmed" truncate>
               {version.fileName} · {formatBytes(version.fileSize)} · {formatDate(version.createdAt)}
               {version.durationSeconds ? ` · ${formatDuration(version.durationSeconds)}` : ''}
@@ -68,6 +79,8 @@ function VersionRow({
 /** The project view: thumbnail, publisher, versions (newest first) with download, and a new version. */
 export function ProjectViewDialog({ projectId, onClose }: { projectId: string | null; onClose: () => void }) {
   const query = useProject(projectId);
+  const navigate = useNavigate();
+  const [attachmentsOpen, setAttachmentsOpen] = useState(false);
   const uploadVersion = useVersionUpload();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
@@ -119,8 +132,23 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                   Publisher
                 </Badge>
               </Group>
+              <Button
+                mt="sm"
+                size="xs"
+                variant="light"
+                leftSection={<IconPaperclip size={14} />}
+                rightSection={
+                  <Badge size="xs" circle>
+                    {data.attachmentCount}
+                  </Badge>
+                }
+                onClick={() => setAttachmentsOpen(true)}
+              >
+                Attachments
+              </Button>
             </div>
           </Group>
+          {projectId && <AttachmentsDialog projectId={projectId} opened={attachmentsOpen} onClose={() => setAttachmentsOpen(false)} />}
           {data.project.capabilities.canCreate && (
             <Card withBorder radius="md" padding="sm">
               <Group align="flex-end" wrap="wrap">
@@ -170,6 +198,14 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                   canEdit={data.project.capabilities.canEdit}
                   canDownload={data.project.capabilities.canDownload}
                   onProjectDeleted={onClose}
+                  onOpen={
+                    data.project.type === 'AUDIO'
+                      ? () => {
+                          onClose();
+                          void navigate(`/version/${data.project.id}/${version.number}`);
+                        }
+                      : null
+                  }
                 />
               ))}
             </Stack>

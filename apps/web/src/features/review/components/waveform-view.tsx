@@ -1,0 +1,118 @@
+import { Center, Loader, Text } from '@mantine/core';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Comment } from '@mixroom/contracts';
+import type { PeaksFile } from '../api';
+import { PlayerController } from '../player-controller';
+import { PlayerContext, usePlayerState } from '../hooks/use-player';
+import { CommentMarkers } from './comment-markers';
+import classes from './review.module.css';
+
+export interface Draft {
+  type: 'timestamp' | 'range';
+  start: number;
+  end: number | null;
+}
+
+/**
+ * The waveform of one version, drawn from server peaks the moment they arrive, with its minimap,
+ * timeline, comment markers and optional spectrogram. Children get the player through context.
+ */
+export function WaveformView({
+  peaks,
+  streamUrl,
+  comments,
+  draft,
+  spectrogramUrl,
+  onDraftChange,
+  onOpenComment,
+  children,
+}: {
+  peaks: PeaksFile;
+  streamUrl: string;
+  comments: Comment[];
+  draft: Draft | null;
+  spectrogramUrl: string | null;
+  onDraftChange: (range: { start: number; end: number }) => void;
+  onOpenComment: (comment: Comment) => void;
+  children: ReactNode;
+}) {
+  const waveRef = useRef<HTMLDivElement>(null);
+  const minimapRef = useRef<HTMLDivElement>(null);
+  const timelineRef = useRef<HTMLDivElement>(null);
+  const [player, setPlayer] = useState<PlayerController | null>(null);
+  const draftChange = useRef(onDraftChange);
+  useEffect(() => {
+    draftChange.current = onDraftChange;
+  }, [onDraftChange]);
+
+  useEffect(() => {
+    if (!waveRef.current || !minimapRef.current || !timelineRef.current) return;
+    const controller = new PlayerController(waveRef.current, peaks, streamUrl, {
+      minimap: minimapRef.current,
+      timeline: timelineRef.current,
+      onDraftChange: (range) => draftChange.current(range),
+    });
+    setPlayer(controller);
+    (window as unknown as { __mixroomPlayer?: PlayerController }).__mixroomPlayer = controller;
+    return () => {
+      controller.destroy();
+      setPlayer(null);
+    };
+    // A new stream URL for the same version must not rebuild the waveform.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [peaks]);
+
+  useEffect(() => {
+    player?.showDraftRange(draft?.type === 'range' && draft.end !== null ? { start: draft.start, end: draft.end } : null);
+    if (draft?.type === 'range' && draft.end !== null) player?.setLoopRange({ start: draft.start, end: draft.end });
+  }, [player, draft]);
+
+  useEffect(() => player?.setSpectrogram(Boolean(spectrogramUrl)), [player, spectrogramUrl]);
+
+  return (
+    <PlayerContext.Provider value={player}>
+      <div ref={minimapRef} data-testid="minimap" />
+      <div className={classes.waveHost}>
+        {spectrogramUrl && (
+          <Follow player={player} className={classes.spectrogramLayer}>
+            <img src={spectrogramUrl} alt="Spectrogram" className={classes.spectrogram} data-testid="spectrogram" />
+          </Follow>
+        )}
+        <div ref={waveRef} className={classes.wave} data-testid="waveform" />
+        <Follow player={player} className={classes.markerLayer}>
+          <CommentMarkers comments={comments} duration={peaks.durationSeconds} onOpen={onOpenComment} />
+          {draft?.type === 'timestamp' && (
+            <div className={classes.draftMarker} style={{ left: `${(draft.start / peaks.durationSeconds) * 100}%` }} data-testid="draft-marker" />
+          )}
+        </Follow>
+        {!player && (
+          <Center pos="absolute" inset={0}>
+            <Loader color="violet" size="sm" />
+          </Center>
+        )}
+      </div>
+      <div ref={timelineRef} data-testid="timeline" />
+      {children}
+    </PlayerContext.Provider>
+  );
+}
+
+/** A layer in the page that tracks the waveform's zoomed width and scroll. */
+function Follow({ player, className, children }: { player: PlayerController | null; className: string | undefined; children: ReactNode }) {
+  const layout = usePlayerState((s) => s.layout, player);
+  return (
+    <div className={className}>
+      <div style={{ position: 'absolute', top: 0, bottom: 0, left: 0, width: layout.width || '100%', transform: `translateX(${-layout.scroll}px)` }}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+export function WaveformUnavailable({ children }: { children: ReactNode }) {
+  return (
+    <Center h={160}>
+      <Text c="dimmed">{children}</Text>
+    </Center>
+  );
+}

@@ -1,0 +1,31 @@
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { PlayerController, PlayerState } from '../player-controller';
+
+export const PlayerContext = createContext<PlayerController | null>(null);
+
+const idle: PlayerState = {
+  ready: false,
+  playing: false,
+  currentTime: 0,
+  duration: 0,
+  volume: 1,
+  muted: false,
+  rate: 1,
+  zoom: 0,
+  loop: false,
+  loopRange: null,
+  error: null,
+  layout: { width: 0, scroll: 0 },
+};
+const noop = () => () => undefined;
+
+export function usePlayer(): PlayerController | null {
+  return useContext(PlayerContext);
+}
+
+/** One slice of the player's state; the component re-renders only when that slice changes. */
+export function usePlayerState<T>(select: (state: PlayerState) => T, outside?: PlayerController | null): T {
+  const inContext = useContext(PlayerContext);
+  const player = outside === undefined ? inContext : outside;
+  return useSyncExternalStore(player?.subscribe ?? noop, () => select(player?.getState() ?? idle));
+}

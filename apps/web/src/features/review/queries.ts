@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { reviewApi } from './api';
+
+export const reviewKeys = {
+  all: ['review'] as const,
+  comments: (versionId: string) => [...reviewKeys.all, 'comments', versionId] as const,
+  note: (versionId: string) => [...reviewKeys.all, 'note', versionId] as const,
+  presence: (versionId: string) => [...reviewKeys.all, 'presence', versionId] as const,
+  peaks: (versionId: string) => [...reviewKeys.all, 'peaks', versionId] as const,
+  spectrogram: (versionId: string) => [...reviewKeys.all, 'spectrogram', versionId] as const,
+  attachments: (projectId: string) => [...reviewKeys.all, 'attachments', projectId] as const,
+};
+
+export const useComments = (versionId: string | undefined) =>
+  useQuery({ queryKey: reviewKeys.comments(versionId ?? ''), queryFn: ({ signal }) => reviewApi.comments(versionId!, signal), enabled: Boolean(versionId) });
+
+export const useNote = (versionId: string | null) =>
+  useQuery({ queryKey: reviewKeys.note(versionId ?? ''), queryFn: ({ signal }) => reviewApi.note(versionId!, signal), enabled: Boolean(versionId) });
+
+export const usePresence = (versionId: string | undefined) =>
+  useQuery({
+    queryKey: reviewKeys.presence(versionId ?? ''),
+    queryFn: ({ signal }) => reviewApi.presence(versionId!, signal),
+    enabled: Boolean(versionId),
+    // Rows that stop being renewed turn offline without an event: look again now and then.
+    refetchInterval: 30_000,
+    meta: { silent: true },
+  });
+
+/** Peaks never change for a version: fetched once, kept for the session. */
+export const usePeaks = (versionId: string | undefined, enabled: boolean) =>
+  useQuery({
+    queryKey: reviewKeys.peaks(versionId ?? ''),
+    queryFn: ({ signal }) => reviewApi.peaks(versionId!, signal),
+    enabled: Boolean(versionId) && enabled,
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+  });
+
+export const useSpectrogram = (versionId: string | undefined, enabled: boolean) =>
+  useQuery({
+    queryKey: reviewKeys.spectrogram(versionId ?? ''),
+    queryFn: ({ signal }) => reviewApi.spectrogramUrl(versionId!, signal),
+    enabled: Boolean(versionId) && enabled,
+    staleTime: 30 * 60_000,
+  });
+
+export const useAttachments = (projectId: string | null) =>
+  useQuery({
+    queryKey: reviewKeys.attachments(projectId ?? ''),
+    queryFn: ({ signal }) => reviewApi.attachments(projectId!, signal),
+    enabled: Boolean(projectId),
+  });
