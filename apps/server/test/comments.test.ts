@@ -45,6 +45,15 @@ describe('timed comments', () => {
     await ana.api(`/api/versions/${versionId}/comments`, { method: 'POST', body: { type: 'timestamp', startTime: 3.14159, text: 'Kick too loud here' } });
     await ana.api(`/api/versions/${versionId}/comments`, { method: 'POST', body: { type: 'range', startTime: 5, endTime: 15, text: 'Love this section' } });
     await waitFor(() => watcher.events().filter((e) => e.type === 'comment.changed').length >= 2, { what: 'two live events' });
+    // New comments travel whole, as non-authors see them: no edit, no delete.
+    expect(watcher.events().find((e) => e.type === 'comment.changed')?.data.comment).toMatchObject({
+      type: 'timestamp',
+      startTime: 3.14,
+      text: 'Kick too loud here',
+      user: { displayName: 'Ana' },
+      capabilities: { canEdit: false, canDelete: false },
+      replies: [],
+    });
 
     const comments = await list(bob);
     expect(comments.map((c) => [c.type, c.startTime, c.endTime, c.text, c.user.displayName])).toEqual([

@@ -29,8 +29,8 @@ export class CommentsService {
     return version;
   }
 
-  private announce(projectId: string, versionId: string, action: string): Promise<void> {
-    return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action } });
+  private announce(projectId: string, versionId: string, action: string, comment?: Comment): Promise<void> {
+    return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action, ...(comment ? { comment } : {}) } });
   }
 
   async list(actor: Actor, versionId: string): Promise<Comment[]> {
@@ -71,7 +71,22 @@ export class CommentsService {
     const duration = version.durationSeconds;
     if (duration !== null && Math.max(start, end ?? 0) > duration + END_SLACK) throw AppError.badRequest(COMMENT_MESSAGES.pastEnd, 'PAST_END');
     const row = await this.comments.insert({ versionId, userId: actor.userId, type: input.type, startTime: start, endTime: end, text: input.text });
-    await this.announce(version.projectId, versionId, 'created');
+    // The new comment rides on the event, presented as everyone but its author sees it (no edit,
+    // no delete), so open reviews show it without a round trip.
+    const [author] = await this.comments.authors([actor.userId]);
+    await this.announce(version.projectId, versionId, 'created', {
+      id: row.id,
+      versionId,
+      type: input.type,
+      startTime: start,
+      endTime: end,
+      text: row.text,
+      user: author ?? { id: actor.userId, displayName: 'Former member', photoUrl: null },
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      capabilities: { canEdit: false, canDelete: false },
+      replies: [],
+    });
     return { id: row.id };
   }
 

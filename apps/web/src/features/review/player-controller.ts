@@ -113,6 +113,8 @@ export class PlayerController {
       if (region === this.draftRegion) options.onDraftChange({ start: region.start, end: region.end });
     });
     this.ws.on('ready', () => this.set({ ready: true }));
+    // Benchmarks and RUM read this mark: navigation start → first complete waveform.
+    this.ws.once('redrawcomplete', () => performance.mark('mixroom:waveform-drawn'));
     for (const event of ['redraw', 'zoom', 'scroll', 'resize'] as const) this.ws.on(event, () => this.measure());
     this.ws.on('play', () => this.set({ playing: true }));
     this.ws.on('pause', () => this.set({ playing: false }));

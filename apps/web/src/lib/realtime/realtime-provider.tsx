@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { EVENT_TYPES, type DomainEvent } from '@mixroom/contracts';
+import { comment, EVENT_TYPES, type Comment, type DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
@@ -45,9 +45,17 @@ function invalidateFor(queryClient: QueryClient, event: DomainEvent, selfId: str
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
       break;
-    case 'comment.changed':
-      void queryClient.invalidateQueries({ queryKey: reviewKeys.comments(String(event.data.versionId)) });
+    case 'comment.changed': {
+      const key = reviewKeys.comments(String(event.data.versionId));
+      // A collaborator's new comment arrives whole, presented for non-authors: show it at once.
+      const parsed = comment.safeParse(event.data.comment);
+      if (parsed.success && parsed.data.user.id !== selfId && queryClient.getQueryData(key)) {
+        queryClient.setQueryData<Comment[]>(key, (list) => [parsed.data, ...(list ?? []).filter((c) => c.id !== parsed.data.id)]);
+        break;
+      }
+      void queryClient.invalidateQueries({ queryKey: key });
       break;
+    }
     case 'presence.changed':
       void queryClient.invalidateQueries({ queryKey: reviewKeys.presence(String(event.data.versionId)) });
       break;

@@ -53,6 +53,7 @@ export function WaveformView({
       onDraftChange: (range) => draftChange.current(range),
     });
     setPlayer(controller);
+    // The benchmark drives the real player from the page.
     (window as unknown as { __mixroomPlayer?: PlayerController }).__mixroomPlayer = controller;
     return () => {
       controller.destroy();
