@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -18,6 +19,8 @@ let bob: Page;
 let bobContext: BrowserContext;
 let wav: string;
 let projectId: string;
+let anaApi: ReturnType<typeof storageClient>;
+let folderId: string;
 const accounts = {
   ana: { email: 'ana@review.example.com', password: 'ana-password-1', displayName: 'Ana Mixer' },
   bob: { email: 'bob@review.example.com', password: 'bob-password-1', displayName: 'Bob Producer' },
@@ -41,8 +44,9 @@ beforeAll(async () => {
   server = await startTestServer();
   const anaToken = (await signInThroughOidc(server.url, accounts.ana)).access_token;
   const bobToken = (await signInThroughOidc(server.url, accounts.bob)).access_token;
-  const anaApi = storageClient(server.url, anaToken);
+  anaApi = storageClient(server.url, anaToken);
   const folder = await anaApi.createFolder('Album', null);
+  folderId = folder.id;
   const { ticket } = await anaApi.upload(wav, folder.id);
   projectId = ticket.project.id;
   const bobApi = storageClient(server.url, bobToken);
@@ -207,6 +211,29 @@ describe('the version review screen in Chromium', () => {
     await expect.poll(() => ana.getByTestId('peak-L').innerText(), { timeout: 15_000 }).not.toBe('−∞');
     await ana.getByRole('button', { name: 'Pause' }).click();
     await screenshot(ana, 'review-spectrogram');
+  });
+
+  it('offers to delete a corrupt version to whoever may, and sends others back to their groups', async () => {
+    const broken = join(mkdtempSync(join(tmpdir(), 'mixroom-broken-')), 'Broken.wav');
+    writeFileSync(broken, randomBytes(64 * 1024));
+    const { ticket } = await anaApi.upload(broken, folderId);
+    await waitFor(async () => (await anaApi.project(ticket.project.id)).versions[0]?.status === 'corrupt', { what: 'corrupt', timeoutMs: 30_000 });
+
+    await bob.goto(`${server.url}/version/${ticket.project.id}/1`);
+    await bob.getByText('This version appears to be corrupt due to data missing on the storage provider. Please contact the owner of this project.').waitFor();
+    await bob.getByRole('button', { name: 'OK' }).click();
+    await bob.waitForURL(`${server.url}/groups`);
+
+    await ana.goto(`${server.url}/version/${ticket.project.id}/1`);
+    await ana
+      .getByText('This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?')
+      .waitFor();
+    await screenshot(ana, 'review-corrupt');
+    await ana.getByRole('button', { name: 'Yes, delete' }).click();
+    await ana.getByText('Version Broken has been deleted!').waitFor();
+    await ana.waitForURL(`${server.url}/groups`);
+    await expect(anaApi.project(ticket.project.id)).rejects.toMatchObject({ status: 404 });
+    await bob.goto(`${server.url}/version/${projectId}/1`);
   });
 
   it('fits a narrow screen', async () => {
