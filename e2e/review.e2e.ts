@@ -225,9 +225,7 @@ describe('the version review screen in Chromium', () => {
     await bob.waitForURL(`${server.url}/groups`);
 
     await ana.goto(`${server.url}/version/${ticket.project.id}/1`);
-    await ana
-      .getByText('This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?')
-      .waitFor();
+    await ana.getByText('This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?').waitFor();
     await screenshot(ana, 'review-corrupt');
     await ana.getByRole('button', { name: 'Yes, delete' }).click();
     await ana.getByText('Version Broken has been deleted!').waitFor();
