@@ -102,13 +102,16 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
   const [loadFailed, setLoadFailed] = useState(false);
   const spectrogram = useSpectrogram(version.id, ready && panels.has('spectrogram'));
 
-  const toggle = (panel: Panel) =>
-    setPanels((current) => {
-      const next = new Set(current);
-      if (next.has(panel)) next.delete(panel);
-      else next.add(panel);
-      return next;
-    });
+  const toggle = useCallback(
+    (panel: Panel) =>
+      setPanels((current) => {
+        const next = new Set(current);
+        if (next.has(panel)) next.delete(panel);
+        else next.add(panel);
+        return next;
+      }),
+    [],
+  );
 
   const [player, setPlayer] = useState<ReturnType<typeof usePlayer>>(null);
   const open = useCallback(

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Avatar, Badge, Button, Group, Menu, Stack, Text, Te
 import { modals } from '@mantine/modals';
 import { IconDots } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { forwardRef, useState } from 'react';
+import { memo, useState } from 'react';
 import type { Comment } from '@mixroom/contracts';
 import { COMMENT_MESSAGES, PLAYER, REVIEW_MESSAGES } from '@mixroom/shared';
 import { formatRelative } from '../../../lib/format/format';
@@ -119,11 +119,25 @@ function ReplyRow({ reply, versionId }: { reply: Reply; versionId: string }) {
   );
 }
 
-/** One comment: who, when in the track, the text, its replies and the author's actions. */
-export const CommentItem = forwardRef<
-  HTMLDivElement,
-  { comment: Comment; versionId: string; highlighted: boolean; onOpen: (comment: Comment) => void; onEdit: (comment: Comment) => void }
->(function CommentItem({ comment, versionId, highlighted, onOpen, onEdit }, ref) {
+/**
+ * One comment: who, when in the track, the text, its replies and the author's actions. Memoized:
+ * a new comment arriving renders only itself, not the whole list.
+ */
+export const CommentItem = memo(function CommentItem({
+  comment,
+  versionId,
+  highlighted,
+  onOpen,
+  onEdit,
+  register,
+}: {
+  comment: Comment;
+  versionId: string;
+  highlighted: boolean;
+  onOpen: (comment: Comment) => void;
+  onEdit: (comment: Comment) => void;
+  register: (id: string, element: HTMLDivElement | null) => void;
+}) {
   const queryClient = useQueryClient();
   const [showAll, setShowAll] = useState(false);
   const [reply, setReply] = useState<string | null>(null);
@@ -144,7 +158,7 @@ export const CommentItem = forwardRef<
 
   return (
     <div
-      ref={ref}
+      ref={(element) => register(comment.id, element)}
       className={classes.comment}
       data-highlighted={highlighted}
       data-testid="comment"

@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Card, Group, ScrollArea, Stack, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconArrowsHorizontal, IconMapPin, IconSearch, IconSend } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment } from '@mixroom/contracts';
 import { COMMENT_LIMITS, COMMENT_MESSAGES } from '@mixroom/shared';
 import { ApiError } from '../../../lib/api-client';
@@ -47,6 +47,18 @@ export function CommentsPanel({
   const [q, setQ] = useState('');
   const [posting, setPosting] = useState(false);
   const items = useRef(new Map<string, HTMLDivElement>());
+  const register = useCallback((id: string, element: HTMLDivElement | null) => {
+    if (element) items.current.set(id, element);
+    else items.current.delete(id);
+  }, []);
+  const edit = useCallback(
+    (c: Comment) => {
+      setEditing(c);
+      setText(c.text);
+      onDraft(null);
+    },
+    [onDraft],
+  );
   const shown = useMemo(() => comments.filter((c) => matchesSearch(c, q)), [comments, q]);
 
   useEffect(() => {
@@ -129,19 +141,12 @@ export function CommentsPanel({
           {shown.map((comment) => (
             <CommentItem
               key={comment.id}
-              ref={(el) => {
-                if (el) items.current.set(comment.id, el);
-                else items.current.delete(comment.id);
-              }}
+              register={register}
               comment={comment}
               versionId={versionId}
               highlighted={highlightedId === comment.id}
               onOpen={onOpen}
-              onEdit={(c) => {
-                setEditing(c);
-                setText(c.text);
-                onDraft(null);
-              }}
+              onEdit={edit}
             />
           ))}
         </Stack>

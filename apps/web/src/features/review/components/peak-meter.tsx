@@ -1,5 +1,5 @@
 import { Group, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { usePlayer } from '../hooks/use-player';
 import classes from './review.module.css';
 
@@ -30,7 +30,7 @@ function graphFor(media: HTMLMediaElement) {
 const toPercent = (db: number) => Math.max(0, Math.min(100, ((db - FLOOR_DB) / -FLOOR_DB) * 100));
 
 /** Sample-peak meter per channel (dBFS) with a peak hold, read from the playing audio. */
-export function PeakMeter() {
+export const PeakMeter = memo(function PeakMeter() {
   const player = usePlayer();
   const fills = useRef<(HTMLDivElement | null)[]>([]);
   const holds = useRef<(HTMLDivElement | null)[]>([]);
@@ -83,4 +83,4 @@ export function PeakMeter() {
       ))}
     </Stack>
   );
-}
+});

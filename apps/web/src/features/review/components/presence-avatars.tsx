@@ -1,8 +1,9 @@
+import { memo } from 'react';
 import { Avatar, Group, Indicator, Text, Tooltip } from '@mantine/core';
 import { usePresence } from '../queries';
 
 /** Who else has this version open: a green dot when online, grey when they left or went idle. */
-export function PresenceAvatars({ versionId }: { versionId: string }) {
+export const PresenceAvatars = memo(function PresenceAvatars({ versionId }: { versionId: string }) {
   const presence = usePresence(versionId);
   const users = presence.data ?? [];
   if (users.length === 0) return null;
@@ -33,4 +34,4 @@ export function PresenceAvatars({ versionId }: { versionId: string }) {
       </Avatar.Group>
     </Group>
   );
-}
+});

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Tooltip } from '@mantine/core';
 import { IconDownload, IconGauge, IconNotes, IconPaperclip, IconPlus, IconRepeat, IconChartBar, IconWaveSine } from '@tabler/icons-react';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
 import { ProjectViewDialog } from '../../storage/components/project-view-dialog';
 import { useDownloadVersion } from '../../storage/hooks/use-download';
@@ -10,7 +10,7 @@ import type { PlayerController } from '../player-controller';
 export type Panel = 'notes' | 'spectrogram' | 'meter' | 'attachments' | 'loudness';
 
 /** The version screen's actions, each shown only when the server says the user may use it. */
-export function ReviewToolbar({
+export const ReviewToolbar = memo(function ReviewToolbar({
   project,
   version,
   attachmentCount,
@@ -93,4 +93,4 @@ export function ReviewToolbar({
       <ProjectViewDialog projectId={addingVersion ? project.id : null} onClose={() => setAddingVersion(false)} />
     </Group>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { ActionIcon, Group, Slider, Text, Tooltip } from '@mantine/core';
 import {
   IconPlayerPauseFilled,
@@ -16,7 +17,7 @@ import { formatPrecise } from '../time-format';
 const SHORTCUTS = 'Space play/pause · ←/→ 5 s · Shift+←/→ 15 s · ↑/↓ volume · M mute · L loop';
 
 /** Play/pause, ±15 s, position, volume, rate and zoom: every control of spec 2 §2's player. */
-export function TransportBar() {
+export const TransportBar = memo(function TransportBar() {
   const player = usePlayer();
   const playing = usePlayerState((s) => s.playing);
   const time = usePlayerState((s) => s.currentTime);
@@ -146,4 +147,4 @@ export function TransportBar() {
       </Group>
     </div>
   );
-}
+});
