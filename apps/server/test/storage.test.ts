@@ -32,7 +32,8 @@ async function processed(client: typeof ana, projectId: string): Promise<Version
   return waitFor(
     async () => {
       const { versions } = await client.project(projectId);
-      const settled = versions.every((v) => v.status === 'ready' || v.status === 'corrupt');
+      // Ready comes first (waveform); progress 100 once loudness is measured too.
+      const settled = versions.every((v) => (v.status === 'ready' && v.progress === 100) || v.status === 'corrupt');
       return settled ? versions[0] : undefined;
     },
     { timeoutMs: 30_000, what: 'processing' },

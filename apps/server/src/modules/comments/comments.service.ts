@@ -7,6 +7,9 @@ import type { VersionsRepository } from '../storage/versions.repository';
 import type { Actor } from '../users/users.service';
 import type { CommentRow, CommentsRepository } from './comments.repository';
 
+/** What a comment may weigh to travel on its event (the bus caps a payload at 7900 bytes). */
+const CARRIED_COMMENT_BYTES = 6000;
+
 /** A hundredth of a second of slack at the end: players report the last frame's time. */
 const END_SLACK = 0.01;
 
@@ -30,7 +33,9 @@ export class CommentsService {
   }
 
   private announce(projectId: string, versionId: string, action: string, comment?: Comment): Promise<void> {
-    return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action, ...(comment ? { comment } : {}) } });
+    // NOTIFY payloads are small: a long comment in a wide script goes as ids only, and is refetched.
+    const carried = comment && Buffer.byteLength(JSON.stringify(comment)) <= CARRIED_COMMENT_BYTES ? { comment } : {};
+    return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action, ...carried } });
   }
 
   async list(actor: Actor, versionId: string): Promise<Comment[]> {

@@ -3,11 +3,23 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { isAudioExtension } from '@mixroom/shared';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../platform/blob/disk-blob-store';
 import type { JobContext } from '../../platform/jobs/job-definition';
-import { analyze, MediaError, probe, renderSpectrogram, type MediaTools, type ProbeResult } from '../../platform/media/ffmpeg';
+import {
+  decodePeaks,
+  measureLoudness,
+  MediaError,
+  probe,
+  renderSpectrogram,
+  type Loudness,
+  type MediaTools,
+  type ProbeResult,
+} from '../../platform/media/ffmpeg';
+import type { PeakBins } from '../../platform/media/peaks';
+import { readFileRange, readWavLayout, scanWavPeaks } from '../../platform/media/wav-peaks';
 import { renderWaveformThumbnail } from '../../platform/media/png';
 import type { ProjectsRepository } from './projects.repository';
 import type { StorageEvents } from './storage.events';
@@ -67,6 +79,41 @@ export class MediaService {
     return this.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: 6 * 3600 });
   }
 
+  /** Waveform peaks: read straight from the bytes of a PCM WAV, else through an ffmpeg decode. */
+  private async peaks(
+    version: VersionRow,
+    input: string,
+    media: ProbeResult,
+    previewPath: string | null,
+    onProgress: (fraction: number) => void,
+  ): Promise<PeakBins> {
+    if (!previewPath && version.fileExtension === 'wav') {
+      const size = (await this.blobs.head(version.blobKey))?.size ?? 0;
+      const head = await streamToBuffer(await this.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }));
+      const layout = readWavLayout(head, size);
+      if (layout && layout.dataLength > 0) {
+        // Local disk: large aligned reads. Object storage: the ranged stream.
+        const samples =
+          this.blobs instanceof DiskBlobStore
+            ? readFileRange(this.blobs.localPath(version.blobKey), layout.dataStart, layout.dataLength, (layout.bitsPerSample / 8) * layout.channels)
+            : ((await this.blobs.get(version.blobKey, { start: layout.dataStart, end: layout.dataStart + layout.dataLength - 1 })) as AsyncIterable<Buffer>);
+        return scanWavPeaks(samples, layout, onProgress);
+      }
+    }
+    return decodePeaks(this.tools, input, {
+      sampleRate: media.sampleRate,
+      durationSeconds: media.durationSeconds,
+      ...(previewPath ? { previewPath } : {}),
+      onProgress,
+    });
+  }
+
+  /**
+   * Two phases, side by side on two cores. The review needs the waveform, so the version is ready
+   * as soon as the peaks, thumbnail and preview are stored (progress 95); the loudness pass (EBU
+   * R128 with 4× oversampled true peak, several times slower than a decode) fills in after and
+   * brings progress to 100. A loudness failure is logged and ignored (spec 2 §8).
+   */
   async process(versionId: string, context: Pick<JobContext, 'log' | 'progress'>): Promise<void> {
     const version = await this.versions.find(versionId);
     if (!version) return;
@@ -83,29 +130,29 @@ export class MediaService {
       return;
     }
     const previewPath = join(tmpdir(), `mixroom-preview-${randomUUID()}.m4a`);
+    let loudness: Promise<Loudness | null> | null = null;
     try {
       const input = await this.input(version);
       const media = await probe(this.tools, input);
       const preview = needsPreview(version.fileExtension, media);
+      loudness = measureLoudness(this.tools, input);
+      // Keep an early loudness failure from surfacing as an unhandled rejection while peaks run.
+      loudness.catch(() => undefined);
       let lastReported = 0;
-      const result = await analyze(this.tools, input, {
-        durationSeconds: media.durationSeconds,
-        ...(preview ? { previewPath } : {}),
-        onProgress: (fraction) => {
-          const percent = Math.floor(fraction * 90);
-          if (percent >= lastReported + 5) {
-            lastReported = percent;
-            void this.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
-          }
-        },
+      const bins = await this.peaks(version, input, media, preview ? previewPath : null, (fraction) => {
+        const percent = Math.floor(fraction * 90);
+        if (percent >= lastReported + 5) {
+          lastReported = percent;
+          void this.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
+        }
       });
       const base = `projects/${project.id}/${versionId}`;
-      await this.blobs.put(`${base}/peaks.json`, Buffer.from(JSON.stringify(result.peaks)), 'application/json');
-      await this.blobs.put(`${base}/waveform.png`, renderWaveformThumbnail(result.thumbnailLevels), 'image/png');
+      await this.blobs.put(`${base}/peaks.json`, Buffer.from(JSON.stringify(bins.file())), 'application/json');
+      await this.blobs.put(`${base}/waveform.png`, renderWaveformThumbnail(bins.coarse()), 'image/png');
       if (preview) await this.blobs.put(`${base}/preview.m4a`, createReadStream(previewPath), 'audio/mp4');
       await this.versions.update(versionId, {
         status: 'ready',
-        progress: 100,
+        progress: 95,
         error: null,
         durationSeconds: media.durationSeconds,
         media: {
@@ -116,19 +163,31 @@ export class MediaService {
           bitDepth: media.bitDepth,
           bitRate: media.bitRate,
         },
-        loudness: result.loudness,
         peaksKey: `${base}/peaks.json`,
         thumbnailKey: `${base}/waveform.png`,
         previewKey: preview ? `${base}/preview.m4a` : null,
       });
-      await announce(100, 'ready');
+      await announce(95, 'ready');
     } catch (error) {
       if (!(error instanceof MediaError)) throw error;
       context.log.warn({ versionId, reason: error.message }, 'version is corrupt');
       await this.versions.update(versionId, { status: 'corrupt', error: error.message, progress: 100 });
       await announce(100, 'corrupt');
+      return;
     } finally {
       await rm(previewPath, { force: true });
     }
+    const measured = await loudness.catch((error: unknown) => {
+      context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
+      return null;
+    });
+    await this.versions.update(versionId, { loudness: measured, progress: 100 });
+    await announce(100, 'ready');
   }
+}
+
+async function streamToBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

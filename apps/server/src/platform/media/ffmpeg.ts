@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { PeakAccumulator, PEAK_SAMPLE_RATE, type PeaksFile } from './peaks';
+import { PeakAccumulator, type PeakBins } from './peaks';
 
 export interface MediaTools {
   ffmpeg: string;
@@ -88,16 +88,12 @@ export async function probe(tools: MediaTools, input: string): Promise<ProbeResu
   };
 }
 
-export interface AnalysisResult {
-  peaks: PeaksFile;
-  thumbnailLevels: number[];
-  loudness: { integrated: number; truePeak: number; range: number | null } | null;
-}
+export type Loudness = { integrated: number; truePeak: number; range: number | null };
 
 const number = (text: string | undefined) => (text === undefined ? null : Number(text));
 
 /** Parses the summary ebur128 prints when the stream ends. */
-export function parseEbur128(stderr: string): AnalysisResult['loudness'] {
+export function parseEbur128(stderr: string): Loudness | null {
   const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
   const integrated = number(/I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)?.[1]);
   const range = number(/LRA:\s+(-?[\d.]+) LU/.exec(summary)?.[1]);
@@ -117,49 +113,41 @@ function collect(child: ReturnType<typeof spawn>, onProgressLine?: (line: string
   });
 }
 
+const failure = (run: { stderrTail: string }, fallback: string) => new MediaError(run.stderrTail.trim().split('\n').pop() || fallback);
+
 /**
- * The analysis of one file, as two ffmpeg processes running side by side (one per core): EBU R128
- * loudness with true peak — the expensive part, 4× oversampling — and 8 kHz mono PCM for the peaks
- * plus, when asked, a browser-playable AAC preview. Each decodes once.
+ * EBU R128 integrated loudness, loudness range and true peak (4× oversampling) of the first audio
+ * stream: ffmpeg's ebur128, the reference the loudness dialog is checked against.
  */
-export async function analyze(
+export async function measureLoudness(tools: MediaTools, input: string): Promise<Loudness | null> {
+  const args = ['-hide_banner', '-nostats', '-i', input, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'];
+  const run = await collect(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
+  if (run.code !== 0) throw failure(run, 'The loudness could not be measured.');
+  return parseEbur128(run.stderrTail);
+}
+
+/**
+ * Waveform peaks through ffmpeg for formats that need decoding (MP3, FLAC, AAC, AIFF...): mono
+ * 16-bit PCM at the file's own rate, folded as it streams; plus, when asked, a browser-playable
+ * AAC preview from the same decode.
+ */
+export async function decodePeaks(
   tools: MediaTools,
   input: string,
-  options: { durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
-): Promise<AnalysisResult> {
-  const loudnessArgs = ['-hide_banner', '-nostats', '-i', input, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-', '-progress', 'pipe:3'];
-  const peaksArgs = [
-    '-hide_banner',
-    '-nostats',
-    '-loglevel',
-    'error',
-    '-i',
-    input,
-    '-map',
-    '0:a:0',
-    '-f',
-    's16le',
-    '-ac',
-    '1',
-    '-ar',
-    String(PEAK_SAMPLE_RATE),
-    'pipe:1',
-  ];
-  if (options.previewPath) peaksArgs.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-y', options.previewPath);
-
-  const loudnessProcess = spawn(tools.ffmpeg, loudnessArgs, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-  const peaksProcess = spawn(tools.ffmpeg, peaksArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const peaks = new PeakAccumulator();
-  peaksProcess.stdout.on('data', (chunk: Buffer) => peaks.push(chunk));
-  const [loudness, pcm] = await Promise.all([
-    collect(loudnessProcess, (text) => {
-      const match = /out_time_us=(\d+)/.exec(text);
-      if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));
-    }),
-    collect(peaksProcess),
-  ]);
-  for (const run of [loudness, pcm]) if (run.code !== 0) throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The audio could not be decoded.');
-  return { peaks: peaks.finish(), thumbnailLevels: peaks.coarse(), loudness: parseEbur128(loudness.stderrTail) };
+  options: { sampleRate: number; durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
+): Promise<PeakBins> {
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0', '-ac', '1', '-f', 's16le', 'pipe:1'];
+  if (options.previewPath) args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-y', options.previewPath);
+  args.push('-progress', 'pipe:3');
+  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const peaks = new PeakAccumulator(options.sampleRate);
+  child.stdout!.on('data', (chunk: Buffer) => peaks.push(chunk));
+  const run = await collect(child, (text) => {
+    const match = /out_time_us=(\d+)/.exec(text);
+    if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));
+  });
+  if (run.code !== 0) throw failure(run, 'The audio could not be decoded.');
+  return peaks.finish();
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { EventBus, EventHandler } from './event-bus';
 
 const CHANNEL = 'mixroom_events';
-/** NOTIFY payloads are capped at 8000 bytes; events carry ids, never documents. */
+/** NOTIFY payloads are capped at 8000 bytes: events carry ids, and at most a small document everyone on the topic may see. */
 const MAX_PAYLOAD = 7900;
 
 type Listener = { stop(): Promise<void> };

@@ -1,4 +1,4 @@
-import { Badge, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import type { Version } from '@mixroom/contracts';
 import { appliedGain, LOUDNESS_TARGETS, normalisationGain } from '@mixroom/shared';
 
@@ -10,7 +10,14 @@ export function LoudnessDialog({ version, opened, onClose }: { version: Version;
   return (
     <Modal opened={opened} onClose={onClose} title="Loudness levels" centered size="lg">
       {!loudness ? (
-        <Text c="dimmed">Loudness is measured when the version is processed{version.status === 'processing' ? ' — in progress.' : '.'}</Text>
+        version.status === 'corrupt' || (version.status === 'ready' && version.progress >= 100) ? (
+          <Text c="dimmed">The loudness of this version could not be measured.</Text>
+        ) : (
+          <Group gap="sm">
+            <Loader size="sm" color="violet" />
+            <Text c="dimmed">Measuring loudness and true peak… The figures appear here as soon as they are ready.</Text>
+          </Group>
+        )
       ) : (
         <Stack>
           <Group grow>
