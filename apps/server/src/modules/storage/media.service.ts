@@ -25,6 +25,7 @@ import type { ProjectsRepository } from './projects.repository';
 import type { StorageEvents } from './storage.events';
 import type { VersionRow, VersionsRepository } from './versions.repository';
 
+const PROGRESS_INTERVAL_MS = 500;
 const PLAYABLE_CODECS = new Set(['mp3', 'aac', 'flac', 'vorbis', 'opus', 'pcm_s16le', 'pcm_s24le', 'pcm_f32le', 'pcm_u8', 'alac']);
 const PLAYABLE_EXTENSIONS = new Set(['mp3', 'm4a', 'aac', 'flac', 'wav', 'ogg', 'opus', 'webm']);
 
@@ -139,10 +140,13 @@ export class MediaService {
       // Keep an early loudness failure from surfacing as an unhandled rejection while peaks run.
       loudness.catch(() => undefined);
       let lastReported = 0;
+      let lastReportedAt = performance.now();
       const bins = await this.peaks(version, input, media, preview ? previewPath : null, (fraction) => {
         const percent = Math.floor(fraction * 90);
-        if (percent >= lastReported + 5) {
+        // Each report is a database write and an event: a few a second are plenty for a progress bar.
+        if (percent >= lastReported + 5 && performance.now() - lastReportedAt >= PROGRESS_INTERVAL_MS) {
           lastReported = percent;
+          lastReportedAt = performance.now();
           void this.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
         }
       });

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { PeakAccumulator, type PeakBins } from './peaks';
 
@@ -121,7 +122,16 @@ const failure = (run: { stderrTail: string }, fallback: string) => new MediaErro
  */
 export async function measureLoudness(tools: MediaTools, input: string): Promise<Loudness | null> {
   const args = ['-hide_banner', '-nostats', '-i', input, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'];
-  const run = await collect(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Background work: what makes a version ready for review (the peaks) goes first on a busy machine.
+  if (child.pid) {
+    try {
+      setPriority(child.pid, 10);
+    } catch {
+      // Not permitted here: it simply runs at normal priority.
+    }
+  }
+  const run = await collect(child);
   if (run.code !== 0) throw failure(run, 'The loudness could not be measured.');
   return parseEbur128(run.stderrTail);
 }
