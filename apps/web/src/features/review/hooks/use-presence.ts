@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { PLAYER, PRESENCE } from '@mixroom/shared';
 import { getAccessToken } from '../../../lib/api-client';
 import { reviewApi } from '../api';
+import { IdleWatch } from '../idle-watch';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
 
@@ -20,26 +21,19 @@ export function usePresenceHeartbeat(versionId: string | undefined, playing: boo
 
   useEffect(() => {
     if (!versionId) return;
-    let idleTimer: ReturnType<typeof setTimeout>;
-    let idle = false;
     const announce = (state: 'online' | 'offline') => void reviewApi.setPresence(versionId, state).catch(() => undefined);
-    const arm = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        if (playingRef.current) return arm();
-        idle = true;
+    const watch = new IdleWatch(PLAYER.inactivityTimeoutMs, {
+      onIdle: () => {
         setInactive(true);
         announce('offline');
-      }, PLAYER.inactivityTimeoutMs);
-    };
-    const onActivity = () => {
-      if (idle) {
-        idle = false;
+      },
+      onActive: () => {
         setInactive(false);
         announce('online');
-      }
-      arm();
-    };
+      },
+      busy: () => playingRef.current,
+    });
+    const onActivity = () => watch.activity();
     // A closing tab cannot await fetch: keepalive lets the request outlive the page.
     const onLeave = () =>
       void getAccessToken().then((token) =>
@@ -51,12 +45,12 @@ export function usePresenceHeartbeat(versionId: string | undefined, playing: boo
         }),
       );
     announce('online');
-    arm();
-    const renew = setInterval(() => !idle && announce('online'), PRESENCE.renewMs);
+    watch.start();
+    const renew = setInterval(() => !watch.isIdle && announce('online'), PRESENCE.renewMs);
     for (const name of ACTIVITY_EVENTS) window.addEventListener(name, onActivity, { passive: true });
     window.addEventListener('pagehide', onLeave);
     return () => {
-      clearTimeout(idleTimer);
+      watch.stop();
       clearInterval(renew);
       for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, onActivity);
       window.removeEventListener('pagehide', onLeave);
