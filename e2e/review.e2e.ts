@@ -188,6 +188,11 @@ describe('the version review screen in Chromium', () => {
       'Amazon Music',
       'Deezer',
     ]);
+    // The dialog has finished its entrance when its content is fully opaque.
+    await ana.waitForFunction(() => {
+      const dialog = document.querySelector('.mantine-Modal-content');
+      return dialog !== null && getComputedStyle(dialog).opacity === '1';
+    });
     await screenshot(ana, 'review-loudness');
     await ana.keyboard.press('Escape');
   });

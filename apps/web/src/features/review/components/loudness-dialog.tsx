@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import type { Version } from '@mixroom/contracts';
 import { appliedGain, LOUDNESS_TARGETS, normalisationGain } from '@mixroom/shared';
 
@@ -63,22 +63,28 @@ export function LoudnessDialog({ version, opened, onClose }: { version: Version;
                 const applied = appliedGain(target.platform, loudness.integrated, loudness.truePeak, target.lufs);
                 return (
                   <Table.Tr key={target.platform} data-testid="loudness-row">
-                    <Table.Td fw={600}>{target.platform}</Table.Td>
-                    <Table.Td ff="monospace">{target.lufs} LUFS</Table.Td>
-                    <Table.Td ff="monospace">{dB(gain)}</Table.Td>
+                    <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                      {target.platform}
+                    </Table.Td>
+                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                      {target.lufs} LUFS
+                    </Table.Td>
+                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                      {dB(gain)}
+                    </Table.Td>
                     <Table.Td>
                       {applied < 0 ? (
-                        <Badge color="orange" variant="light">
-                          turned down {Math.abs(applied).toFixed(2)} dB
-                        </Badge>
+                        <Text size="sm" c="orange" fw={600}>
+                          Turned down {Math.abs(applied).toFixed(2)} dB
+                        </Text>
                       ) : applied > 0 ? (
-                        <Badge color="teal" variant="light">
-                          turned up {applied.toFixed(2)} dB
-                        </Badge>
+                        <Text size="sm" c="teal" fw={600}>
+                          Turned up {applied.toFixed(2)} dB{applied < gain ? ' (peak-limited)' : ''}
+                        </Text>
                       ) : (
-                        <Badge color="gray" variant="light">
-                          {gain > 0 ? `plays ${gain.toFixed(2)} dB quieter than target` : 'plays as is'}
-                        </Badge>
+                        <Text size="sm" c="dimmed">
+                          {gain > 0 ? `As is, ${gain.toFixed(2)} dB below target` : 'As is'}
+                        </Text>
                       )}
                     </Table.Td>
                   </Table.Tr>
