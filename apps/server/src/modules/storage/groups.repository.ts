@@ -129,14 +129,6 @@ export class GroupsRepository {
       .limit(limit);
   }
 
-  async subtreeProjectIds(groupId: string): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(sql`${projects.path} @> ${uuidArray([groupId])}`);
-    return rows.map((r) => r.id);
-  }
-
   async delete(id: string): Promise<void> {
     await this.db.delete(groups).where(eq(groups.id, id));
   }

@@ -104,8 +104,11 @@ export class ProjectsRepository {
       .orderBy(...order(sort));
   }
 
-  /** The project and its attachments: what a permanent delete must clear from the blob store. */
-  async selfAndAttachmentIds(id: string): Promise<string[]> {
+  /**
+   * Every project whose path runs through `id`: a folder's whole subtree, or a project with its
+   * attachments. What a permanent delete must clear from the blob store.
+   */
+  async idsUnder(id: string): Promise<string[]> {
     const rows = await this.db
       .select({ id: projects.id })
       .from(projects)

@@ -244,7 +244,7 @@ export class ProjectsService {
     const remaining = (await this.versions.list(project.id)).filter((v) => v.id !== versionId);
     if (version.uploadId && version.status === 'uploading') await this.uploads.abort(actor.userId, version.uploadId).catch(() => undefined);
     if (remaining.length === 0) {
-      for (const owned of await this.projects.selfAndAttachmentIds(project.id)) await this.blobs.deletePrefix(`projects/${owned}/`);
+      for (const owned of await this.projects.idsUnder(project.id)) await this.blobs.deletePrefix(`projects/${owned}/`);
       await this.projects.delete(project.id);
     } else {
       await this.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);

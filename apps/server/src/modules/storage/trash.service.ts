@@ -88,7 +88,7 @@ export class TrashService {
   /** Rows go (the database cascades to sub-folders, projects and versions) after their blobs. */
   private async remove(item: Resolved, by: string | null): Promise<void> {
     await this.setFlag(item, 'DELETING', by);
-    const projectIds = item.kind === 'group' ? await this.groups.subtreeProjectIds(item.row.id) : await this.projects.selfAndAttachmentIds(item.row.id);
+    const projectIds = await this.projects.idsUnder(item.row.id);
     for (const id of projectIds) await this.blobs.deletePrefix(`projects/${id}/`);
     if (item.kind === 'group') await this.groups.delete(item.row.id);
     else await this.projects.delete(item.row.id);

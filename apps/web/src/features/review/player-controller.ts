@@ -22,6 +22,24 @@ export interface PlayerState {
   layout: { width: number; scroll: number };
 }
 
+/** A player before anything happened: at 0, full volume, normal speed, fit to width. */
+export function initialPlayerState(duration: number): PlayerState {
+  return {
+    ready: false,
+    playing: false,
+    currentTime: 0,
+    duration,
+    volume: 1,
+    muted: false,
+    rate: 1,
+    zoom: 0,
+    loop: false,
+    loopRange: null,
+    error: null,
+    layout: { width: 0, scroll: 0 },
+  };
+}
+
 const COLORS = {
   wave: '#8b7bd8',
   progress: '#c9b8ff',
@@ -68,20 +86,7 @@ export class PlayerController {
     this.media.crossOrigin = 'anonymous';
     this.regions = Regions.create();
     const duration = peaks.durationSeconds;
-    this.state = {
-      ready: false,
-      playing: false,
-      currentTime: 0,
-      duration,
-      volume: 1,
-      muted: false,
-      rate: 1,
-      zoom: 0,
-      loop: false,
-      loopRange: null,
-      error: null,
-      layout: { width: 0, scroll: 0 },
-    };
+    this.state = initialPlayerState(duration);
     this.ws = WaveSurfer.create({
       container,
       media: this.media,

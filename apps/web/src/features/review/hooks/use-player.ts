@@ -1,22 +1,9 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { PlayerController, PlayerState } from '../player-controller';
+import { initialPlayerState, type PlayerController, type PlayerState } from '../player-controller';
 
 export const PlayerContext = createContext<PlayerController | null>(null);
 
-const idle: PlayerState = {
-  ready: false,
-  playing: false,
-  currentTime: 0,
-  duration: 0,
-  volume: 1,
-  muted: false,
-  rate: 1,
-  zoom: 0,
-  loop: false,
-  loopRange: null,
-  error: null,
-  layout: { width: 0, scroll: 0 },
-};
+const idle = initialPlayerState(0);
 const noop = () => () => undefined;
 
 export function usePlayer(): PlayerController | null {
