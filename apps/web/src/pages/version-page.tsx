@@ -1,13 +1,11 @@
 import { Anchor, Badge, Button, Center, Group, Loader, Progress, Select, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Comment, ProjectItem, Version } from '@mixroom/contracts';
 import { PLAYER } from '@mixroom/shared';
 import { formatDuration } from '../lib/format/format';
 import { useTopic } from '../lib/realtime/realtime-provider';
-import { reviewApi } from '../features/review/api';
 import { AttachmentsDialog } from '../features/review/components/attachments-dialog';
 import { CommentsPanel } from '../features/review/components/comments-panel';
 import { CorruptVersionDialog } from '../features/review/components/corrupt-version-dialog';
@@ -17,10 +15,11 @@ import { PresenceAvatars } from '../features/review/components/presence-avatars'
 import { ReviewToolbar, type Panel } from '../features/review/components/review-toolbar';
 import { TransportBar } from '../features/review/components/transport-bar';
 import { WaveformUnavailable, WaveformView, type Draft } from '../features/review/components/waveform-view';
-import { usePlayer, usePlayerState } from '../features/review/hooks/use-player';
+import { PlayerContext, usePlayer, usePlayerState } from '../features/review/hooks/use-player';
+import type { PlayerController } from '../features/review/player-controller';
 import { usePlayerShortcuts } from '../features/review/hooks/use-player-shortcuts';
 import { usePresenceHeartbeat } from '../features/review/hooks/use-presence';
-import { useComments, usePeaks, useSpectrogram } from '../features/review/queries';
+import { useComments, usePeaks, useSpectrogram, useStreamUrl } from '../features/review/queries';
 import { VersionMenu } from '../features/storage/components/version-menu';
 import { useProject } from '../features/storage/queries';
 import classes from '../features/review/components/review.module.css';
@@ -89,12 +88,7 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
   const projectId = item.id;
   const ready = version.status === 'ready';
   const peaks = usePeaks(version.id, ready);
-  const stream = useQuery({
-    queryKey: ['review', 'stream', version.id],
-    queryFn: () => reviewApi.streamUrl(version.id),
-    enabled: ready,
-    staleTime: 20 * 60_000,
-  });
+  const stream = useStreamUrl(version.id, ready);
   const comments = useComments(version.id);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -113,7 +107,7 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
     [],
   );
 
-  const [player, setPlayer] = useState<ReturnType<typeof usePlayer>>(null);
+  const [player, setPlayer] = useState<PlayerController | null>(null);
   const open = useCallback(
     (comment: Comment) => {
       player?.seek(comment.startTime);
@@ -132,122 +126,113 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
   const media = version.media;
   const corrupt = version.status === 'corrupt' || loadFailed;
   return (
-    <div className={classes.page}>
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-          <Anchor component={Link} to={item.groupId ? `/groups/${item.groupId}` : '/groups'} aria-label="Back to the folder">
-            <IconArrowLeft size={20} />
-          </Anchor>
-          <Title order={3} lineClamp={1} style={{ minWidth: 0 }}>
-            {item.name}
-          </Title>
-          <Select
-            aria-label="Version"
-            w={220}
-            allowDeselect={false}
-            data={versions.map((v) => ({ value: String(v.number), label: `v${v.number} · ${v.name}` }))}
-            value={String(version.number)}
-            onChange={(value) => value && void navigate(`/version/${projectId}/${value}`)}
-          />
-          <VersionMenu
-            version={version}
-            canEdit={item.capabilities.canEdit}
-            canDownload={item.capabilities.canDownload}
-            onProjectDeleted={() => void navigate('/groups')}
-          />
-        </Group>
-        <PresenceAvatars versionId={version.id} />
-      </Group>
-      <ReviewToolbar project={item} version={version} attachmentCount={attachmentCount} panels={panels} onToggle={toggle} player={player} />
-      <div className={classes.layout}>
-        <div className={classes.playerCard} data-testid="player">
-          <Group gap="xs" mb="xs" data-testid="media-header">
-            {media && (
-              <Badge variant="light" color="violet">
-                {channelName(media.channels)}
-              </Badge>
-            )}
-            <Badge variant="light" color="gray">
-              {version.fileExtension.toUpperCase()}
-            </Badge>
-            {version.durationSeconds !== null && (
-              <Badge variant="light" color="gray">
-                {formatDuration(version.durationSeconds)}
-              </Badge>
-            )}
-            {media && (
-              <Text size="xs" c="#a9a3c9">
-                {(media.sampleRate / 1000).toLocaleString()} kHz{media.bitDepth ? ` · ${media.bitDepth}-bit` : ''} · {version.fileName}
-              </Text>
-            )}
+    <PlayerContext.Provider value={player}>
+      <div className={classes.page}>
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Anchor component={Link} to={item.groupId ? `/groups/${item.groupId}` : '/groups'} aria-label="Back to the folder">
+              <IconArrowLeft size={20} />
+            </Anchor>
+            <Title order={3} lineClamp={1} style={{ minWidth: 0 }}>
+              {item.name}
+            </Title>
+            <Select
+              aria-label="Version"
+              w={220}
+              allowDeselect={false}
+              data={versions.map((v) => ({ value: String(v.number), label: `v${v.number} · ${v.name}` }))}
+              value={String(version.number)}
+              onChange={(value) => value && void navigate(`/version/${projectId}/${value}`)}
+            />
+            <VersionMenu
+              version={version}
+              canEdit={item.capabilities.canEdit}
+              canDownload={item.capabilities.canDownload}
+              onProjectDeleted={() => void navigate('/groups')}
+            />
           </Group>
-          {version.status === 'processing' || version.status === 'uploading' ? (
-            <Stack h={180} justify="center">
-              <Text c="#a9a3c9" ta="center">
-                {version.status === 'uploading' ? 'This version is still uploading.' : `Processing the audio… ${version.progress}%`}
-              </Text>
-              <Progress value={version.progress} animated color="violet" />
-            </Stack>
-          ) : corrupt ? (
-            <WaveformUnavailable>This version cannot be played.</WaveformUnavailable>
-          ) : peaks.data && stream.data ? (
-            <WaveformView
-              key={version.id}
-              peaks={peaks.data}
-              streamUrl={stream.data.url}
-              comments={comments.data ?? []}
-              draft={draft}
-              spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}
-              onDraftChange={(range) =>
-                setDraft((d) => (d?.type === 'range' ? { ...d, start: Math.round(range.start * 100) / 100, end: Math.round(range.end * 100) / 100 } : d))
-              }
-              onOpenComment={open}
-            >
-              <PlayerBridge onPlayer={setPlayer} />
-              <PlayerEffects versionId={version.id} onLoadError={onLoadError} />
-              {panels.has('spectrogram') && spectrogram.isFetching && (
-                <Text size="xs" c="#a9a3c9" mt={4}>
-                  Rendering the spectrogram…
+          <PresenceAvatars versionId={version.id} />
+        </Group>
+        <ReviewToolbar project={item} version={version} attachmentCount={attachmentCount} panels={panels} onToggle={toggle} />
+        <PlayerEffects versionId={version.id} onLoadError={onLoadError} />
+        <div className={classes.layout}>
+          <div className={classes.playerCard} data-testid="player">
+            <Group gap="xs" mb="xs" data-testid="media-header">
+              {media && (
+                <Badge variant="light" color="violet">
+                  {channelName(media.channels)}
+                </Badge>
+              )}
+              <Badge variant="light" color="gray">
+                {version.fileExtension.toUpperCase()}
+              </Badge>
+              {version.durationSeconds !== null && (
+                <Badge variant="light" color="gray">
+                  {formatDuration(version.durationSeconds)}
+                </Badge>
+              )}
+              {media && (
+                <Text size="xs" c="#a9a3c9">
+                  {(media.sampleRate / 1000).toLocaleString()} kHz{media.bitDepth ? ` · ${media.bitDepth}-bit` : ''} · {version.fileName}
                 </Text>
               )}
-              <TransportBar />
-              {panels.has('meter') && <PeakMeter />}
-            </WaveformView>
-          ) : (
-            <Center h={180}>
-              <Loader color="violet" size="sm" />
-            </Center>
-          )}
+            </Group>
+            {version.status === 'processing' || version.status === 'uploading' ? (
+              <Stack h={180} justify="center">
+                <Text c="#a9a3c9" ta="center">
+                  {version.status === 'uploading' ? 'This version is still uploading.' : `Processing the audio… ${version.progress}%`}
+                </Text>
+                <Progress value={version.progress} animated color="violet" />
+              </Stack>
+            ) : corrupt ? (
+              <WaveformUnavailable>This version cannot be played.</WaveformUnavailable>
+            ) : peaks.data && stream.data ? (
+              <WaveformView
+                key={version.id}
+                peaks={peaks.data}
+                streamUrl={stream.data.url}
+                comments={comments.data ?? []}
+                draft={draft}
+                spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}
+                onDraftChange={(range) =>
+                  setDraft((d) => (d?.type === 'range' ? { ...d, start: Math.round(range.start * 100) / 100, end: Math.round(range.end * 100) / 100 } : d))
+                }
+                onOpenComment={open}
+                onPlayer={setPlayer}
+              >
+                {panels.has('spectrogram') && spectrogram.isFetching && (
+                  <Text size="xs" c="#a9a3c9" mt={4}>
+                    Rendering the spectrogram…
+                  </Text>
+                )}
+                <TransportBar />
+                {panels.has('meter') && <PeakMeter />}
+              </WaveformView>
+            ) : (
+              <Center h={180}>
+                <Loader color="violet" size="sm" />
+              </Center>
+            )}
+          </div>
+          <CommentsPanel
+            versionId={version.id}
+            comments={comments.data ?? []}
+            duration={version.durationSeconds ?? 0}
+            draft={draft}
+            onDraft={setDraft}
+            highlightedId={highlighted}
+            onOpen={open}
+          />
         </div>
-        <CommentsPanel
-          versionId={version.id}
-          comments={comments.data ?? []}
-          duration={version.durationSeconds ?? 0}
-          draft={draft}
-          onDraft={setDraft}
-          highlightedId={highlighted}
-          onOpen={open}
-          player={player}
-        />
+        {corrupt && <CorruptVersionDialog version={version} canDelete={item.capabilities.canEdit} remaining={versions} />}
+        <LoudnessDialog version={version} opened={panels.has('loudness')} onClose={() => toggle('loudness')} />
+        <AttachmentsDialog projectId={projectId} opened={panels.has('attachments')} onClose={() => toggle('attachments')} />
+        {panels.has('notes') && (
+          <Suspense fallback={null}>
+            <NotesDialog versions={versions} initialVersionId={version.id} onClose={() => toggle('notes')} />
+          </Suspense>
+        )}
       </div>
-      {corrupt && <CorruptVersionDialog version={version} canDelete={item.capabilities.canEdit} remaining={versions} />}
-      <LoudnessDialog version={version} opened={panels.has('loudness')} onClose={() => toggle('loudness')} />
-      <AttachmentsDialog projectId={projectId} opened={panels.has('attachments')} onClose={() => toggle('attachments')} />
-      {panels.has('notes') && (
-        <Suspense fallback={null}>
-          <NotesDialog versions={versions} initialVersionId={version.id} onClose={() => toggle('notes')} />
-        </Suspense>
-      )}
-    </div>
+    </PlayerContext.Provider>
   );
-}
-
-/** Lifts the player out of the waveform's context for the parts of the page outside it. */
-function PlayerBridge({ onPlayer }: { onPlayer: (player: ReturnType<typeof usePlayer>) => void }) {
-  const player = usePlayer();
-  useEffect(() => {
-    onPlayer(player);
-    return () => onPlayer(null);
-  }, [player, onPlayer]);
-  return null;
 }

@@ -42,30 +42,14 @@ export class CommentsService {
     await this.version(actor, versionId);
     const { top, replies } = await this.comments.forVersion(versionId);
     const people = new Map((await this.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]));
-    const who = (id: string) => people.get(id) ?? { id, displayName: 'Former member', photoUrl: null };
-    const mine = (row: CommentRow) => ({ canEdit: row.userId === actor.userId, canDelete: row.userId === actor.userId });
-    return top.map((c) => ({
-      id: c.id,
-      versionId,
-      type: c.type === 'range' ? 'range' : 'timestamp',
-      startTime: c.startTime ?? 0,
-      endTime: c.endTime,
-      text: c.text,
-      user: who(c.userId),
-      createdAt: c.createdAt.toISOString(),
-      updatedAt: c.updatedAt.toISOString(),
-      capabilities: mine(c),
-      replies: replies
-        .filter((r) => r.parentId === c.id)
-        .map((r) => ({
-          id: r.id,
-          user: who(r.userId),
-          text: r.text,
-          createdAt: r.createdAt.toISOString(),
-          updatedAt: r.updatedAt.toISOString(),
-          capabilities: mine(r),
-        })),
-    }));
+    return top.map((c) =>
+      presentComment(
+        c,
+        replies.filter((r) => r.parentId === c.id),
+        (id) => people.get(id),
+        actor.userId,
+      ),
+    );
   }
 
   async create(actor: Actor, versionId: string, input: CreateCommentBody): Promise<{ id: string }> {
@@ -79,19 +63,12 @@ export class CommentsService {
     // The new comment rides on the event, presented as everyone but its author sees it (no edit,
     // no delete), so open reviews show it without a round trip.
     const [author] = await this.comments.authors([actor.userId]);
-    await this.announce(version.projectId, versionId, 'created', {
-      id: row.id,
+    await this.announce(
+      version.projectId,
       versionId,
-      type: input.type,
-      startTime: start,
-      endTime: end,
-      text: row.text,
-      user: author ?? { id: actor.userId, displayName: 'Former member', photoUrl: null },
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      capabilities: { canEdit: false, canDelete: false },
-      replies: [],
-    });
+      'created',
+      presentComment(row, [], () => author, null),
+    );
     return { id: row.id };
   }
 
@@ -124,4 +101,35 @@ export class CommentsService {
     await this.comments.delete(row.id);
     await this.announce(version.projectId, row.versionId, 'deleted');
   }
+}
+
+type Person = Comment['user'];
+
+/**
+ * A comment as `viewerId` sees it: author-only edit and delete (spec 2 §6). A null viewer is
+ * anyone but the author, which is how a comment travels on its realtime event.
+ */
+function presentComment(row: CommentRow, replies: CommentRow[], person: (id: string) => Person | undefined, viewerId: string | null): Comment {
+  const who = (id: string) => person(id) ?? { id, displayName: 'Former member', photoUrl: null };
+  const mine = (r: CommentRow) => ({ canEdit: r.userId === viewerId, canDelete: r.userId === viewerId });
+  return {
+    id: row.id,
+    versionId: row.versionId,
+    type: row.type === 'range' ? 'range' : 'timestamp',
+    startTime: row.startTime ?? 0,
+    endTime: row.endTime,
+    text: row.text,
+    user: who(row.userId),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    capabilities: mine(row),
+    replies: replies.map((r) => ({
+      id: r.id,
+      user: who(r.userId),
+      text: r.text,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+      capabilities: mine(r),
+    })),
+  };
 }

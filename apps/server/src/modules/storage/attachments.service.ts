@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LIMITS, baseName } from '@mixroom/shared';
+import { LIMITS, baseName, projectCapabilities } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
@@ -34,10 +34,9 @@ export class AttachmentsService {
     const rows = await this.projectsRepo.attachments(project.id);
     const { latest, counts } = await this.versions.latestOf(rows.map((r) => r.id));
     const people = await this.presenter.people([project.publisherId]);
-    const parent = this.presenter.project(project, role, people, undefined, 0);
     return {
       items: rows.map((row) => this.presenter.project(row, role, people, latest.get(row.id), counts.get(row.id) ?? 0)),
-      canEdit: parent.capabilities.canEdit,
+      canEdit: projectCapabilities(role, project.enableDownload).canEdit,
     };
   }
 

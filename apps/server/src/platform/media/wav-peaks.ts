@@ -63,55 +63,22 @@ export async function scanWavPeaks(samples: AsyncIterable<Buffer>, layout: WavLa
   const bins = new BinWriter();
   // Integers: the top two bytes as a signed 16-bit value, scaled from 32768. Floats: |x| from 1.
   const scale = layout.float ? 255 : 255 / 32768;
-  const high = size - 1;
-  let current = 0;
-  let count = 0;
+  const emit = (peak: number) => bins.push(Math.min(255, Math.round(peak * scale)));
+  const scan = layout.float ? scanFloats : scanInts;
+  let state: ScanState = { current: 0, count: 0 };
   let seen = 0;
   let reported = 0;
   let carry = Buffer.alloc(0);
 
-  const take = (value: number) => {
-    if (value > current) current = value;
-    if (++count === perBin) {
-      bins.push(Math.min(255, Math.round(current * scale)));
-      current = 0;
-      count = 0;
-    }
-  };
-  const magnitude = (data: Buffer, at: number) => {
-    if (layout.float) {
-      const v = data.readFloatLE(at);
-      return v < 0 ? -v : v;
-    }
-    const v = (data[at + high]! << 8) | data[at + high - 1]!;
-    return v & 0x8000 ? 0xffff - v : v;
-  };
-
   for await (const chunk of samples) {
     let start = 0;
     if (carry.length) {
+      // The sample split across two chunks, joined on its own.
       start = size - carry.length;
-      take(magnitude(Buffer.concat([carry, chunk.subarray(0, start)]), 0));
+      state = scan(Buffer.concat([carry, chunk.subarray(0, start)]), 0, size, size, perBin, state, emit);
     }
     const end = start + Math.floor((chunk.length - start) / size) * size;
-    if (layout.float) {
-      const aligned = (chunk.byteOffset + start) % 4 === 0 ? chunk.subarray(start, end) : Buffer.from(chunk.subarray(start, end));
-      const view = new Float32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
-      for (let i = 0; i < view.length; i++) {
-        const v = view[i]!;
-        const a = v < 0 ? -v : v;
-        if (a > current) current = a;
-        if (++count === perBin) {
-          bins.push(Math.min(255, Math.round(current * scale)));
-          current = 0;
-          count = 0;
-        }
-      }
-    } else {
-      const state = scanInts(chunk, start, end, size, perBin, current, count, (peak) => bins.push(Math.min(255, Math.round(peak * scale))));
-      current = state.current;
-      count = state.count;
-    }
+    state = scan(chunk, start, end, size, perBin, state, emit);
     carry = Buffer.from(chunk.subarray(end));
     seen += chunk.length;
     if (onProgress && seen - reported > layout.dataLength / 50) {
@@ -119,25 +86,22 @@ export async function scanWavPeaks(samples: AsyncIterable<Buffer>, layout: WavLa
       onProgress(Math.min(1, seen / layout.dataLength));
     }
   }
-  if (count > 0) bins.push(Math.min(255, Math.round(current * scale)));
+  if (state.count > 0) emit(state.current);
   const frames = Math.floor(seen / size / layout.channels);
   return new PeakBins(bins.result(), layout.sampleRate, frames);
+}
+
+interface ScanState {
+  current: number;
+  count: number;
 }
 
 /**
  * The hot loop for integer PCM: whole bins run without a per-sample counter, and the state stays
  * in locals so V8 keeps it in registers.
  */
-function scanInts(
-  chunk: Buffer,
-  start: number,
-  end: number,
-  size: number,
-  perBin: number,
-  current: number,
-  count: number,
-  emit: (peak: number) => void,
-): { current: number; count: number } {
+function scanInts(chunk: Buffer, start: number, end: number, size: number, perBin: number, state: ScanState, emit: (peak: number) => void): ScanState {
+  let { current, count } = state;
   // `i` walks the high byte of each sample; samples start before `end`.
   let i = start + size - 1;
   const last = end + size - 1;
@@ -151,6 +115,24 @@ function scanInts(
     }
     count += take;
     if (count === perBin) {
+      emit(current);
+      current = 0;
+      count = 0;
+    }
+  }
+  return { current, count };
+}
+
+/** The same for 32-bit float PCM, through a Float32Array (copied when the bytes are unaligned). */
+function scanFloats(chunk: Buffer, start: number, end: number, _size: number, perBin: number, state: ScanState, emit: (peak: number) => void): ScanState {
+  let { current, count } = state;
+  const bytes = (chunk.byteOffset + start) % 4 === 0 ? chunk.subarray(start, end) : Buffer.from(chunk.subarray(start, end));
+  const view = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  for (let i = 0; i < view.length; i++) {
+    const v = view[i]!;
+    const a = v < 0 ? -v : v;
+    if (a > current) current = a;
+    if (++count === perBin) {
       emit(current);
       current = 0;
       count = 0;

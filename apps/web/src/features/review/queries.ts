@@ -8,6 +8,7 @@ export const reviewKeys = {
   presence: (versionId: string) => [...reviewKeys.all, 'presence', versionId] as const,
   peaks: (versionId: string) => [...reviewKeys.all, 'peaks', versionId] as const,
   spectrogram: (versionId: string) => [...reviewKeys.all, 'spectrogram', versionId] as const,
+  stream: (versionId: string) => [...reviewKeys.all, 'stream', versionId] as const,
   attachments: (projectId: string) => [...reviewKeys.all, 'attachments', projectId] as const,
 };
 
@@ -36,6 +37,10 @@ export const usePeaks = (versionId: string | undefined, enabled: boolean) =>
     staleTime: Infinity,
     gcTime: 5 * 60_000,
   });
+
+/** The signed URL the player streams; signatures last longer than a review session usually does. */
+export const useStreamUrl = (versionId: string, enabled: boolean) =>
+  useQuery({ queryKey: reviewKeys.stream(versionId), queryFn: () => reviewApi.streamUrl(versionId), enabled, staleTime: 20 * 60_000 });
 
 export const useSpectrogram = (versionId: string | undefined, enabled: boolean) =>
   useQuery({

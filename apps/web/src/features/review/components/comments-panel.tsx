@@ -7,7 +7,7 @@ import { COMMENT_LIMITS, COMMENT_MESSAGES } from '@mixroom/shared';
 import { ApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { reviewApi } from '../api';
-import type { PlayerController } from '../player-controller';
+import { usePlayer } from '../hooks/use-player';
 import { reviewKeys } from '../queries';
 import { formatPrecise } from '../time-format';
 import { CommentItem } from './comment-item';
@@ -29,9 +29,7 @@ export function CommentsPanel({
   onDraft,
   highlightedId,
   onOpen,
-  player,
 }: {
-  player: PlayerController | null;
   versionId: string;
   comments: Comment[];
   duration: number;
@@ -40,6 +38,7 @@ export function CommentsPanel({
   highlightedId: string | null;
   onOpen: (comment: Comment) => void;
 }) {
+  const player = usePlayer();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<Comment | null>(null);

@@ -4,8 +4,7 @@ import { memo, useState } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
 import { ProjectViewDialog } from '../../storage/components/project-view-dialog';
 import { useDownloadVersion } from '../../storage/hooks/use-download';
-import { usePlayerState } from '../hooks/use-player';
-import type { PlayerController } from '../player-controller';
+import { usePlayer, usePlayerState } from '../hooks/use-player';
 
 export type Panel = 'notes' | 'spectrogram' | 'meter' | 'attachments' | 'loudness';
 
@@ -16,18 +15,17 @@ export const ReviewToolbar = memo(function ReviewToolbar({
   attachmentCount,
   panels,
   onToggle,
-  player,
 }: {
   project: ProjectItem;
   version: Version;
   attachmentCount: number;
   panels: Set<Panel>;
   onToggle: (panel: Panel) => void;
-  player: PlayerController | null;
 }) {
   const download = useDownloadVersion();
-  const loop = usePlayerState((s) => s.loop, player);
-  const loopRange = usePlayerState((s) => s.loopRange, player);
+  const player = usePlayer();
+  const loop = usePlayerState((s) => s.loop);
+  const loopRange = usePlayerState((s) => s.loopRange);
   const [addingVersion, setAddingVersion] = useState(false);
   const ready = version.status === 'ready';
   const toggleButton = (panel: Panel, label: string, icon: React.ReactNode, disabled = false) => (

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Comment } from '@mixroom/contracts';
 import type { PeaksFile } from '../api';
 import { PlayerController } from '../player-controller';
-import { PlayerContext, usePlayerState } from '../hooks/use-player';
+import { usePlayerState } from '../hooks/use-player';
 import { CommentMarkers } from './comment-markers';
 import classes from './review.module.css';
 
@@ -15,7 +15,8 @@ export interface Draft {
 
 /**
  * The waveform of one version, drawn from server peaks the moment they arrive, with its minimap,
- * timeline, comment markers and optional spectrogram. Children get the player through context.
+ * timeline, comment markers and optional spectrogram. It creates the player and hands it to the
+ * page, which shares it with every control through PlayerContext.
  */
 export function WaveformView({
   peaks,
@@ -25,6 +26,7 @@ export function WaveformView({
   spectrogramUrl,
   onDraftChange,
   onOpenComment,
+  onPlayer,
   children,
 }: {
   peaks: PeaksFile;
@@ -34,6 +36,7 @@ export function WaveformView({
   spectrogramUrl: string | null;
   onDraftChange: (range: { start: number; end: number }) => void;
   onOpenComment: (comment: Comment) => void;
+  onPlayer: (player: PlayerController | null) => void;
   children: ReactNode;
 }) {
   const waveRef = useRef<HTMLDivElement>(null);
@@ -44,6 +47,9 @@ export function WaveformView({
   useEffect(() => {
     draftChange.current = onDraftChange;
   }, [onDraftChange]);
+  useEffect(() => {
+    onPlayer(player);
+  }, [player, onPlayer]);
 
   useEffect(() => {
     if (!waveRef.current || !minimapRef.current || !timelineRef.current) return;
@@ -71,7 +77,7 @@ export function WaveformView({
   useEffect(() => player?.setSpectrogram(Boolean(spectrogramUrl)), [player, spectrogramUrl]);
 
   return (
-    <PlayerContext.Provider value={player}>
+    <>
       <div ref={minimapRef} data-testid="minimap" />
       <div className={classes.waveHost}>
         {spectrogramUrl && (
@@ -94,7 +100,7 @@ export function WaveformView({
       </div>
       <div ref={timelineRef} data-testid="timeline" />
       {children}
-    </PlayerContext.Provider>
+    </>
   );
 }
 
