@@ -48,12 +48,17 @@ const COLORS = {
   progressOverSpectrogram: 'rgba(255,255,255,0.7)',
 };
 
-/** Decodes one resolution of the server's peaks to the floats wavesurfer draws (never the audio). */
-export function peaksLevel(file: PeaksFile, pxPerSecond: number): Float32Array {
-  // The coarsest level that still has a bar per pixel at this zoom.
-  const perSecond = (level: PeaksFile['levels'][number]) => file.sampleRate / level.samplesPerPeak;
+type PeakLevel = PeaksFile['levels'][number];
+
+/** The coarsest of the server's peak levels that still has a bar per pixel at this zoom. */
+export function chooseLevel(file: PeaksFile, pxPerSecond: number): PeakLevel {
+  const perSecond = (level: PeakLevel) => file.sampleRate / level.samplesPerPeak;
   const sorted = [...file.levels].sort((a, b) => perSecond(a) - perSecond(b));
-  const level = sorted.find((l) => perSecond(l) >= pxPerSecond) ?? sorted[sorted.length - 1]!;
+  return sorted.find((l) => perSecond(l) >= pxPerSecond) ?? sorted[sorted.length - 1]!;
+}
+
+/** One level as the floats wavesurfer draws (never the audio). */
+function decodeLevel(level: PeakLevel): Float32Array {
   const bytes = Uint8Array.from(atob(level.data), (c) => c.charCodeAt(0));
   const out = new Float32Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) out[i] = bytes[i]! / 255;
@@ -70,7 +75,7 @@ export class PlayerController {
   private readonly regions: ReturnType<typeof Regions.create>;
   private state: PlayerState;
   private readonly listeners = new Set<() => void>();
-  private levelPerSecond = 0;
+  private level: PeakLevel | null = null;
   private draftRegion: Region | null = null;
   private frame = 0;
 
@@ -127,14 +132,20 @@ export class PlayerController {
     this.ws.on('timeupdate', (time) => this.onTime(time));
     this.media.addEventListener('error', () => this.set({ error: this.media.error?.message || 'The audio could not be loaded.' }));
     this.media.addEventListener('canplay', () => this.set({ ready: true }), { once: true });
-    this.levelPerSecond = 0;
-    void this.ws.load(streamUrl, [this.levelFor(0)], duration).catch(() => undefined);
+    void this.ws.load(streamUrl, [this.useLevel(this.fitPxPerSecond(container.clientWidth))!], duration).catch(() => undefined);
   }
 
-  private levelFor(pxPerSecond: number): Float32Array {
-    const data = peaksLevel(this.peaks, Math.max(pxPerSecond, 1));
-    this.levelPerSecond = data.length / this.peaks.durationSeconds;
-    return data;
+  /** Zoom 0 fits the file to the width: a 20-second sketch needs finer peaks than an hour. */
+  private fitPxPerSecond(width: number): number {
+    return width / Math.max(this.peaks.durationSeconds, 1);
+  }
+
+  /** Switches to the level this zoom needs; null when the current one already is. */
+  private useLevel(pxPerSecond: number): Float32Array | null {
+    const level = chooseLevel(this.peaks, pxPerSecond);
+    if (level === this.level) return null;
+    this.level = level;
+    return decodeLevel(level);
   }
 
   // Time updates arrive at ~60 Hz while playing; React hears them once per frame at most.
@@ -209,8 +220,8 @@ export class PlayerController {
   /** Zoom 0 fits the whole file; each step adds 5 pixels per second. */
   setZoom(zoom: number): void {
     const pxPerSecond = zoom * PLAYER.zoomPxPerStep;
-    if (pxPerSecond > this.levelPerSecond || (pxPerSecond === 0 && this.levelPerSecond > 10))
-      this.ws.setOptions({ peaks: [this.levelFor(pxPerSecond)], duration: this.peaks.durationSeconds });
+    const peaks = this.useLevel(pxPerSecond || this.fitPxPerSecond(this.ws.getWidth()));
+    if (peaks) this.ws.setOptions({ peaks: [peaks], duration: this.peaks.durationSeconds });
     this.ws.zoom(pxPerSecond);
     this.set({ zoom });
   }

@@ -31,7 +31,7 @@ function VersionRow({
     <Card withBorder radius="md" padding="sm" data-testid="version-row">
       <Group wrap="nowrap" justify="space-between">
         <Group wrap="nowrap" gap="sm" style={{ minWidth: 0 }}>
-          <Badge variant="light" size="lg" radius="sm">
+          <Badge variant="light" size="lg" radius="sm" style={{ flexShrink: 0 }}>
             v{version.number}
           </Badge>
           <div style={{ minWidth: 0 }}>
