@@ -126,7 +126,7 @@ describe('presence', () => {
       watcher
         .events()
         .slice(before)
-        .map((e) => e.data.state),
+        .map((e) => (e.type === 'presence.changed' ? e.data.state : null)),
     ).toEqual(['offline']);
     watcher.close();
 

@@ -264,7 +264,7 @@ describe('realtime in the storage area', () => {
     const child = await ana.createFolder('Created Elsewhere', folder.id);
     await waitFor(() => watcher.events().find((e) => e.type === 'storage.changed' && e.data.itemId === child.id), { what: 'creation event' });
     await ana.api(`/api/groups/${child.id}`, { method: 'PATCH', body: { name: 'Renamed Elsewhere' } });
-    await waitFor(() => watcher.events().find((e) => e.data.itemId === child.id && e.data.action === 'updated'), { what: 'rename event' });
+    await waitFor(() => watcher.events().find((e) => e.type === 'storage.changed' && e.data.itemId === child.id && e.data.action === 'updated'), { what: 'rename event' });
     const { ticket } = await ana.upload(makeAudio('Watched.wav', { seconds: 2 }), folder.id);
     await waitFor(() => watcher.events().find((e) => e.type === 'version.progress' && e.data.versionId === ticket.version.id && e.data.status === 'ready'), {
       what: 'processing progress',

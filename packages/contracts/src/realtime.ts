@@ -1,20 +1,82 @@
 import { z } from 'zod';
+import { comment } from './comments';
 
 /**
- * Topics a client may subscribe to. The server decides, per topic, whether the actor may see it.
- * `user:{id}` carries a user's own events; `admin` carries events only administrators see.
+ * Topics a client may subscribe to. The server decides, per topic, whether the actor may see it,
+ * and decides again whenever access may have changed.
+ * - `user:{id}` carries a user's own events (root-level storage changes, sharing, join requests);
+ * - `admin` carries events only administrators see;
+ * - `group:{id}` a folder's content, `project:{id}` a project's review (comments, notes, presence).
+ * `system` is the servers' own channel: no client may follow it.
  */
-export const topic = z.string().regex(/^(user|admin|group|project|job):?[\w-]*$/, { message: 'Unknown topic.' });
+export const topic = z.string().regex(/^((user|group|project|job):[\w-]+|admin|system)$/, { message: 'Unknown topic.' });
+
+const itemKind = z.enum(['group', 'project']);
+
+/**
+ * Every event that travels on the bus, one schema per type. The web's realtime hook switches on
+ * `type` and reads `data` with its exact shape; nothing is matched by strings and cast.
+ */
+export const eventPayloads = {
+  'user.updated': z.object({ userId: z.string() }),
+  'job.progress': z.object({ jobId: z.string(), name: z.string(), percent: z.number(), message: z.string().nullable() }),
+  'job.completed': z.object({ jobId: z.string(), name: z.string() }),
+  'job.failed': z.object({ jobId: z.string(), name: z.string(), message: z.string() }),
+  'storage.changed': z.object({ itemId: z.string(), kind: itemKind, action: z.string() }),
+  'version.progress': z.object({
+    projectId: z.string(),
+    versionId: z.string(),
+    progress: z.number(),
+    status: z.enum(['uploading', 'processing', 'ready', 'corrupt']),
+  }),
+  'attachment.changed': z.object({ attachmentId: z.string(), action: z.string() }),
+  'download.progress': z.object({ downloadId: z.string(), percent: z.number() }),
+  'comment.changed': z.object({
+    versionId: z.string(),
+    action: z.enum(['created', 'replied', 'edited', 'deleted']),
+    /** The new comment, presented as non-authors see it, when it fits the bus's payload limit. */
+    comment: comment.optional(),
+  }),
+  'note.changed': z.object({ versionId: z.string() }),
+  'presence.changed': z.object({ versionId: z.string(), userId: z.string(), state: z.enum(['online', 'offline']) }),
+  'sharing.changed': z.object({ resourceId: z.string() }),
+  'join.requested': z.object({ resourceId: z.string(), userId: z.string() }),
+  'join.decided': z.object({ resourceId: z.string(), userId: z.string(), status: z.enum(['approved', 'rejected']) }),
+  /**
+   * Someone's access may have changed (membership, role, trash, public link, sign-out). Servers
+   * re-check the topics of the named users' sockets (every socket when `userIds` is null) before
+   * they deliver any later event. Travels on `system` only.
+   */
+  'access.changed': z.object({ userIds: z.array(z.string()).nullable() }),
+} as const;
+
+export type EventType = keyof typeof eventPayloads;
+export type EventData<T extends EventType> = z.infer<(typeof eventPayloads)[T]>;
+
+const eventOf = <T extends EventType>(type: T) => z.object({ topic, type: z.literal(type), data: eventPayloads[type], at: z.number() });
 
 /** A domain event as it travels on the bus and over the WebSocket. */
-export const domainEvent = z.object({
-  topic,
-  type: z.string(),
-  /** Query-key roots the web should invalidate; kept on the event so the client holds no mapping table. */
-  data: z.record(z.string(), z.unknown()).default({}),
-  at: z.number(),
-});
+export const domainEvent = z.discriminatedUnion('type', [
+  eventOf('user.updated'),
+  eventOf('job.progress'),
+  eventOf('job.completed'),
+  eventOf('job.failed'),
+  eventOf('storage.changed'),
+  eventOf('version.progress'),
+  eventOf('attachment.changed'),
+  eventOf('download.progress'),
+  eventOf('comment.changed'),
+  eventOf('note.changed'),
+  eventOf('presence.changed'),
+  eventOf('sharing.changed'),
+  eventOf('join.requested'),
+  eventOf('join.decided'),
+  eventOf('access.changed'),
+]);
 export type DomainEvent = z.infer<typeof domainEvent>;
+
+/** What a service hands the bus: the bus stamps `at`. */
+export type DomainEventInput = { [T in EventType]: { topic: string; type: T; data: EventData<T> } }[EventType];
 
 export const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().min(1) }),
@@ -28,16 +90,18 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), userId: z.string() }),
   z.object({ type: z.literal('subscribed'), topic }),
   z.object({ type: z.literal('denied'), topic, reason: z.string() }),
+  /** The server took a topic away: the actor no longer has access to it. */
+  z.object({ type: z.literal('revoked'), topic }),
   z.object({ type: z.literal('event'), event: domainEvent }),
   z.object({ type: z.literal('pong') }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 
-/** Event types the foundation emits; features add their own. */
+/** Event types the foundation emits. */
 export const EVENT_TYPES = {
   userUpdated: 'user.updated',
   jobProgress: 'job.progress',
   jobCompleted: 'job.completed',
   jobFailed: 'job.failed',
-} as const;
+} as const satisfies Record<string, EventType>;

@@ -1,5 +1,5 @@
 import { COMMENT_MESSAGES, roundTime } from '@mixroom/shared';
-import type { Comment, CreateCommentBody } from '@mixroom/contracts';
+import type { Comment, CreateCommentBody, EventData } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { ProjectsService } from '../storage/projects.service';
@@ -32,7 +32,7 @@ export class CommentsService {
     return version;
   }
 
-  private announce(projectId: string, versionId: string, action: string, comment?: Comment): Promise<void> {
+  private announce(projectId: string, versionId: string, action: EventData<'comment.changed'>['action'], comment?: Comment): Promise<void> {
     // NOTIFY payloads are small: a long comment in a wide script goes as ids only, and is refetched.
     const carried = comment && Buffer.byteLength(JSON.stringify(comment)) <= CARRIED_COMMENT_BYTES ? { comment } : {};
     return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action, ...carried } });

@@ -1,3 +1,4 @@
+import type { EventData } from '@mixroom/contracts';
 import type { EventBus } from '../../platform/realtime/event-bus';
 
 export const STORAGE_EVENTS = {
@@ -26,7 +27,7 @@ export class StorageEvents {
     return this.bus.publish({ topic: `project:${parentId}`, type: STORAGE_EVENTS.attachment, data });
   }
 
-  progress(folderId: string | null, data: { projectId: string; versionId: string; progress: number; status: string }): Promise<void> {
+  progress(folderId: string | null, data: EventData<'version.progress'>): Promise<void> {
     return this.bus.publish({ topic: folderTopic(folderId), type: STORAGE_EVENTS.versionProgress, data });
   }
 }

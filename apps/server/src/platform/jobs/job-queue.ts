@@ -1,4 +1,10 @@
-import { EVENT_TYPES } from '@mixroom/contracts';
+import { EVENT_TYPES, type EventData } from '@mixroom/contracts';
+
+/** The job lifecycle events, published on the topic a job was sent with. */
+type JobEvent =
+  | { type: 'job.progress'; data: EventData<'job.progress'> }
+  | { type: 'job.completed'; data: EventData<'job.completed'> }
+  | { type: 'job.failed'; data: EventData<'job.failed'> };
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -61,8 +67,9 @@ export class JobQueue {
         if (!job) return;
         const { topic } = job.data;
         const log = this.log.child({ job: definition.name, jobId: job.id });
-        const publish = async (type: string, data: Record<string, unknown>) => {
-          if (topic) await this.bus.publish({ topic, type, data: { jobId: job.id, name: definition.name, ...data } });
+        const base = { jobId: job.id, name: definition.name };
+        const publish = async (event: JobEvent) => {
+          if (topic) await this.bus.publish({ topic, ...event });
         };
         try {
           const payload: unknown = definition.schema.parse(job.data.payload);
@@ -70,12 +77,13 @@ export class JobQueue {
             jobId: job.id,
             log,
             signal: this.abort.signal,
-            progress: (percent, message) => publish(EVENT_TYPES.jobProgress, { percent: Math.round(percent), message: message ?? null }),
+            progress: (percent, message) =>
+              publish({ type: EVENT_TYPES.jobProgress, data: { ...base, percent: Math.round(percent), message: message ?? null } }),
           });
-          await publish(EVENT_TYPES.jobCompleted, {});
+          await publish({ type: EVENT_TYPES.jobCompleted, data: base });
         } catch (error) {
           log.error({ err: error }, 'job failed');
-          await publish(EVENT_TYPES.jobFailed, { message: error instanceof Error ? error.message : String(error) });
+          await publish({ type: EVENT_TYPES.jobFailed, data: { ...base, message: error instanceof Error ? error.message : String(error) } });
           throw error;
         }
       },

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@mixroom/contracts';
+import type { DomainEvent, DomainEventInput } from '@mixroom/contracts';
 
 export type EventHandler = (event: DomainEvent) => void;
 
@@ -7,7 +7,7 @@ export type EventHandler = (event: DomainEvent) => void;
  * connected to node B sees what happened on node A); each node's hub then filters by subscription.
  */
 export interface EventBus {
-  publish(event: Omit<DomainEvent, 'at'>): Promise<void>;
+  publish(event: DomainEventInput): Promise<void>;
   subscribe(handler: EventHandler): () => void;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { domainEvent, type DomainEvent } from '@mixroom/contracts';
+import { domainEvent, type DomainEvent, type DomainEventInput } from '@mixroom/contracts';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventBus, EventHandler } from './event-bus';
@@ -86,7 +86,7 @@ export class PgNotifyBus implements EventBus {
     }
   }
 
-  async publish(event: Omit<DomainEvent, 'at'>): Promise<void> {
+  async publish(event: DomainEventInput): Promise<void> {
     const payload = JSON.stringify({ ...event, at: Date.now() });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`Event ${event.type} is too large for the bus`);
     await this.notify(payload);
