@@ -4,3 +4,4 @@ export * from './storage';
 export * from './sharing';
 export * from './comments';
 export * from './review';
+export * from './security';
