@@ -65,3 +65,25 @@ export const uploadParts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
 );
+
+/**
+ * Jobs and events that follow a write, recorded in the write's own transaction and dispatched after
+ * it commits. A crash between the commit and the dispatch loses nothing: the next flush (at start
+ * and every few seconds) sends what is left. `jobId` makes a second send of the same row a no-op.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: ['job', 'event'] }).notNull(),
+    /** The job's queue name, or the event's type. */
+    name: text('name').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** Jobs: the realtime topic and start delay. Events: the topic. */
+    options: jsonb('options').notNull().default({}),
+    jobId: uuid('job_id').notNull().defaultRandom(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('outbox_created_idx').on(t.createdAt)],
+);
