@@ -69,7 +69,7 @@ export const uploadParts = pgTable(
 /**
  * Jobs and events that follow a write, recorded in the write's own transaction and dispatched after
  * it commits. A crash between the commit and the dispatch loses nothing: the next flush (at start
- * and every few seconds) sends what is left. `jobId` makes a second send of the same row a no-op.
+ * and every few seconds) sends what is left. `jobId` makes a second send of the same job a no-op.
  */
 export const outbox = pgTable(
   'outbox',
@@ -83,6 +83,8 @@ export const outbox = pgTable(
     options: jsonb('options').notNull().default({}),
     jobId: uuid('job_id').notNull().defaultRandom(),
     attempts: integer('attempts').notNull().default(0),
+    /** Set while a node dispatches the row; a row whose claim lapsed (its node died) is taken again. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('outbox_created_idx').on(t.createdAt)],
