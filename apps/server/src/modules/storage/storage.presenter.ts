@@ -29,20 +29,38 @@ export function presentVersion(v: VersionRow, thumbnailUrl: string | null = null
   };
 }
 
+/** Thumbnail URLs stay the same for a day, so browsers keep each tile image for that long. */
+export const THUMBNAIL_WINDOW_SECONDS = 86_400;
+
+/**
+ * A thumbnail's signature for `now`: signed as of the start of the current window and valid for two
+ * windows, so every listing within a window hands out the byte-identical URL, and a URL handed out
+ * at any moment of the window stays valid for at least a whole window after it. A version's
+ * thumbnail never changes, so caching it for the window is safe.
+ */
+export function thumbnailSigning(now: Date): { signedAt: Date; expiresInSeconds: number; cacheSeconds: number } {
+  const windowMs = THUMBNAIL_WINDOW_SECONDS * 1000;
+  return {
+    signedAt: new Date(Math.floor(now.getTime() / windowMs) * windowMs),
+    expiresInSeconds: 2 * THUMBNAIL_WINDOW_SECONDS,
+    cacheSeconds: THUMBNAIL_WINDOW_SECONDS,
+  };
+}
+
 /** Turns rows into the API's items, each with the actor's tag and capabilities. */
 export class StoragePresenter {
   constructor(
     private readonly users: UsersRepository,
     private readonly blobs: BlobStore,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Signed thumbnail URLs of the latest versions shown in a listing. */
+  /** Signed thumbnail URLs of the latest versions shown in a listing, stable within a window. */
   async thumbnails(versions: Iterable<VersionRow>): Promise<Map<string, string>> {
+    const signing = thumbnailSigning(this.now());
     const entries = await Promise.all(
       [...versions].flatMap((v) =>
-        v.thumbnailKey
-          ? [this.blobs.signDownloadUrl(v.thumbnailKey, { expiresInSeconds: 3600, contentType: 'image/png' }).then((url) => [v.id, url] as const)]
-          : [],
+        v.thumbnailKey ? [this.blobs.signDownloadUrl(v.thumbnailKey, { ...signing, contentType: 'image/png' }).then((url) => [v.id, url] as const)] : [],
       ),
     );
     return new Map(entries);

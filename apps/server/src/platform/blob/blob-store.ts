@@ -14,7 +14,19 @@ export interface SignOptions {
   expiresInSeconds: number;
 }
 
-export interface DownloadSignOptions extends SignOptions {
+/**
+ * Signing as of a given instant makes a URL a pure function of its key, options and that instant:
+ * callers that round the instant hand out the byte-identical URL again and again, so browsers
+ * reuse what they cached for it instead of downloading it anew.
+ */
+export interface StableSignOptions {
+  /** Sign as of this instant instead of now; `expiresInSeconds` counts from it. */
+  signedAt?: Date;
+  /** Browsers may keep the response this long (Cache-Control: private, max-age). */
+  cacheSeconds?: number;
+}
+
+export interface DownloadSignOptions extends SignOptions, StableSignOptions {
   /** Offered to the browser as the saved file's name (Content-Disposition). */
   fileName?: string;
   contentType?: string;

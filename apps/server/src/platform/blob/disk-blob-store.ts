@@ -4,10 +4,19 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile }
 import { dirname, join, relative } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, type BlobInfo, type BlobStore, type ByteRange, type CompletedPart, type DownloadSignOptions, type SignOptions } from './blob-store';
+import {
+  assertSafeKey,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type CompletedPart,
+  type DownloadSignOptions,
+  type SignOptions,
+  type StableSignOptions,
+} from './blob-store';
 import type { UrlSigner } from './url-signer';
 
-const expiry = (o: SignOptions) => Math.floor(Date.now() / 1000) + o.expiresInSeconds;
+const expiry = (o: SignOptions & StableSignOptions) => Math.floor((o.signedAt?.getTime() ?? Date.now()) / 1000) + o.expiresInSeconds;
 
 /** Blobs as files under DATA_DIR/blobs; the app itself serves the signed URLs (disk-blob.routes). */
 export class DiskBlobStore implements BlobStore {
@@ -111,6 +120,7 @@ export class DiskBlobStore implements BlobStore {
       expires: expiry(options),
       ...(options.fileName ? { fileName: options.fileName } : {}),
       ...(options.contentType ? { contentType: options.contentType } : {}),
+      ...(options.cacheSeconds !== undefined ? { cacheSeconds: options.cacheSeconds } : {}),
     });
   }
 

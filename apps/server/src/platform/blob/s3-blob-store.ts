@@ -103,13 +103,24 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: options.expiresInSeconds });
   }
 
+  /**
+   * SigV4 presigning has no nonce: with a fixed signing date the URL is identical on every call, and
+   * the store answers it with the Cache-Control the signature asks for (response-cache-control).
+   */
   signDownloadUrl(key: string, options: DownloadSignOptions): Promise<string> {
     assertSafeKey(key);
     const disposition = options.fileName ? contentDisposition(options.fileName) : undefined;
+    const cacheControl = options.cacheSeconds !== undefined ? `private, max-age=${options.cacheSeconds}` : undefined;
     return getSignedUrl(
       this.client,
-      new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: disposition, ResponseContentType: options.contentType }),
-      { expiresIn: options.expiresInSeconds },
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ResponseContentDisposition: disposition,
+        ResponseContentType: options.contentType,
+        ResponseCacheControl: cacheControl,
+      }),
+      { expiresIn: options.expiresInSeconds, ...(options.signedAt ? { signingDate: options.signedAt } : {}) },
     );
   }
 

@@ -10,7 +10,12 @@ export interface SignedClaims {
   partNumber?: number;
   fileName?: string;
   contentType?: string;
+  /** Seconds browsers may cache a GET's response; signed, so a URL cannot be stretched. */
+  cacheSeconds?: number;
 }
+
+/** A GET's Cache-Control: what the signature grants, else an hour (the default signed lifetime). */
+export const cacheControlOf = (claims: Pick<SignedClaims, 'cacheSeconds'>): string => `private, max-age=${claims.cacheSeconds ?? 3600}`;
 
 /**
  * HMAC-signed URLs for the disk driver, so the browser talks to disk storage exactly as it talks to
@@ -31,6 +36,8 @@ export class UrlSigner {
       claims.partNumber ?? '',
       claims.fileName ?? '',
       claims.contentType ?? '',
+      // Appended last and only when present, so URLs signed without it keep their signature.
+      ...(claims.cacheSeconds !== undefined ? [claims.cacheSeconds] : []),
     ].join('\n');
     return createHmac('sha256', this.secret).update(canonical).digest('base64url');
   }
@@ -41,13 +48,14 @@ export class UrlSigner {
     if (claims.partNumber !== undefined) params.set('p', String(claims.partNumber));
     if (claims.fileName) params.set('n', claims.fileName);
     if (claims.contentType) params.set('t', claims.contentType);
+    if (claims.cacheSeconds !== undefined) params.set('c', String(claims.cacheSeconds));
     params.set('s', this.mac(claims));
     return `${this.baseUrl}/api/blob/${claims.action}?${params.toString()}`;
   }
 
   /** Returns the claims when the signature is valid and unexpired, else null. */
   verify(action: SignedAction, query: Record<string, string | undefined>, now = Date.now()): SignedClaims | null {
-    const { k, e, s, u, p, n, t } = query;
+    const { k, e, s, u, p, n, t, c } = query;
     if (!k || !e || !s) return null;
     const claims: SignedClaims = {
       action,
@@ -57,8 +65,10 @@ export class UrlSigner {
       ...(p ? { partNumber: Number(p) } : {}),
       ...(n ? { fileName: n } : {}),
       ...(t ? { contentType: t } : {}),
+      ...(c ? { cacheSeconds: Number(c) } : {}),
     };
     if (!Number.isFinite(claims.expires) || claims.expires * 1000 < now) return null;
+    if (claims.cacheSeconds !== undefined && !(Number.isInteger(claims.cacheSeconds) && claims.cacheSeconds >= 0)) return null;
     const expected = Buffer.from(this.mac(claims));
     const given = Buffer.from(s);
     return expected.length === given.length && timingSafeEqual(expected, given) ? claims : null;
