@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { EventData } from '@mixroom/contracts';
 import { reviewApi } from './api';
 
 export const reviewKeys = {
@@ -56,3 +57,18 @@ export const useAttachments = (projectId: string | null) =>
     queryFn: ({ signal }) => reviewApi.attachments(projectId!, signal),
     enabled: Boolean(projectId),
   });
+
+type AttachmentList = Awaited<ReturnType<typeof reviewApi.attachments>>;
+
+/** Attachment lists with one attachment's processing progress and status applied, in place. */
+export function applyAttachmentProgress(queryClient: QueryClient, event: EventData<'version.progress'>): void {
+  for (const [key, data] of queryClient.getQueriesData<AttachmentList>({ queryKey: [...reviewKeys.all, 'attachments'] })) {
+    const item = data?.items.find((i) => i.id === event.projectId);
+    const version = item?.latestVersion;
+    if (!data || !version || version.id !== event.versionId || (version.status === event.status && version.progress === event.progress)) continue;
+    queryClient.setQueryData<AttachmentList>(key, {
+      ...data,
+      items: data.items.map((i) => (i === item ? { ...i, latestVersion: { ...version, status: event.status, progress: event.progress } } : i)),
+    });
+  }
+}

@@ -1,37 +1,41 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { comment, EVENT_TYPES, type Comment, type DomainEvent } from '@mixroom/contracts';
+import type { Comment, DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
-import { reviewKeys } from '../../features/review/queries';
-import { storageKeys } from '../../features/storage/queries';
+import { applyAttachmentProgress, reviewKeys } from '../../features/review/queries';
+import { applyVersionProgress, storageKeys } from '../../features/storage/queries';
 import { sharingKeys } from '../../features/sharing/queries';
 import { notify } from '../notify';
 import { userKeys } from '../../features/users/queries';
 import { RealtimeClient } from './realtime-client';
 import { activitiesStore } from '../../features/uploads/activities-store';
 
-/** The one place that maps server events to cache invalidation (Docmost's pattern). */
-function invalidateFor(queryClient: QueryClient, event: DomainEvent, selfId: string): void {
+/**
+ * The one place that maps server events to the query cache (Docmost's pattern). Each event type has
+ * its exact payload: processing ticks and new comments are written into the cache in place; other
+ * changes invalidate what they touch.
+ */
+function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string): void {
   switch (event.type) {
-    case EVENT_TYPES.userUpdated:
+    case 'user.updated':
       void queryClient.invalidateQueries({ queryKey: userKeys.me() });
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      break;
+      return;
     case 'download.progress': {
-      const { downloadId, percent } = event.data as { downloadId: string; percent: number };
+      const { downloadId, percent } = event.data;
       activitiesStore.update(downloadId, { state: percent >= 100 ? 'Finished' : 'In Progress', percent });
-      break;
+      return;
     }
     case 'join.requested':
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
       notify('info', 'Join Request', 'Someone asked to join one of your folders or projects. Open the notifications to answer.', { sticky: true });
-      break;
+      return;
     case 'join.decided': {
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
-      const { status, userId } = event.data as { status: string; userId: string };
+      const { status, userId } = event.data;
       if (userId === selfId)
         notify(
           status === 'approved' ? 'success' : 'warning',
@@ -39,39 +43,51 @@ function invalidateFor(queryClient: QueryClient, event: DomainEvent, selfId: str
           status === 'approved' ? 'Your request was approved: the shared item is now in your groups.' : 'Your request to join was declined.',
           { sticky: true },
         );
-      break;
+      return;
     }
     case 'sharing.changed':
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
-      break;
+      return;
     case 'comment.changed': {
-      const key = reviewKeys.comments(String(event.data.versionId));
+      const key = reviewKeys.comments(event.data.versionId);
       // A collaborator's new comment arrives whole, presented for non-authors: show it at once.
-      const parsed = comment.safeParse(event.data.comment);
-      if (parsed.success && parsed.data.user.id !== selfId && queryClient.getQueryData(key)) {
-        queryClient.setQueryData<Comment[]>(key, (list) => [parsed.data, ...(list ?? []).filter((c) => c.id !== parsed.data.id)]);
-        break;
+      const arrived = event.data.comment;
+      if (arrived && arrived.user.id !== selfId && queryClient.getQueryData(key)) {
+        queryClient.setQueryData<Comment[]>(key, (list) => [arrived, ...(list ?? []).filter((c) => c.id !== arrived.id)]);
+        return;
       }
       void queryClient.invalidateQueries({ queryKey: key });
-      break;
+      return;
     }
     case 'presence.changed':
-      void queryClient.invalidateQueries({ queryKey: reviewKeys.presence(String(event.data.versionId)) });
-      break;
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.presence(event.data.versionId) });
+      return;
     case 'note.changed':
-      void queryClient.invalidateQueries({ queryKey: reviewKeys.note(String(event.data.versionId)) });
-      break;
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.note(event.data.versionId) });
+      return;
     case 'attachment.changed':
       void queryClient.invalidateQueries({ queryKey: [...reviewKeys.all, 'attachments'] });
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
-      break;
+      return;
     case 'storage.changed':
-    case 'version.progress':
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
-      break;
-    default:
-      break;
+      return;
+    case 'version.progress':
+      // Up to a few ticks a second per processing file: patched in place, never refetched.
+      applyVersionProgress(queryClient, event.data);
+      applyAttachmentProgress(queryClient, event.data);
+      return;
+    case 'job.progress':
+    case 'job.completed':
+    case 'job.failed':
+    case 'access.changed':
+      // Jobs are followed by the screens that started them; access changes travel between servers only.
+      return;
+    default: {
+      const unhandled: never = event;
+      return unhandled;
+    }
   }
 }
 
@@ -89,7 +105,7 @@ export function RealtimeProvider({ userId, isAdmin, children }: { userId: string
     // After a reconnect, events may have been missed: refetch what is on screen.
     client.connect(() => void queryClient.invalidateQueries());
     const stops = [client.subscribe(`user:${userId}`), ...(isAdmin ? [client.subscribe('admin')] : [])];
-    const stopEvents = client.onEvent((event) => invalidateFor(queryClient, event, userId));
+    const stopEvents = client.onEvent((event) => applyEvent(queryClient, event, userId));
     return () => {
       stops.forEach((stop) => stop());
       stopEvents();
