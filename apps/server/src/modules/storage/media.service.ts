@@ -7,22 +7,28 @@ import type { Readable } from 'node:stream';
 import { isAudioExtension } from '@mixroom/shared';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../platform/blob/disk-blob-store';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import type { JobContext } from '../../platform/jobs/job-definition';
+import { HEADER_BYTES, id3v2Length, readDeclaredLength, type DeclaredLength } from '../../platform/media/audio-integrity';
 import {
   decodePeaks,
+  encodeLossyPreview,
   measureLoudness,
   MediaError,
   probe,
   renderSpectrogram,
+  type DecodedPeaks,
   type Loudness,
   type MediaTools,
   type ProbeResult,
 } from '../../platform/media/ffmpeg';
-import type { PeakBins } from '../../platform/media/peaks';
 import { readFileRange, readWavLayout, scanWavPeaks } from '../../platform/media/wav-peaks';
 import { renderWaveformThumbnail } from '../../platform/media/png';
+import { lossyPreviewKeyOf } from './playback';
+import { startHeartbeat, systemTicker, type Ticker } from './processing-heartbeat';
 import type { ProjectsRepository } from './projects.repository';
 import type { StorageEvents } from './storage.events';
+import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
 import type { VersionRow, VersionsRepository } from './versions.repository';
 
 const PROGRESS_INTERVAL_MS = 500;
@@ -35,8 +41,9 @@ export function needsPreview(extension: string, media: ProbeResult): boolean {
 }
 
 /**
- * The media pipeline of DESIGN.md: probe → one decode pass (loudness, true peak, peaks, preview) →
- * thumbnail. An undecodable file marks the version corrupt with the reason: never a crash.
+ * The media pipeline: probe → one decode pass (peaks, and a preview where browsers need one) →
+ * thumbnail → integrity check; then the lossy playback preview and the loudness. An undecodable
+ * file marks the version corrupt with a plain reason: never a crash.
  */
 export class MediaService {
   /** Spectrograms being rendered, so a second viewer waits for the first render instead of starting another. */
@@ -44,11 +51,13 @@ export class MediaService {
 
   constructor(
     private readonly versions: VersionsRepository,
-    private readonly projects: ProjectsRepository,
+    /** Only to learn a version's project (its kind): any project, whichever area it lives in. */
+    private readonly projects: Pick<ProjectsRepository, 'find'>,
     private readonly blobs: BlobStore,
     private readonly tools: MediaTools,
     private readonly events: StorageEvents,
     private readonly signTtlSeconds: number,
+    private readonly runtime: { clock: Clock; ticker: Ticker } = { clock: systemClock, ticker: systemTicker },
   ) {}
 
   /** The spectrogram image of a processed version, rendered on first demand and kept with its files. */
@@ -87,7 +96,7 @@ export class MediaService {
     media: ProbeResult,
     previewPath: string | null,
     onProgress: (fraction: number) => void,
-  ): Promise<PeakBins> {
+  ): Promise<DecodedPeaks> {
     if (!previewPath && version.fileExtension === 'wav') {
       const size = (await this.blobs.head(version.blobKey))?.size ?? 0;
       const head = await streamToBuffer(await this.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }));
@@ -98,22 +107,36 @@ export class MediaService {
           this.blobs instanceof DiskBlobStore
             ? readFileRange(this.blobs.localPath(version.blobKey), layout.dataStart, layout.dataLength, (layout.bitsPerSample / 8) * layout.channels)
             : ((await this.blobs.get(version.blobKey, { start: layout.dataStart, end: layout.dataStart + layout.dataLength - 1 })) as AsyncIterable<Buffer>);
-        return scanWavPeaks(samples, layout, onProgress);
+        // No decoder runs here, so none reports problems: a cut-off tail shows in the length check.
+        return { bins: await scanWavPeaks(samples, layout, onProgress), problems: [] };
       }
     }
     return decodePeaks(this.tools, input, {
       sampleRate: media.sampleRate,
+      channels: media.channels,
       durationSeconds: media.durationSeconds,
       ...(previewPath ? { previewPath } : {}),
       onProgress,
     });
   }
 
+  /** What the file's own header promises (WAV, AIFF, FLAC, MP3), read from its first bytes. */
+  private async declaredLength(version: VersionRow): Promise<DeclaredLength | null> {
+    const size = (await this.blobs.head(version.blobKey))?.size ?? version.fileSize;
+    const read = async (start: number) =>
+      start < size ? streamToBuffer(await this.blobs.get(version.blobKey, { start, end: Math.min(size, start + HEADER_BYTES) - 1 })) : Buffer.alloc(0);
+    const head = await read(0);
+    // MP3 (and some FLAC) files open with an ID3 tag, cover art included: the audio header follows it.
+    const tag = id3v2Length(head);
+    return readDeclaredLength(tag > 0 ? await read(tag) : head, size);
+  }
+
   /**
    * Two phases, side by side on two cores. The review needs the waveform, so the version is ready
-   * as soon as the peaks, thumbnail and preview are stored (progress 95); the loudness pass (EBU
-   * R128 with 4× oversampled true peak, several times slower than a decode) fills in after and
-   * brings progress to 100. A loudness failure is logged and ignored (spec 2 §8).
+   * as soon as the peaks and thumbnail are stored (progress 95). Then, at low CPU priority, the
+   * lossy playback preview (progress 97) and the loudness pass (EBU R128 with 4× oversampled true
+   * peak, several times slower than a decode; progress 100). A failure of either is logged and
+   * ignored: the version stays playable. All along, a heartbeat tells a slow job from a dead one.
    */
   async process(versionId: string, context: Pick<JobContext, 'log' | 'progress'>): Promise<void> {
     const version = await this.versions.find(versionId);
@@ -121,7 +144,7 @@ export class MediaService {
     const project = await this.projects.find(version.projectId);
     if (!project) return;
     const announce = async (progress: number, status: VersionRow['status']) => {
-      await this.events.progress(project.groupId, { projectId: project.id, versionId, progress, status });
+      await this.events.progress({ projectId: project.id, versionId, progress, status });
       await context.progress(progress);
     };
     // Files of ANY projects (PDFs, videos, sessions) are stored as they are.
@@ -130,18 +153,36 @@ export class MediaService {
       await announce(100, 'ready');
       return;
     }
+    const stopHeartbeat = await startHeartbeat((at) => this.versions.touchHeartbeat(versionId, at), {
+      ...this.runtime,
+      onError: (error) => context.log.warn({ versionId, err: error }, 'processing heartbeat not recorded'),
+    });
+    try {
+      const reviewable = await this.reviewPhase(version, context, announce);
+      if (reviewable) await this.backgroundPhase(version, reviewable, context, announce);
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
+  /** Probe, peaks, thumbnail and integrity: what a review needs. Null when the version is corrupt. */
+  private async reviewPhase(
+    version: VersionRow,
+    context: Pick<JobContext, 'log'>,
+    announce: (progress: number, status: VersionRow['status']) => Promise<void>,
+  ): Promise<Reviewable | null> {
+    const versionId = version.id;
     const previewPath = join(tmpdir(), `mixroom-preview-${randomUUID()}.m4a`);
-    let loudness: Promise<Loudness | null> | null = null;
     try {
       const input = await this.input(version);
       const media = await probe(this.tools, input);
       const preview = needsPreview(version.fileExtension, media);
-      loudness = measureLoudness(this.tools, input);
+      const loudness = measureLoudness(this.tools, input);
       // Keep an early loudness failure from surfacing as an unhandled rejection while peaks run.
       loudness.catch(() => undefined);
       let lastReported = 0;
       let lastReportedAt = performance.now();
-      const bins = await this.peaks(version, input, media, preview ? previewPath : null, (fraction) => {
+      const { bins, problems } = await this.peaks(version, input, media, preview ? previewPath : null, (fraction) => {
         const percent = Math.floor(fraction * 90);
         // Each report is a database write and an event: a few a second are plenty for a progress bar.
         if (percent >= lastReported + 5 && performance.now() - lastReportedAt >= PROGRESS_INTERVAL_MS) {
@@ -150,15 +191,26 @@ export class MediaService {
           void this.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
         }
       });
-      const base = `projects/${project.id}/${versionId}`;
+      const verdict = judgeIntegrity({
+        declared: await this.declaredLength(version),
+        decodedSeconds: bins.frames / bins.sampleRate,
+        probedSeconds: media.durationSeconds,
+        problems,
+      });
+      if (problems.length > 0) context.log.warn({ versionId, problems: problems.slice(0, 5) }, 'decoder reported bad data');
+      if (verdict.kind === 'corrupt') return await this.markCorrupt(versionId, verdict.error, announce);
+      if (verdict.warning) context.log.warn({ versionId, warning: verdict.warning }, 'version plays with a warning');
+      const base = `projects/${version.projectId}/${versionId}`;
       await this.blobs.put(`${base}/peaks.json`, Buffer.from(JSON.stringify(bins.file())), 'application/json');
       await this.blobs.put(`${base}/waveform.png`, renderWaveformThumbnail(bins.coarse()), 'image/png');
+      // The preview made for browsers that can't play the original is lossy AAC already: it serves both.
       if (preview) await this.blobs.put(`${base}/preview.m4a`, createReadStream(previewPath), 'audio/mp4');
       await this.versions.update(versionId, {
         status: 'ready',
         progress: 95,
         error: null,
-        durationSeconds: media.durationSeconds,
+        warning: verdict.warning,
+        durationSeconds: verdict.durationSeconds,
         media: {
           format: media.format,
           codec: media.codec,
@@ -170,16 +222,43 @@ export class MediaService {
         peaksKey: `${base}/peaks.json`,
         thumbnailKey: `${base}/waveform.png`,
         previewKey: preview ? `${base}/preview.m4a` : null,
+        lossyPreviewKey: preview ? `${base}/preview.m4a` : null,
       });
       await announce(95, 'ready');
+      return { input, media, loudness, needsLossyPreview: !preview };
     } catch (error) {
       if (!(error instanceof MediaError)) throw error;
+      // The tool's words name server paths: they go to the log, users get a plain sentence.
       context.log.warn({ versionId, reason: error.message }, 'version is corrupt');
-      await this.versions.update(versionId, { status: 'corrupt', error: error.message, progress: 100 });
-      await announce(100, 'corrupt');
-      return;
+      return await this.markCorrupt(versionId, error.reason === 'no-audio' ? MEDIA_MESSAGES.noAudio : MEDIA_MESSAGES.unreadable, announce);
     } finally {
       await rm(previewPath, { force: true });
+    }
+  }
+
+  private async markCorrupt(versionId: string, message: string, announce: (progress: number, status: VersionRow['status']) => Promise<void>): Promise<null> {
+    await this.versions.update(versionId, { status: 'corrupt', error: message, warning: null, progress: 100 });
+    await announce(100, 'corrupt');
+    return null;
+  }
+
+  /** The lossy playback preview, then the loudness: neither holds up the review. */
+  private async backgroundPhase(
+    version: VersionRow,
+    { input, media, loudness, needsLossyPreview }: Reviewable,
+    context: Pick<JobContext, 'log'>,
+    announce: (progress: number, status: VersionRow['status']) => Promise<void>,
+  ): Promise<void> {
+    const versionId = version.id;
+    if (needsLossyPreview) {
+      const key = await this.storeLossyPreview(version, input, media).catch((error: unknown) => {
+        context.log.warn({ versionId, err: error }, 'lossy preview failed; playback without downloads stays unavailable');
+        return null;
+      });
+      if (key) {
+        await this.versions.update(versionId, { lossyPreviewKey: key, progress: 97 });
+        await announce(97, 'ready');
+      }
     }
     const measured = await loudness.catch((error: unknown) => {
       context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
@@ -188,6 +267,25 @@ export class MediaService {
     await this.versions.update(versionId, { loudness: measured, progress: 100 });
     await announce(100, 'ready');
   }
+
+  private async storeLossyPreview(version: VersionRow, input: string, media: ProbeResult): Promise<string> {
+    const output = join(tmpdir(), `mixroom-lossy-${randomUUID()}.m4a`);
+    try {
+      await encodeLossyPreview(this.tools, input, output, media);
+      const key = lossyPreviewKeyOf(version);
+      await this.blobs.put(key, createReadStream(output), 'audio/mp4');
+      return key;
+    } finally {
+      await rm(output, { force: true });
+    }
+  }
+}
+
+interface Reviewable {
+  input: string;
+  media: ProbeResult;
+  loudness: Promise<Loudness | null>;
+  needsLossyPreview: boolean;
 }
 
 async function streamToBuffer(stream: Readable): Promise<Buffer> {

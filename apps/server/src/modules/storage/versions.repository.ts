@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { uuidArray } from '../../db/sql';
 import { projects, versions } from '../../db/schema';
@@ -49,6 +49,22 @@ export class VersionsRepository {
     const [row] = await this.db.update(versions).set(values).where(eq(versions.id, id)).returning();
     if (!row) throw new Error('update matched nothing');
     return row;
+  }
+
+  /** Marks a version's media job alive; a single small write, since it runs every few seconds. */
+  async touchHeartbeat(id: string, at: Date): Promise<void> {
+    await this.db.update(versions).set({ processingHeartbeatAt: at }).where(eq(versions.id, id));
+  }
+
+  /**
+   * Versions whose media job started and stopped beating before `before`: still processing, or
+   * ready but with their background pass (loudness, lossy preview) unfinished.
+   */
+  async listStalled(before: Date): Promise<VersionRow[]> {
+    return this.db
+      .select()
+      .from(versions)
+      .where(and(lt(versions.progress, 100), inArray(versions.status, ['processing', 'ready']), lt(versions.processingHeartbeatAt, before)));
   }
 
   async delete(id: string): Promise<void> {

@@ -42,7 +42,15 @@ export interface ProbeResult {
   durationSeconds: number;
 }
 
-export class MediaError extends Error {}
+/** Why a file could not be processed: `message` is the tool's own words (paths included), for logs only. */
+export class MediaError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'unreadable' | 'no-audio' = 'unreadable',
+  ) {
+    super(message);
+  }
+}
 
 function run(binary: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -74,7 +82,7 @@ export async function probe(tools: MediaTools, input: string): Promise<ProbeResu
     format?: { format_name?: string; duration?: string; bit_rate?: string };
   };
   const audio = parsed.streams?.find((s) => s.codec_type === 'audio');
-  if (!audio) throw new MediaError('The file has no audio stream.');
+  if (!audio) throw new MediaError('The file has no audio stream.', 'no-audio');
   const duration = Number(audio.duration ?? parsed.format?.duration ?? NaN);
   if (!Number.isFinite(duration) || duration <= 0) throw new MediaError('The audio has no duration.');
   const bits = Number(audio.bits_per_raw_sample ?? audio.bits_per_sample ?? 0);
@@ -116,6 +124,16 @@ function collect(child: ReturnType<typeof spawn>, onProgressLine?: (line: string
 
 const failure = (run: { stderrTail: string }, fallback: string) => new MediaError(run.stderrTail.trim().split('\n').pop() || fallback);
 
+/** Lowers a background process's CPU priority, so what makes a version ready for review goes first. */
+function runInBackground(child: ReturnType<typeof spawn>): void {
+  if (!child.pid) return;
+  try {
+    setPriority(child.pid, 10);
+  } catch {
+    // Not permitted here: it simply runs at normal priority.
+  }
+}
+
 /**
  * EBU R128 integrated loudness, loudness range and true peak (4× oversampling) of the first audio
  * stream: ffmpeg's ebur128, the reference the loudness dialog is checked against.
@@ -123,31 +141,63 @@ const failure = (run: { stderrTail: string }, fallback: string) => new MediaErro
 export async function measureLoudness(tools: MediaTools, input: string): Promise<Loudness | null> {
   const args = ['-hide_banner', '-nostats', '-i', input, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'];
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  // Background work: what makes a version ready for review (the peaks) goes first on a busy machine.
-  if (child.pid) {
-    try {
-      setPriority(child.pid, 10);
-    } catch {
-      // Not permitted here: it simply runs at normal priority.
-    }
-  }
+  runInBackground(child);
   const run = await collect(child);
   if (run.code !== 0) throw failure(run, 'The loudness could not be measured.');
   return parseEbur128(run.stderrTail);
 }
 
 /**
+ * Output options of the lossy preview every browser plays: AAC-LC in MP4 (Chromium, Firefox and
+ * Safari; the native `aac` encoder of every ffmpeg build), moov first so playback starts at once.
+ * The muxer's edit list hides the encoder's 1024 priming samples, so times in the preview match
+ * the original's. 44.1 and 48 kHz are the rates every platform decoder accepts (Windows' AAC
+ * decoder, which Firefox uses there, takes no other), and more than two channels are folded to stereo.
+ */
+export function lossyPreviewOptions(media: { sampleRate: number; channels: number }): string[] {
+  const stereo = media.channels !== 1;
+  return [
+    '-vn',
+    '-c:a',
+    'aac',
+    '-b:a',
+    stereo ? '256k' : '128k',
+    '-ar',
+    media.sampleRate === 44100 ? '44100' : '48000',
+    ...(media.channels > 2 ? ['-ac', '2'] : []),
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+  ];
+}
+
+/** Lines of ffmpeg's `-v error` output that mean the decoder met bad data (damage, a cut-off tail). */
+export function decodeProblems(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /invalid data|truncat|corrupt|error while decoding|decode_frame\(\) failed|invalid residual|header missing|overread/i.test(line));
+}
+
+export interface DecodedPeaks {
+  bins: PeakBins;
+  /** What the decoder reported about bad data; empty for a clean file. */
+  problems: string[];
+}
+
+/**
  * Waveform peaks through ffmpeg for formats that need decoding (MP3, FLAC, AAC, AIFF...): mono
- * 16-bit PCM at the file's own rate, folded as it streams; plus, when asked, a browser-playable
- * AAC preview from the same decode.
+ * 16-bit PCM at the file's own rate, folded as it streams; plus, when asked, the lossy preview
+ * from the same decode (for files browsers can't play as they are).
  */
 export async function decodePeaks(
   tools: MediaTools,
   input: string,
-  options: { sampleRate: number; durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
-): Promise<PeakBins> {
+  options: { sampleRate: number; channels: number; durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
+): Promise<DecodedPeaks> {
   const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0', '-ac', '1', '-f', 's16le', 'pipe:1'];
-  if (options.previewPath) args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-y', options.previewPath);
+  if (options.previewPath) args.push('-map', '0:a:0', ...lossyPreviewOptions(options), '-y', options.previewPath);
   args.push('-progress', 'pipe:3');
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   const peaks = new PeakAccumulator(options.sampleRate);
@@ -157,7 +207,16 @@ export async function decodePeaks(
     if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));
   });
   if (run.code !== 0) throw failure(run, 'The audio could not be decoded.');
-  return peaks.finish();
+  return { bins: peaks.finish(), problems: decodeProblems(run.stderrTail) };
+}
+
+/** The lossy playback preview of a file browsers may play as it is (see `lossyPreviewOptions`), at low priority. */
+export async function encodeLossyPreview(tools: MediaTools, input: string, output: string, media: { sampleRate: number; channels: number }): Promise<void> {
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0', ...lossyPreviewOptions(media), '-y', output];
+  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  runInBackground(child);
+  const run = await collect(child);
+  if (run.code !== 0) throw failure(run, 'The preview could not be encoded.');
 }
 
 /**

@@ -1,0 +1,141 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../src/platform/clock/clock';
+import { PROCESSING_HEARTBEAT_MS, PROCESSING_STALLED_AFTER_MS, type Ticker } from '../src/modules/storage/processing-heartbeat';
+import { audioDir, generateAudio } from './helpers/audio';
+import { startMediaHarness, type MediaHarness } from './helpers/media-harness';
+
+let harness: MediaHarness;
+const clock = new TestClock(new Date('2026-11-24T08:00:00Z'));
+// Beats fire when a test says so, never on a real timer.
+const beats: (() => void)[] = [];
+const ticker: Ticker = {
+  every(ms, tick) {
+    expect(ms).toBeLessThanOrEqual(30_000);
+    beats.push(tick);
+    return () => beats.splice(beats.indexOf(tick), 1);
+  },
+};
+
+beforeAll(async () => {
+  harness = await startMediaHarness({ clock, ticker });
+});
+afterAll(() => harness.close());
+
+/** Twenty seconds of tone in `extension`, then only its first `keep` of the bytes, as an upload cut off. */
+function cutShort(extension: string, extra: string[], keep = 0.1): string {
+  const full = generateAudio(join(audioDir, `full.${extension}`), 'sine=frequency=440:sample_rate=48000:duration=20', extra);
+  const bytes = readFileSync(full);
+  const path = join(audioDir, `cut.${extension}`);
+  writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length * keep)));
+  return path;
+}
+
+describe('files shorter than their header says', () => {
+  it.each([
+    ['wav', ['-c:a', 'pcm_s24le']],
+    ['flac', ['-c:a', 'flac']],
+    ['aiff', ['-c:a', 'pcm_s16be']],
+    ['mp3', ['-c:a', 'libmp3lame', '-b:a', '192k']],
+  ])('a %s cut to a tenth plays what is there, with a warning', async (extension, extra) => {
+    const version = await harness.process(cutShort(extension, extra));
+    expect(version.status).toBe('ready');
+    // The timeline is what plays, not what the header promised.
+    expect(version.durationSeconds).toBeGreaterThan(1);
+    expect(version.durationSeconds).toBeLessThan(2.2);
+    const present = `0:0${Math.round(version.durationSeconds!)}`;
+    expect(version.warning).toBe(`This file is shorter than its header says (${present} of 0:20): it may have been cut off during upload.`);
+    expect(version.lossyPreviewKey).not.toBeNull();
+  });
+
+  it('names the lengths of a 34 MB WAV of which 1 MB arrived', async () => {
+    const version = await harness.process(cutShort('wav', ['-c:a', 'pcm_s16le'], 1 / 34));
+    expect(version.warning).toBe('This file is shorter than its header says (0:01 of 0:20): it may have been cut off during upload.');
+  });
+
+  it('gives whole files no warning', async () => {
+    for (const [extension, extra] of [
+      ['wav', ['-c:a', 'pcm_s16le']],
+      ['flac', ['-c:a', 'flac']],
+      ['mp3', ['-c:a', 'libmp3lame', '-b:a', '192k']],
+    ] as const) {
+      const path = generateAudio(join(audioDir, `whole.${extension}`), 'sine=frequency=440:sample_rate=44100:duration=7', [...extra]);
+      const version = await harness.process(path);
+      expect({ extension, status: version.status, warning: version.warning }).toEqual({ extension, status: 'ready', warning: null });
+      expect(version.durationSeconds).toBeCloseTo(7, 1);
+    }
+  });
+
+  it('warns about a FLAC damaged in the middle that still plays', async () => {
+    const full = generateAudio(join(audioDir, 'damaged-src.flac'), 'anoisesrc=d=6:c=pink:a=0.3:sample_rate=48000', ['-c:a', 'flac']);
+    const bytes = readFileSync(full);
+    // Overwrite a stretch in the middle with garbage; the header and the tail stay whole.
+    const middle = Math.floor(bytes.length / 2);
+    for (let i = middle; i < middle + 20_000; i++) bytes[i] = (i * 7919) & 0xff;
+    const path = join(audioDir, 'damaged.flac');
+    writeFileSync(path, bytes);
+    const version = await harness.process(path);
+    expect(version.status).toBe('ready');
+    expect(version.warning).toMatch(/^(Parts of this file could not be decoded|This file is shorter than its header says)/);
+  });
+});
+
+describe('errors users see', () => {
+  it('stores a plain sentence for an unreadable file and logs the details', async () => {
+    const path = join(audioDir, 'notes.wav');
+    writeFileSync(path, 'These are my session notes, not audio.\n'.repeat(50));
+    const version = await harness.process(path);
+    expect(version.status).toBe('corrupt');
+    expect(version.error).toBe('This file could not be read as audio.');
+    expect(version.warning).toBeNull();
+    const logged = harness.logs.find((line) => line.includes(version.id) && line.includes('version is corrupt'));
+    // The log keeps what an operator needs, server path included.
+    expect(logged).toContain(harness.dataDir);
+  });
+
+  it('never stores a server path in a version', async () => {
+    const path = join(audioDir, 'tiny.flac');
+    writeFileSync(path, Buffer.concat([Buffer.from('fLaC'), Buffer.alloc(40, 0xff)]));
+    const version = await harness.process(path);
+    expect(version.status).toBe('corrupt');
+    expect(`${version.error} ${version.warning}`).not.toMatch(/\/|objects|projects|ffmpeg|\[/);
+  });
+});
+
+describe('processing heartbeat', () => {
+  it('beats at the start and on every tick while the job runs, then stops', async () => {
+    const started = clock.now();
+    const path = generateAudio(join(audioDir, 'beat.flac'), 'sine=frequency=330:sample_rate=48000:duration=3', ['-c:a', 'flac']);
+    let beatAt: Date | null = null;
+    const version = await harness.process(path, {
+      // In the middle of the job (ready for review, background pass still to come), time moves on a beat.
+      onProgress: (progress) => {
+        if (progress !== 95) return;
+        clock.advance(PROCESSING_HEARTBEAT_MS);
+        beatAt = clock.now();
+        for (const beat of beats) beat();
+      },
+    });
+    expect(beatAt).not.toBeNull();
+    expect(version.processingHeartbeatAt?.getTime()).toBe(beatAt!.getTime());
+    expect(version.processingHeartbeatAt!.getTime()).toBeGreaterThan(started.getTime());
+    expect(beats).toHaveLength(0);
+  });
+
+  it('lists versions whose job stopped beating, not slow or finished ones', async () => {
+    const path = generateAudio(join(audioDir, 'stall.wav'), 'sine=frequency=550:sample_rate=48000:duration=1', ['-c:a', 'pcm_s16le']);
+    const stalled = await harness.process(path);
+    const slow = await harness.process(path);
+    const done = await harness.process(path);
+    const now = clock.now();
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    await harness.versions.update(stalled.id, { status: 'processing', progress: 35, processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS + 1000) });
+    await harness.versions.update(slow.id, { status: 'processing', progress: 35, processingHeartbeatAt: ago(PROCESSING_HEARTBEAT_MS) });
+    await harness.versions.update(done.id, { processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS * 10) });
+    const found = (await harness.versions.listStalled(ago(PROCESSING_STALLED_AFTER_MS))).map((v) => v.id);
+    expect(found).toContain(stalled.id);
+    expect(found).not.toContain(slow.id);
+    expect(found).not.toContain(done.id);
+  });
+});
