@@ -50,6 +50,10 @@ export const joinRequest = z.object({
 });
 export type JoinRequest = z.infer<typeof joinRequest>;
 export const joinRequestsResponse = z.object({ incoming: z.array(joinRequest), outgoing: z.array(joinRequest) }).meta({ id: 'JoinRequests' });
+/** What an invitation link offers, for a visitor who is not signed in yet (the code is the secret). */
+export const invitationPreview = z.object({ type: resourceType, name: z.string(), inviter: z.string() }).meta({ id: 'InvitationPreview' });
+export type InvitationPreview = z.infer<typeof invitationPreview>;
+
 export const joinTarget = z.object({
   type: resourceType,
   id: z.uuid(),

@@ -15,6 +15,7 @@ export const MESSAGES = {
   passwordChanged: 'Your password has been changed. You can sign in now.',
   storageLimit: 'You have reached your storage limit, please purchase a plan that grants you more data. Go to the settings panel for more information.',
   notAvailableYet: 'This part of Mixroom is not available yet.',
+  downloadFailed: 'The download could not start.',
 } as const;
 
 /** Texts of the storage area (spec 1 §5, §8; spec 2 §5, §8). */
@@ -35,7 +36,17 @@ export const STORAGE_MESSAGES = {
   notInTrash: 'Only items in the trash can be deleted for good.',
   inTrash: 'This item is in the trash.',
   selectOneAudioFile: 'Please select one audio file.',
+  versionNameRequiredMessage: 'A version name is required.',
+  projectWithFileExists: 'A project with this file already exists. Please copy this file and use the copy instead.',
+  fileRetrievalFailed: 'An error occurred retrieving the file',
+  fieldRequired: 'This field is required',
 } as const;
+
+export const folderCreationFailed = (name: string) => `An error occurred creating folder: ${name}`;
+export const projectDeleted = (name: string) => `Project ${name} has been deleted!`;
+export const projectDeleteFailed = (name: string) => `An error occurred deleting ${name}!`;
+/** The Join Request dialog's text, also shown to a signed-out invitee before signing in. */
+export const invitedTo = (type: 'group' | 'project', name: string) => `You have been invited to the ${type}: ${name}`;
 
 export const extensionNotAllowed = (allowed: string[]) =>
   `File extension is not supported for this version, please use ${allowed.map((e) => `.${e}`).join(', ')}`;

@@ -6,7 +6,7 @@ import { AuthCallbackPage } from '../pages/auth-callback-page';
 import { GroupsPage } from '../pages/groups-page';
 import { PublicSharePage } from '../pages/public-share-page';
 import { TrashPage } from '../pages/trash-page';
-import { VersionPage } from '../pages/version-page';
+import { VersionRoute } from './version-route';
 import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
 import { LandingPage } from '../pages/landing-page';
@@ -18,6 +18,8 @@ import { SignInPage } from '../pages/sign-in-page';
 import { StatusPage } from '../pages/status-page';
 
 const soon = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} />;
+/** A placeholder in the public area, which has no signed-in frame around it. */
+const soonPublic = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} standalone />;
 
 /** The route table of spec 1 §2.1. */
 export const router = createBrowserRouter([
@@ -31,8 +33,8 @@ export const router = createBrowserRouter([
       { path: 'sign-in', element: <SignInPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
       { path: 'share', element: <PublicSharePage /> },
-      { path: 'transfer', element: soon('Transfers', 'Send large files with a link that expires.') },
-      { path: 'live/:code', element: soon('Live room', 'Listen to a live session in studio quality.') },
+      { path: 'transfer', element: soonPublic('Transfers', 'Send large files with a link that expires.') },
+      { path: 'live/:code', element: soonPublic('Live room', 'Listen to a live session in studio quality.') },
     ],
   },
   { path: '/join', element: <JoinPage /> },
@@ -53,7 +55,7 @@ export const router = createBrowserRouter([
       { path: '/groups', element: <GroupsPage /> },
       { path: '/groups/trash', element: <TrashPage /> },
       { path: '/groups/:groupId', element: <GroupsPage /> },
-      { path: '/version/:projectId/:versionNumber', element: <VersionPage /> },
+      { path: '/version/:projectId/:versionNumber', element: <VersionRoute /> },
       { path: '/live', element: soon('Live', 'Stream your DAW to listeners in studio quality.') },
       { path: '/live/joined/:code/:type', element: soon('Live room', 'A live session in progress.') },
       { path: '/tools', element: soon('Tools', 'AI stem separation and voice conversion.') },

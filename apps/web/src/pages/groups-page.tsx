@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInView } from '../lib/use-in-view';
 import { useNavigate, useParams } from 'react-router';
 import type { ListFilters, StorageItem } from '@mixroom/contracts';
-import { STORAGE_MESSAGES } from '@mixroom/shared';
+import { folderCreationFailed, STORAGE_MESSAGES } from '@mixroom/shared';
 import { ApiError } from '../lib/api-client';
 import { notify } from '../lib/notify';
 import { useTopic } from '../lib/realtime/realtime-provider';
@@ -14,7 +14,9 @@ import { ItemGrid } from '../features/storage/components/item-grid';
 import type { TileAction } from '../features/storage/components/item-tile';
 import { NameDialog } from '../features/storage/components/name-dialog';
 import { NewProjectWizard } from '../features/storage/components/new-project-wizard';
+import { ProjectNotesDialog } from '../features/storage/components/project-notes-dialog';
 import { ProjectViewDialog } from '../features/storage/components/project-view-dialog';
+import { MissingItem } from '../components/missing-item';
 import { SelectionBar } from '../features/storage/components/selection-bar';
 import { SettingsDialog } from '../features/storage/components/settings-dialog';
 import { ShareDialog } from '../features/sharing/components/share-dialog';
@@ -29,10 +31,19 @@ import { useActivities } from '../features/uploads/activities-store';
 import { filesFromInput, type PickedFile } from '../features/uploads/walk-drop';
 
 const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether the server may hand this item out: a project downloads its latest file, a folder as a ZIP. */
+const downloadable = (item: StorageItem) => item.capabilities.canDownload && (item.kind === 'group' || Boolean(item.latestVersion));
 
-/** /groups and /groups/{id}: the storage area (spec 1 §2.3). */
+/** /groups and /groups/{id}; an address that cannot name a folder gets the not-found screen at once. */
 export function GroupsPage() {
   const { groupId = null } = useParams();
+  if (groupId !== null && !UUID.test(groupId)) return <MissingItem kind="folder" />;
+  return <GroupsScreen groupId={groupId} />;
+}
+
+/** The storage area: breadcrumb, toolbar, selection, tiles, and the dialogs they open. */
+function GroupsScreen({ groupId }: { groupId: string | null }) {
   const navigate = useNavigate();
   const [query, setQuery] = useState<ListFilters>({ sort: 'alphabetical', owner: 'all', kind: 'all' });
   const listing = useListing(groupId, query);
@@ -45,6 +56,7 @@ export function GroupsPage() {
   const [dialog, setDialog] = useState<'folder' | 'project' | null>(null);
   const [settingsItem, setSettingsItem] = useState<StorageItem | null>(null);
   const [projectId, setProjectId] = useState<string | null>(null);
+  const [notesProjectId, setNotesProjectId] = useState<string | null>(null);
   const [shareTarget, setShareTarget] = useState<{ type: 'group' | 'project'; id: string; name: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -72,6 +84,7 @@ export function GroupsPage() {
   const onAction = (item: StorageItem, action: TileAction) => {
     if (action === 'open') return item.kind === 'group' ? void navigate(`/groups/${item.id}`) : setProjectId(item.id);
     if (action === 'settings') return setSettingsItem(item);
+    if (action === 'notes') return setNotesProjectId(item.id);
     if (action === 'share') return setShareTarget({ type: item.kind, id: item.id, name: item.name });
     if (action === 'delete') return confirmTrash([refOf(item)], `“${item.name}”`);
     if (action === 'download') {
@@ -90,6 +103,7 @@ export function GroupsPage() {
     const error = listing.error;
     // A folder the user may not open: say so and go back to their groups (spec 1 §8).
     if (error instanceof ApiError && error.status === 403 && groupId) return <NotAuthorized message={error.message} />;
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400) && groupId) return <MissingItem kind="folder" />;
     return (
       <Center mih="50vh">
         <Alert color="red" title={error instanceof ApiError && error.status === 403 ? 'No access' : 'Not available'} maw={480}>
@@ -100,6 +114,8 @@ export function GroupsPage() {
   }
 
   const selectedItems = items.filter((i) => selection.selected.has(i.id));
+  const onlyFolder = selectedItems.length === 1 && selectedItems[0]?.kind === 'group' ? selectedItems[0] : null;
+  const targetName = first?.group?.name ?? 'Home';
   return (
     <Stack gap="md" mih="calc(100vh - 120px)" onClick={() => selection.clear()}>
       <StorageBreadcrumbs crumbs={first?.breadcrumb ?? []} onDropItems={onDropItems} />
@@ -109,6 +125,7 @@ export function GroupsPage() {
           onQuery={setQuery}
           canGoBack={groupId !== null}
           canCreate={canCreate}
+          targetName={targetName}
           onBack={() => void navigate(first?.group?.parentId ? `/groups/${first.group.parentId}` : '/groups')}
           onNewFolder={() => setDialog('folder')}
           onNewProject={() => setDialog('project')}
@@ -125,12 +142,17 @@ export function GroupsPage() {
         count={selection.selected.size}
         onDelete={() => confirmTrash(selectedItems.map(refOf), `${selectedItems.length} item(s)`)}
         downloading={zipRunning}
-        onDownload={() => {
-          // One project downloads as its file; anything more, or a folder, as one ZIP.
-          const only = selectedItems.length === 1 ? selectedItems[0] : undefined;
-          if (only?.kind === 'project' && only.latestVersion) download.mutate(only.latestVersion);
-          else downloadZip.mutate(selectedItems.map(refOf));
-        }}
+        hint={onlyFolder ? `Double-click “${onlyFolder.name}” to open it. New and Upload add to ${targetName}.` : null}
+        onDownload={
+          selectedItems.length > 0 && selectedItems.every(downloadable)
+            ? () => {
+                // One project downloads as its file; anything more, or a folder, as one ZIP.
+                const only = selectedItems.length === 1 ? selectedItems[0] : undefined;
+                if (only?.kind === 'project' && only.latestVersion) download.mutate(only.latestVersion);
+                else downloadZip.mutate(selectedItems.map(refOf));
+              }
+            : undefined
+        }
         onClear={selection.clear}
         onSelectAll={selection.selectAll}
       />
@@ -173,12 +195,19 @@ export function GroupsPage() {
         requiredMessage={STORAGE_MESSAGES.folderNameRequired}
         submitLabel="Create"
         onClose={() => setDialog(null)}
-        onSubmit={(name) => createFolder.mutateAsync({ name, parentId: groupId })}
+        onSubmit={(name) =>
+          createFolder.mutateAsync({ name, parentId: groupId }).then(
+            () => undefined,
+            // A refused folder is reported and the dialog closes, as for any other failure to create.
+            () => notify('error', 'Error', folderCreationFailed(name)),
+          )
+        }
       />
       <NewProjectWizard opened={dialog === 'project'} groupId={groupId} onClose={() => setDialog(null)} onCreated={setProjectId} />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
       <ShareDialog target={shareTarget} onClose={() => setShareTarget(null)} />
       <ProjectViewDialog projectId={projectId} onClose={() => setProjectId(null)} />
+      {notesProjectId && <ProjectNotesDialog projectId={notesProjectId} onClose={() => setNotesProjectId(null)} />}
       {dragging && (
         <Overlay fixed color="#1a1030" backgroundOpacity={0.75} blur={2} center zIndex={250}>
           <Stack align="center">

@@ -21,9 +21,20 @@ const FEATURES = [
     title: 'Share with control',
     text: 'Invite editors and viewers, approve who joins, or send a public link that plays and downloads without an account.',
   },
-  { icon: IconSend, title: 'Transfers that expire', text: 'Send gigabytes with a link, an e-mail, a password and an expiry date. See who downloaded.' },
-  { icon: IconBroadcast, title: 'Stream your DAW live', text: 'Studio-quality stereo Opus from your session to listeners and co-hosts, with talkback.' },
-  { icon: IconWand, title: 'AI tools', text: 'Split a mix into stems or convert a voice, as background tasks you can follow.' },
+  // Not built yet: the page says so rather than promising what a visitor cannot try.
+  {
+    icon: IconSend,
+    title: 'Transfers that expire',
+    text: 'Send gigabytes with a link, an e-mail, a password and an expiry date. See who downloaded.',
+    coming: true,
+  },
+  {
+    icon: IconBroadcast,
+    title: 'Stream your DAW live',
+    text: 'Studio-quality stereo Opus from your session to listeners and co-hosts, with talkback.',
+    coming: true,
+  },
+  { icon: IconWand, title: 'AI tools', text: 'Split a mix into stems or convert a voice, as background tasks you can follow.', coming: true },
 ];
 
 const PRICED: PlanSku[] = ['FREE', 'ESSENTIAL', 'STUDIO', 'LIVE_PREMIUM'];
@@ -69,8 +80,8 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
               Your mixes, <span className="mixroom-gradient-text">versioned, reviewed and shared</span> in one room.
             </Title>
             <Text size="lg" c="dimmed">
-              Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform to the hundredth of a second, send big
-              files and stream sessions live, on a server you own.
+              Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform to the hundredth of a second and share it
+              with the people they work with, on a server you own. Transfers, live streaming and AI tools are coming.
             </Text>
             {!user && (
               <Group>
@@ -90,10 +101,17 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
       <Container size="lg" py={40}>
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
           {FEATURES.map((feature) => (
-            <Card key={feature.title} withBorder radius="lg" padding="lg">
-              <ThemeIcon variant="light" size={44} radius="md" mb="md">
-                <feature.icon size={24} />
-              </ThemeIcon>
+            <Card key={feature.title} withBorder radius="lg" padding="lg" data-testid="feature">
+              <Group justify="space-between" align="flex-start" mb="md">
+                <ThemeIcon variant="light" size={44} radius="md" color={'coming' in feature ? 'gray' : undefined}>
+                  <feature.icon size={24} />
+                </ThemeIcon>
+                {'coming' in feature && (
+                  <Badge variant="light" color="gray">
+                    Coming
+                  </Badge>
+                )}
+              </Group>
               <Text fw={700} mb={6}>
                 {feature.title}
               </Text>

@@ -1,10 +1,18 @@
-import { Badge, Center, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconTools } from '@tabler/icons-react';
+import { Badge, Box, Button, Center, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconTools } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { MESSAGES } from '@mixroom/shared';
+import { Logo } from '../components/logo';
+import { useAuth } from '../lib/auth/auth-context';
 
-/** An honest placeholder for screens that later work builds: what it will do, and that it isn't here yet. */
-export function NotAvailablePage({ feature, description }: { feature: string; description: string }) {
-  return (
+/**
+ * An honest placeholder for screens that later work builds: what it will do, that it isn't here yet,
+ * and a way back. Public placeholders (outside the signed-in frame) carry the logo themselves.
+ */
+export function NotAvailablePage({ feature, description, standalone = false }: { feature: string; description: string; standalone?: boolean }) {
+  const { user } = useAuth();
+  const back = standalone && !user ? { to: '/public/landing', label: 'Back to Mixroom' } : { to: '/groups', label: 'Back to my groups' };
+  const card = (
     <Center mih="60vh">
       <Paper withBorder radius="lg" p="xl" maw={480} w="100%">
         <Stack align="center" ta="center" gap="sm">
@@ -14,8 +22,22 @@ export function NotAvailablePage({ feature, description }: { feature: string; de
           <Badge variant="light" color="gray" size="lg">
             {MESSAGES.notAvailableYet}
           </Badge>
+          <Button component={Link} to={back.to} variant="light" leftSection={<IconArrowLeft size={16} />} mt="sm">
+            {back.label}
+          </Button>
         </Stack>
       </Paper>
     </Center>
+  );
+  if (!standalone) return card;
+  return (
+    <Box mih="100vh">
+      <Container size="lg" py="md">
+        <Group justify="space-between">
+          <Logo to={user ? '/groups' : '/public/landing'} />
+        </Group>
+      </Container>
+      <Container size="lg">{card}</Container>
+    </Box>
   );
 }

@@ -11,19 +11,20 @@ import { useAuth } from '../lib/auth/auth-context';
 import { formatBytes, formatDuration } from '../lib/format/format';
 import { startBrowserDownload } from '../lib/download';
 import { notify } from '../lib/notify';
+import { MESSAGES, STORAGE_MESSAGES } from '@mixroom/shared';
 
 type Item = PublicListing['items'][number];
 
 function Player({ token, item, onClose }: { token: string; item: Item | null; onClose: () => void }) {
   const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<'retrieval' | 'playback' | null>(null);
   const version = item?.latestVersion;
   useEffect(() => {
     if (!version) return;
     let live = true;
     void sharingApi.publicVersionUrl(token, version.id, 'preview').then(
       ({ url }) => live && setSrc(url),
-      () => live && setFailed(true),
+      () => live && setFailed('retrieval'),
     );
     return () => {
       live = false;
@@ -32,10 +33,12 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
   return (
     <Modal opened={Boolean(item)} onClose={onClose} title={item?.name} centered size="lg">
       <Stack>
-        {failed || !version || version.status !== 'ready' ? (
+        {failed === 'retrieval' ? (
+          <Text c="red">{STORAGE_MESSAGES.fileRetrievalFailed}</Text>
+        ) : failed || !version || version.status !== 'ready' ? (
           <Text c="dimmed">Preview not available, please download.</Text>
         ) : src ? (
-          <audio controls autoPlay src={src} style={{ width: '100%' }} onError={() => setFailed(true)} />
+          <audio controls autoPlay src={src} style={{ width: '100%' }} onError={() => setFailed('playback')} />
         ) : (
           <Loader color="violet" />
         )}
@@ -46,7 +49,7 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
             onClick={() =>
               void sharingApi.publicVersionUrl(token, version.id, 'download').then(
                 ({ url }) => startBrowserDownload(url),
-                () => notify('error', 'Oops', 'The download could not start.'),
+                () => notify('error', 'Oops', MESSAGES.downloadFailed),
               )
             }
           >
@@ -122,7 +125,7 @@ export function PublicSharePage() {
                       .publicZip(token, folder)
                       .then(
                         ({ url }) => startBrowserDownload(url),
-                        () => notify('error', 'Oops', 'The download could not start.'),
+                        () => notify('error', 'Oops', MESSAGES.downloadFailed),
                       )
                       .finally(() => setZipping(false));
                   }}
@@ -133,8 +136,9 @@ export function PublicSharePage() {
             </Group>
             {data.root.type === 'group' && (
               <Breadcrumbs>
-                <Chip checked={false} onClick={() => setFolder(null)} icon={<IconHome size={14} />} size="xs">
-                  root
+                {/* The first chip is the shared folder itself, named as its owner named it. */}
+                <Chip checked={folder === null} onClick={() => setFolder(null)} icon={<IconHome size={14} />} size="xs">
+                  {data.breadcrumb[0]?.name ?? data.root.name}
                 </Chip>
                 {data.breadcrumb.slice(1).map((crumb) => (
                   <Anchor key={crumb.id} onClick={() => setFolder(crumb.id)}>

@@ -53,6 +53,11 @@ export class SharingRepository {
     return row ?? null;
   }
 
+  async displayName(userId: string): Promise<string | null> {
+    const [row] = await this.db.select({ name: users.displayName }).from(users).where(eq(users.id, userId));
+    return row?.name ?? null;
+  }
+
   async linkByToken(token: string): Promise<ShareLinkRow | null> {
     const [row] = await this.db.select().from(shareLinks).where(eq(shareLinks.token, token));
     return row ?? null;

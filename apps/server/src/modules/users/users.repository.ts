@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { planGrants, users } from '../../db/schema';
+import { memberships, planGrants, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 export type PlanGrantRow = typeof planGrants.$inferSelect;
@@ -20,6 +20,17 @@ export class UsersRepository {
       .select()
       .from(users)
       .where(inArray(users.id, [...new Set(ids)]));
+  }
+
+  /** The people given any of these groups or projects, with the resource they were given. */
+  async membersOf(resourceIds: string[]): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
+    if (resourceIds.length === 0) return [];
+    return this.db
+      .select({ resourceId: memberships.resourceId, id: users.id, displayName: users.displayName, photoUrl: users.photoUrl })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(inArray(memberships.resourceId, [...new Set(resourceIds)]))
+      .orderBy(memberships.createdAt);
   }
 
   async findByEmail(email: string): Promise<UserRow | null> {

@@ -17,10 +17,11 @@ export function AppShellLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
   const me = useMe().data;
-  // Leaving the page while uploads run asks first (spec 1 §2.1); they resume if the user comes back.
+  // Leaving the page while uploads run asks first; they resume if the user comes back. Downloads
+  // are not counted: the browser's own downloader carries on after the page is gone.
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (activitiesStore.hasRunning()) event.preventDefault();
+      if (activitiesStore.snapshot().some((a) => a.kind === 'upload' && (a.state === 'Started' || a.state === 'In Progress'))) event.preventDefault();
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);

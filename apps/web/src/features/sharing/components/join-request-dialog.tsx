@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { invitedTo } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
 import { PENDING_JOIN_KEY } from '../../../pages/join-page';
 import { sharingApi, type ResourceType } from '../api';
@@ -68,7 +69,7 @@ export function JoinRequestDialog() {
 
   return (
     <Modal opened={Boolean(target)} onClose={close} title="Join Request" centered>
-      <Text>{target && `You have been invited to the ${target.type}: ${target.name}`}</Text>
+      <Text>{target && invitedTo(target.type, target.name)}</Text>
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={close}>
           Reject

@@ -1,4 +1,4 @@
-import { ActionIcon, Avatar, Badge, Box, Card, Group, Menu, Overlay, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Card, Group, Menu, Overlay, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import {
   IconDots,
   IconDownload,
@@ -18,6 +18,7 @@ import type { StorageItem } from '@mixroom/contracts';
 import { formatBytes, formatDuration, formatRelative } from '../../../lib/format/format';
 import type { ItemRef } from '../api';
 import { isItemDrag, ITEMS_MIME, readDraggedItems } from '../drag-items';
+import { PeopleAvatars } from './people-avatars';
 
 export type TileAction = 'open' | 'notes' | 'settings' | 'delete' | 'share' | 'download' | 'recover' | 'delete-forever';
 
@@ -147,7 +148,8 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                       Open
                     </Menu.Item>
                     {!isFolder && (
-                      <Menu.Item leftSection={<IconNotes size={16} />} disabled onClick={() => onAction('notes')}>
+                      // Notes belong to versions: there is nothing to open before the first one.
+                      <Menu.Item leftSection={<IconNotes size={16} />} disabled={item.versionCount === 0} onClick={() => onAction('notes')}>
                         Notes
                       </Menu.Item>
                     )}
@@ -157,9 +159,12 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                     <Menu.Item leftSection={<IconShare size={16} />} disabled={!caps.canView} onClick={() => onAction('share')}>
                       Share
                     </Menu.Item>
-                    <Menu.Item leftSection={<IconDownload size={16} />} disabled={!caps.canDownload} onClick={() => onAction('download')}>
-                      Download
-                    </Menu.Item>
+                    {/* Offered only where the server allows it: a refused download is worse than none. */}
+                    {caps.canDownload && (isFolder || version) && (
+                      <Menu.Item leftSection={<IconDownload size={16} />} onClick={() => onAction('download')}>
+                        Download
+                      </Menu.Item>
+                    )}
                     <Menu.Divider />
                     <Menu.Item color="red" leftSection={<IconTrash size={16} />} disabled={!caps.canDelete} onClick={() => onAction('delete')}>
                       Delete
@@ -179,11 +184,7 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
             <Badge size="xs" variant="light" maw={70} color={item.tag === 'owner' ? 'violet' : item.tag === 'editor' ? 'teal' : 'gray'}>
               {item.tag}
             </Badge>
-            <Avatar.Group spacing={6}>
-              <Tooltip label={item.publisher.displayName}>
-                <Avatar size={22} radius="xl" src={item.publisher.photoUrl} name={item.publisher.displayName} color="initials" />
-              </Tooltip>
-            </Avatar.Group>
+            <PeopleAvatars publisher={item.publisher} collaborators={item.collaborators ?? []} size={22} />
           </Group>
         </Group>
       </Stack>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { AUDIO_EXTENSIONS, baseName, extensionOf, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
 import { useVersionUpload } from '../../uploads/use-version-upload';
-import { useCreateProject } from '../queries';
+import { useCreateProject, useListing } from '../queries';
 
 type Kind = 'empty' | 'file';
 
@@ -42,12 +42,21 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
   const uploadVersion = useVersionUpload();
   const lastStep = kind === 'empty' ? 1 : 3;
 
-  const validate = (): string | null => {
-    if (step === 1 && !name.trim()) return STORAGE_MESSAGES.projectNameRequired;
-    if (step === 1 && name.trim().length > LIMITS.nameMax) return `Use at most ${LIMITS.nameMax} characters.`;
-    if (step === 3 && !versionName.trim()) return `${STORAGE_MESSAGES.versionNameRequired}.`;
+  // The folder's projects, to refuse a file that one of them already holds.
+  const listing = useListing(groupId, { sort: 'alphabetical', owner: 'all', kind: 'all' });
+  const holdsFile = (picked: File) =>
+    (listing.data?.pages ?? []).some((page) =>
+      page.items.some((i) => i.kind === 'project' && i.latestVersion?.fileName === picked.name && i.latestVersion.fileSize === picked.size),
+    );
+
+  const problemAt = (at: number, values: { name: string; versionName: string }): string | null => {
+    if (at === 1 && !values.name.trim()) return STORAGE_MESSAGES.projectNameRequired;
+    if (at === 1 && values.name.trim().length > LIMITS.nameMax) return STORAGE_MESSAGES.nameTooLong;
+    if (at === 3 && !values.versionName.trim()) return STORAGE_MESSAGES.versionNameRequired;
+    if (at === 3 && values.versionName.trim().length > LIMITS.nameMax) return STORAGE_MESSAGES.nameTooLong;
     return null;
   };
+  const validate = () => problemAt(step, { name, versionName });
 
   const finish = async () => {
     try {
@@ -63,7 +72,10 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
   const next = () => {
     const problem = validate();
     setError(problem);
-    if (problem) return;
+    if (problem) {
+      if (step === 3 && !versionName.trim()) notify('warning', 'New Project', STORAGE_MESSAGES.versionNameRequiredMessage);
+      return;
+    }
     if (step === 2 && !file) {
       modals.openConfirmModal({
         title: 'New Project',
@@ -84,6 +96,7 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
     if (!picked) return;
     if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extensionOf(picked.name)))
       return notify('warning', 'New Project', STORAGE_MESSAGES.selectOneAudioFile);
+    if (holdsFile(picked)) return setError(STORAGE_MESSAGES.projectWithFileExists);
     setFile(picked);
     setVersionName(baseName(picked.name).slice(0, LIMITS.nameMax));
     setError(null);
@@ -105,7 +118,18 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
           ]}
         />
       )}
-      {step === 1 && <TextInput label="Project name" value={name} onChange={(e) => setName(e.target.value)} error={error} data-autofocus />}
+      {step === 1 && (
+        <TextInput
+          label="Project name"
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setError(problemAt(1, { name: e.target.value, versionName }));
+          }}
+          error={error}
+          data-autofocus
+        />
+      )}
       {step === 2 && (
         <Group>
           <FileButton onChange={choose} accept={AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',')}>
@@ -121,7 +145,15 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
         </Group>
       )}
       {step === 3 && (
-        <TextInput label="Version name" value={versionName} onChange={(e) => setVersionName(e.target.value)} error={error} maxLength={LIMITS.nameMax} />
+        <TextInput
+          label="Version name"
+          value={versionName}
+          onChange={(e) => {
+            setVersionName(e.target.value);
+            setError(problemAt(3, { name, versionName: e.target.value }));
+          }}
+          error={error}
+        />
       )}
       {error && step !== 1 && step !== 3 && (
         <Text c="red" size="sm">
@@ -133,7 +165,15 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
           Cancel
         </Button>
         <Group>
-          <Button variant="default" disabled={step === 0} onClick={() => setStep(step - 1)}>
+          <Button
+            variant="default"
+            disabled={step === 0}
+            onClick={() => {
+              // An error belongs to the step it was found on.
+              setError(null);
+              setStep(step - 1);
+            }}
+          >
             Previous
           </Button>
           <Button onClick={next} loading={createProject.isPending}>

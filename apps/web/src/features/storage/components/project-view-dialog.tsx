@@ -1,89 +1,104 @@
-import { ActionIcon, Anchor, Avatar, Badge, Button, Card, FileButton, Group, Loader, Modal, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconDownload, IconPaperclip, IconPlus, IconMusic } from '@tabler/icons-react';
+import { ActionIcon, Avatar, Badge, Button, Card, FileButton, Group, Loader, Menu, Modal, ScrollArea, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { IconDots, IconMusic, IconNotes, IconPaperclip, IconPlus, IconSettings, IconShare, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useState } from 'react';
-import type { Version } from '@mixroom/contracts';
-import { allowedVersionExtensions, baseName, extensionNotAllowed, extensionOf, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
-import { formatBytes, formatDate, formatDuration } from '../../../lib/format/format';
+import type { ProjectItem, Version } from '@mixroom/contracts';
+import {
+  allowedVersionExtensions,
+  baseName,
+  extensionNotAllowed,
+  extensionOf,
+  LIMITS,
+  projectDeleted,
+  projectDeleteFailed,
+  STORAGE_MESSAGES,
+} from '@mixroom/shared';
+import { formatDate } from '../../../lib/format/format';
 import { notify } from '../../../lib/notify';
 import { useVersionUpload } from '../../uploads/use-version-upload';
-import { useProject } from '../queries';
-import { useDownloadVersion } from '../hooks/use-download';
+import { ShareDialog } from '../../sharing/components/share-dialog';
+import { useProject, useTrashItems } from '../queries';
 import { AttachmentsDialog } from '../../review/components/attachments-dialog';
-import { VersionMenu } from './version-menu';
+import { PeopleAvatars } from './people-avatars';
+import { ProjectNotesDialog } from './project-notes-dialog';
+import { SettingsDialog } from './settings-dialog';
+import { VersionRow } from './version-row';
 
-function VersionRow({
-  version,
-  canEdit,
-  canDownload,
-  onProjectDeleted,
-  onOpen,
+/** A version name's problem, shown under the field as soon as it is typed. */
+const versionNameProblem = (value: string) =>
+  !value.trim() ? STORAGE_MESSAGES.versionNameRequired : value.trim().length > LIMITS.nameMax ? STORAGE_MESSAGES.nameTooLong : null;
+
+/** The header's more-actions menu: settings, notes and delete, each where the capabilities allow. */
+function ProjectMenu({
+  project,
+  hasVersions,
+  onSettings,
+  onNotes,
+  onDeleted,
 }: {
-  version: Version;
-  canEdit: boolean;
-  canDownload: boolean;
-  onProjectDeleted: () => void;
-  /** Audio versions open in the review screen (spec 2 Version screen). */
-  onOpen: (() => void) | null;
+  project: ProjectItem;
+  hasVersions: boolean;
+  onSettings: () => void;
+  onNotes: () => void;
+  onDeleted: () => void;
 }) {
-  const download = useDownloadVersion();
+  const trash = useTrashItems();
+  const caps = project.capabilities;
+  if (!caps.canEdit && !caps.canDelete && !hasVersions) return null;
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: 'Delete Project',
+      children: `Move “${project.name}” to the trash? ${STORAGE_MESSAGES.trashNote}`,
+      labels: { confirm: 'Move to trash', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        trash.mutate([{ kind: 'project', id: project.id }], {
+          onSuccess: () => {
+            notify('success', 'Delete Project', projectDeleted(project.name));
+            onDeleted();
+          },
+          onError: () => notify('error', 'Delete Project Error', projectDeleteFailed(project.name)),
+        }),
+    });
   return (
-    <Card withBorder radius="md" padding="sm" data-testid="version-row">
-      <Group wrap="nowrap" justify="space-between">
-        <Group wrap="nowrap" gap="sm" style={{ minWidth: 0 }}>
-          <Badge variant="light" size="lg" radius="sm" style={{ flexShrink: 0 }}>
-            v{version.number}
-          </Badge>
-          <div style={{ minWidth: 0 }}>
-            {onOpen ? (
-              <Anchor component="button" fw={600} size="sm" onClick={onOpen} style={{ display: 'block', maxWidth: '100%' }} truncate="end">
-                {version.name}
-              </Anchor>
-            ) : (
-              <Text fw={600} size="sm" truncate>
-                {version.name}
-              </Text>
-            )}
-            <Text size="xs" c="dimmed" truncate>
-              {version.fileName} · {formatBytes(version.fileSize)} · {formatDate(version.createdAt)}
-              {version.durationSeconds ? ` · ${formatDuration(version.durationSeconds)}` : ''}
-              {version.loudness ? ` · ${version.loudness.integrated.toFixed(1)} LUFS` : ''}
-            </Text>
-          </div>
-        </Group>
-        <Group gap="xs" wrap="nowrap">
-          {version.status !== 'ready' && (
-            <Badge color={version.status === 'corrupt' ? 'red' : 'gray'} variant="light">
-              {version.status === 'processing' ? `processing ${version.progress}%` : version.status}
-            </Badge>
-          )}
-          <VersionMenu version={version} canEdit={canEdit} canDownload={canDownload} onProjectDeleted={onProjectDeleted} />
-          {canDownload && (
-            <Tooltip label="Download Version">
-              <ActionIcon
-                variant="subtle"
-                aria-label={`Download version ${version.number}`}
-                loading={download.isPending}
-                onClick={() => download.mutate(version)}
-              >
-                <IconDownload size={18} />
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </Group>
-      </Group>
-    </Card>
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" aria-label={`Actions for project ${project.name}`}>
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {caps.canEdit && (
+          <Menu.Item leftSection={<IconSettings size={16} />} onClick={onSettings}>
+            Settings
+          </Menu.Item>
+        )}
+        <Menu.Item leftSection={<IconNotes size={16} />} disabled={!hasVersions} onClick={onNotes}>
+          Notes
+        </Menu.Item>
+        {caps.canDelete && (
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={confirmDelete}>
+            Delete
+          </Menu.Item>
+        )}
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 
-/** The project view: thumbnail, publisher, versions (newest first) with download, and a new version. */
+/** The project view: thumbnail, people, Share, Attachments, the publisher's menu, versions (newest first), a new version. */
 export function ProjectViewDialog({ projectId, onClose }: { projectId: string | null; onClose: () => void }) {
   const query = useProject(projectId);
   const navigate = useNavigate();
+  const mobile = useMediaQuery('(max-width: 999px)');
   const [attachmentsOpen, setAttachmentsOpen] = useState(false);
+  const [panel, setPanel] = useState<'share' | 'settings' | 'notes' | null>(null);
   const uploadVersion = useVersionUpload();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const data = query.data;
   const last = data?.versions[0];
@@ -94,12 +109,19 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
     const allowed = data?.project.type === 'AUDIO' ? allowedVersionExtensions(last?.fileExtension ?? null) : null;
     if (allowed && !allowed.includes(extensionOf(picked.name))) return setError(extensionNotAllowed(allowed));
     setFile(picked);
+    // Pre-filled from the file name, cut to the limit; a longer name typed later is refused, not cut.
     setName(baseName(picked.name).slice(0, LIMITS.nameMax));
+    setNameError(null);
   };
 
   const upload = async () => {
     if (!projectId || !file) return;
-    if (!name.trim()) return setError(STORAGE_MESSAGES.versionNameRequired);
+    const problem = versionNameProblem(name);
+    setNameError(problem);
+    if (problem) {
+      if (!name.trim()) notify('warning', 'New Version', STORAGE_MESSAGES.versionNameRequiredMessage);
+      return;
+    }
     const picked = file;
     setFile(null);
     await uploadVersion(projectId, name.trim(), picked).catch((failure: unknown) =>
@@ -107,51 +129,89 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
     );
   };
 
+  const openVersion = (version: Version) => {
+    if (!data) return;
+    onClose();
+    void navigate(`/version/${data.project.id}/${version.number}`);
+  };
+
   return (
-    <Modal opened={Boolean(projectId)} onClose={onClose} title={data?.project.name ?? 'Project'} centered size="xl">
+    <Modal
+      opened={Boolean(projectId)}
+      onClose={onClose}
+      title={
+        <Title order={4} component="span" lineClamp={1}>
+          {data?.project.name ?? 'Project'}
+        </Title>
+      }
+      centered
+      size="xl"
+      fullScreen={Boolean(mobile)}
+    >
       {!data ? (
         <Loader color="violet" />
       ) : (
         <Stack>
           <Group wrap="nowrap" align="flex-start">
             {last?.thumbnailUrl ? (
-              <img src={last.thumbnailUrl} alt="" width={96} height={96} style={{ borderRadius: 8, background: '#2b1a4a' }} />
+              <img
+                src={last.thumbnailUrl}
+                alt=""
+                width={mobile ? 72 : 96}
+                height={mobile ? 72 : 96}
+                style={{ borderRadius: 8, background: '#2b1a4a', flexShrink: 0 }}
+              />
             ) : (
-              <Avatar size={96} radius="md" color="violet">
+              <Avatar size={mobile ? 72 : 96} radius="md" color="violet">
                 <IconMusic size={40} />
               </Avatar>
             )}
-            <div>
-              <Text size="sm" c="dimmed">
-                Updated {formatDate(data.project.updatedAt)}
-              </Text>
-              <Group gap={6} mt={4}>
-                <Avatar size={22} radius="xl" name={data.project.publisher.displayName} color="initials" />
-                <Text size="sm">{data.project.publisher.displayName}</Text>
-                <Badge size="xs" variant="light">
+            <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Text size="sm" c="dimmed">
+                  Updated {formatDate(data.project.updatedAt)}
+                </Text>
+                <ProjectMenu
+                  project={data.project}
+                  hasVersions={data.versions.length > 0}
+                  onSettings={() => setPanel('settings')}
+                  onNotes={() => setPanel('notes')}
+                  onDeleted={onClose}
+                />
+              </Group>
+              <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                <PeopleAvatars publisher={data.project.publisher} collaborators={data.project.collaborators ?? []} size={24} />
+                <Text size="sm" truncate>
+                  {data.project.publisher.displayName}
+                </Text>
+                <Badge size="xs" variant="light" style={{ flexShrink: 0 }}>
                   Publisher
                 </Badge>
               </Group>
-              <Button
-                mt="sm"
-                size="xs"
-                variant="light"
-                leftSection={<IconPaperclip size={14} />}
-                rightSection={
-                  <Badge size="xs" circle>
-                    {data.attachmentCount}
-                  </Badge>
-                }
-                onClick={() => setAttachmentsOpen(true)}
-              >
-                Attachments
-              </Button>
-            </div>
+              <Group gap="xs" wrap="wrap">
+                <Button size="xs" variant="light" leftSection={<IconShare size={14} />} onClick={() => setPanel('share')}>
+                  Share
+                </Button>
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconPaperclip size={14} />}
+                  rightSection={
+                    <Badge size="xs" circle>
+                      {data.attachmentCount}
+                    </Badge>
+                  }
+                  onClick={() => setAttachmentsOpen(true)}
+                >
+                  Attachments
+                </Button>
+              </Group>
+            </Stack>
           </Group>
           {projectId && <AttachmentsDialog projectId={projectId} opened={attachmentsOpen} onClose={() => setAttachmentsOpen(false)} />}
           {data.project.capabilities.canCreate && (
             <Card withBorder radius="md" padding="sm">
-              <Group align="flex-end" wrap="wrap">
+              <Group align="flex-start" wrap="wrap">
                 <FileButton
                   onChange={choose}
                   accept={
@@ -163,7 +223,7 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                   }
                 >
                   {(props) => (
-                    <Button leftSection={<IconPlus size={16} />} variant="light" {...props}>
+                    <Button leftSection={<IconPlus size={16} />} variant="light" mt={file ? 25 : 0} {...props}>
                       Version
                     </Button>
                   )}
@@ -173,11 +233,17 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                     <TextInput
                       label="Version name"
                       value={name}
-                      onChange={(e) => setName(e.target.value)}
-                      maxLength={LIMITS.nameMax}
-                      style={{ flex: 1, minWidth: 200 }}
+                      onChange={(e) => {
+                        setName(e.target.value);
+                        setNameError(versionNameProblem(e.target.value));
+                      }}
+                      error={nameError}
+                      description={`${name.trim().length}/${LIMITS.nameMax}`}
+                      style={{ flex: 1, minWidth: 180 }}
                     />
-                    <Button onClick={() => void upload()}>Upload</Button>
+                    <Button mt={25} onClick={() => void upload()}>
+                      Upload
+                    </Button>
                   </>
                 )}
               </Group>
@@ -188,30 +254,33 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
               )}
             </Card>
           )}
-          <ScrollArea.Autosize mah="50vh">
+          <ScrollArea.Autosize mah={mobile ? undefined : '50vh'}>
             <Stack gap="xs">
               {data.versions.length === 0 && <Text c="dimmed">No versions yet. Add one with “Version”.</Text>}
               {data.versions.map((version) => (
                 <VersionRow
                   key={version.id}
                   version={version}
+                  versions={data.versions}
+                  compact={Boolean(mobile)}
                   canEdit={data.project.capabilities.canEdit}
                   canDownload={data.project.capabilities.canDownload}
                   onProjectDeleted={onClose}
-                  onOpen={
-                    data.project.type === 'AUDIO'
-                      ? () => {
-                          onClose();
-                          void navigate(`/version/${data.project.id}/${version.number}`);
-                        }
-                      : null
-                  }
+                  onOpen={data.project.type === 'AUDIO' ? () => openVersion(version) : null}
                 />
               ))}
             </Stack>
           </ScrollArea.Autosize>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+          </Group>
         </Stack>
       )}
+      {data && panel === 'share' && <ShareDialog target={{ type: 'project', id: data.project.id, name: data.project.name }} onClose={() => setPanel(null)} />}
+      {data && panel === 'settings' && <SettingsDialog item={data.project} onClose={() => setPanel(null)} />}
+      {data && panel === 'notes' && <ProjectNotesDialog projectId={data.project.id} versions={data.versions} onClose={() => setPanel(null)} />}
     </Modal>
   );
 }

@@ -10,18 +10,27 @@ interface Props {
   onRecover?: () => void;
   onClear: () => void;
   onSelectAll: () => void;
+  /** A word on what a click did not do (a selected folder is not opened). */
+  hint?: string | null;
 }
 
 /** 'Selected Items: N' with the actions that apply to a selection. */
-export function SelectionBar({ count, inTrash = false, onDelete, onDownload, downloading = false, onRecover, onClear, onSelectAll }: Props) {
+export function SelectionBar({ count, inTrash = false, onDelete, onDownload, downloading = false, onRecover, onClear, onSelectAll, hint = null }: Props) {
   if (count === 0) return null;
   return (
     <Paper withBorder radius="md" px="md" py={6} onClick={(e) => e.stopPropagation()}>
-      <Group justify="space-between">
-        <Text fw={600} size="sm">
-          Selected Items: {count}
-        </Text>
-        <Group gap={4}>
+      <Group justify="space-between" wrap="nowrap">
+        <div style={{ minWidth: 0 }}>
+          <Text fw={600} size="sm">
+            Selected Items: {count}
+          </Text>
+          {hint && (
+            <Text size="xs" c="dimmed">
+              {hint}
+            </Text>
+          )}
+        </div>
+        <Group gap={4} wrap="nowrap">
           {inTrash && onRecover && (
             <Tooltip label="Recover">
               <ActionIcon variant="subtle" aria-label="Recover selected" onClick={onRecover}>

@@ -24,6 +24,14 @@ function SettingsForm({ item, onClose }: { item: StorageItem; onClose: () => voi
   const updateGroup = useUpdateGroup();
   const updateProject = useUpdateProject();
   const isGroup = item.kind === 'group';
+  const nameProblem = (value: string) =>
+    !value.trim()
+      ? isGroup
+        ? STORAGE_MESSAGES.groupNameRequired
+        : STORAGE_MESSAGES.projectNameRequired
+      : value.trim().length > LIMITS.nameMax
+        ? STORAGE_MESSAGES.nameTooLong
+        : null;
   // A folder's own subtree is no valid destination (the server refuses it too).
   const options = (folders.data?.folders ?? [])
     .filter((f) => !isGroup || !isDescendant(folders.data?.folders ?? [], f.id, item.id))
@@ -32,8 +40,8 @@ function SettingsForm({ item, onClose }: { item: StorageItem; onClose: () => voi
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return setError(isGroup ? STORAGE_MESSAGES.groupNameRequired : STORAGE_MESSAGES.projectNameRequired);
-    if (trimmed.length > LIMITS.nameMax) return setError(`Use at most ${LIMITS.nameMax} characters.`);
+    const problem = nameProblem(name);
+    if (problem) return setError(problem);
     const target = parent === ROOT ? null : parent;
     try {
       if (isGroup) {
@@ -59,7 +67,17 @@ function SettingsForm({ item, onClose }: { item: StorageItem; onClose: () => voi
     <Modal opened onClose={onClose} title={isGroup ? 'Group Settings' : 'Project Settings'} centered size="lg">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack>
-          <TextInput label={isGroup ? 'Folder name' : 'Project name'} value={name} onChange={(e) => setName(e.target.value)} error={error} data-autofocus />
+          <TextInput
+            label={isGroup ? 'Folder name' : 'Project name'}
+            value={name}
+            onChange={(e) => {
+              // Checked as typed, so an error never stays under a name that is fine again.
+              setName(e.target.value);
+              setError(nameProblem(e.target.value));
+            }}
+            error={error}
+            data-autofocus
+          />
           <Select
             label="Folder"
             searchable

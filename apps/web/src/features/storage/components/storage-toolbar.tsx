@@ -17,6 +17,8 @@ interface Props {
   query: ListFilters;
   canGoBack: boolean;
   canCreate: boolean;
+  /** The folder New and Upload add to (the one open, never a selected tile). */
+  targetName: string;
   onQuery: (query: ListFilters) => void;
   onBack: () => void;
   onNewFolder: () => void;
@@ -42,6 +44,7 @@ export function StorageToolbar(props: Props) {
             </Button>
           </Menu.Target>
           <Menu.Dropdown>
+            <Menu.Label>Adds to {props.targetName}</Menu.Label>
             <Menu.Item leftSection={<IconFolderPlus size={16} />} onClick={props.onNewFolder}>
               New Folder
             </Menu.Item>

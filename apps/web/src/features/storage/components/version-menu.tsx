@@ -1,6 +1,6 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDots, IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconDownload, IconNotes, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Version } from '@mixroom/contracts';
 import { STORAGE_MESSAGES } from '@mixroom/shared';
@@ -8,24 +8,31 @@ import { notify } from '../../../lib/notify';
 import { useDownloadVersion } from '../hooks/use-download';
 import { useDeleteVersion, useRenameVersion } from '../queries';
 import { NameDialog } from './name-dialog';
+import { ProjectNotesDialog } from './project-notes-dialog';
 
-/** Edit Version, Delete and Download Version, each shown per the project's capabilities. */
+/**
+ * Edit Version, Notes, Delete and Download Version, each shown per the project's capabilities. Notes
+ * is offered when the project's versions are given (the version screen has its own notes button).
+ */
 export function VersionMenu({
   version,
   canEdit,
   canDownload,
   onProjectDeleted,
+  versions,
 }: {
   version: Version;
   canEdit: boolean;
   canDownload: boolean;
   onProjectDeleted: () => void;
+  versions?: Version[];
 }) {
   const [renaming, setRenaming] = useState(false);
+  const [notes, setNotes] = useState(false);
   const rename = useRenameVersion();
   const remove = useDeleteVersion();
   const download = useDownloadVersion();
-  if (!canEdit && !canDownload) return null;
+  if (!canEdit && !canDownload && !versions) return null;
 
   const confirmDelete = () =>
     modals.openConfirmModal({
@@ -60,6 +67,11 @@ export function VersionMenu({
               Edit Version
             </Menu.Item>
           )}
+          {versions && (
+            <Menu.Item leftSection={<IconNotes size={16} />} onClick={() => setNotes(true)}>
+              Notes
+            </Menu.Item>
+          )}
           {canDownload && (
             <Menu.Item leftSection={<IconDownload size={16} />} disabled={version.status === 'uploading'} onClick={() => download.mutate(version)}>
               Download Version
@@ -82,6 +94,7 @@ export function VersionMenu({
         onClose={() => setRenaming(false)}
         onSubmit={(name) => rename.mutateAsync({ id: version.id, name })}
       />
+      {notes && versions && <ProjectNotesDialog projectId={version.projectId} versions={versions} versionId={version.id} onClose={() => setNotes(false)} />}
     </>
   );
 }
