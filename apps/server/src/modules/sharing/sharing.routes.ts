@@ -4,6 +4,7 @@ import {
   createJoinRequestBody,
   decideJoinParams,
   errorResponse,
+  invitationPreview,
   inviteEmailsBody,
   joinRequestsResponse,
   joinTarget,
@@ -122,6 +123,18 @@ export const sharingRoutes: FastifyPluginAsyncZod<{ sharing: SharingService; pub
       },
     },
     (request) => publicShare.listing(request.query.token, request.query.folder),
+  );
+  app.get(
+    '/api/public/invitations/:code',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Who invites to what, for a visitor not signed in yet (the invitation code is the secret)',
+        params: z.object({ code: z.string().min(4).max(40) }),
+        response: { 200: invitationPreview, 404: errorResponse },
+      },
+    },
+    (request) => sharing.invitationPreview(request.params.code),
   );
   app.get(
     '/api/public/versions/:id/:kind',

@@ -227,6 +227,18 @@ export class SharingService {
   async resolveInvite(code: string): Promise<string | null> {
     const link = await this.repository.linkByToken(code);
     if (!link || link.kind !== 'invite' || !link.active) return null;
-    return `/join?id=${link.resourceId}&type=${link.resourceType}&t=1`;
+    return `/join?id=${link.resourceId}&type=${link.resourceType}&t=1&invite=${encodeURIComponent(code)}`;
+  }
+
+  /**
+   * Who invites to what, for someone who opened an invitation before signing in: only the holder of
+   * a live invitation code learns the item's name, and nothing else about it.
+   */
+  async invitationPreview(code: string): Promise<{ type: ResourceType; name: string; inviter: string }> {
+    const link = await this.repository.linkByToken(code);
+    const row = link?.kind === 'invite' && link.active ? await (link.resourceType === 'group' ? this.groupRows : this.projectRows).find(link.resourceId) : null;
+    if (!link || !row || row.flag !== 'NONE') throw AppError.notFound('This invitation does not exist or is no longer valid.');
+    const inviter = (await this.repository.displayName(row.publisherId)) ?? 'Someone';
+    return { type: link.resourceType, name: row.name, inviter };
   }
 }

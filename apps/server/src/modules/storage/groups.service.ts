@@ -94,7 +94,10 @@ export class GroupsService {
     total: number,
     offset: number,
   ): Promise<Listing> {
-    const people = await this.presenter.people([...folders, ...files].map((i) => i.publisherId).concat(current ? [current.group.publisherId] : []));
+    const people = await this.presenter.people(
+      [...folders, ...files].map((i) => i.publisherId).concat(current ? [current.group.publisherId] : []),
+      [...folders, ...files],
+    );
     const { latest, counts } = await this.versions.latestOf(files.map((p) => p.id));
     const thumbnails = await this.presenter.thumbnails(latest.values());
     const role = (id: string): Role => roles.get(id) ?? 'NONE';

@@ -67,7 +67,7 @@ export class ProjectsService {
     return this.presenter.project(
       project,
       role,
-      await this.presenter.people([project.publisherId]),
+      await this.presenter.people([project.publisherId], [project]),
       latest.get(project.id),
       counts.get(project.id) ?? 0,
       thumbnails,
