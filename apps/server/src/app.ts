@@ -10,6 +10,7 @@ import { APP_VERSION } from '@mixroom/shared';
 import type { AppContext } from './context';
 import { registerAuthentication } from './http/authentication';
 import { registerErrorHandler } from './http/error-handler';
+import { registerSecurityHeaders } from './http/security-headers';
 import { diskBlobRoutes } from './platform/blob/disk-blob.routes';
 import { DiskBlobStore } from './platform/blob/disk-blob-store';
 import { mountProvider } from './platform/identity/embedded-provider';
@@ -18,14 +19,8 @@ import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { interactionRoutes } from './modules/accounts/interaction.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { healthRoutes } from './modules/health/health.routes';
-import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { usersRoutes } from './modules/users/users.routes';
-import { storageRoutes } from './modules/storage/storage.routes';
-import { sharingRoutes } from './modules/sharing/sharing.routes';
 import { pushRoutes } from './modules/push/push.routes';
-import { commentsRoutes } from './modules/comments/comments.routes';
-import { reviewRoutes } from './modules/review/review.routes';
-import { attachmentsRoutes } from './modules/storage/attachments.routes';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -49,6 +44,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerSecurityHeaders(app, config);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -86,13 +82,8 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   });
   await app.register(usersRoutes, { users: services.users });
   await app.register(adminRoutes, { admin: services.admin });
-  await app.register(uploadsRoutes, { uploads: services.uploads });
-  await app.register(storageRoutes, services.storage);
-  await app.register(sharingRoutes, { sharing: services.sharing, publicShare: services.publicShare });
   await app.register(pushRoutes, { push: services.push, devices: services.pushDevices });
-  await app.register(commentsRoutes, { comments: services.comments });
-  await app.register(reviewRoutes, { review: services.review });
-  await app.register(attachmentsRoutes, { attachments: services.storage.attachments });
+  for (const module of context.modules) for (const register of module.routes) await register(app);
   if (context.blobs instanceof DiskBlobStore) {
     const store = context.blobs;
     await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));
@@ -113,7 +104,15 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
     app.get('/', { schema: { hide: true } }, (_request, reply) => serveApp(reply));
   }
 
-  const hub = new RealtimeHub(context.bus, context.topics, async (token) => services.users.resolveActor(await context.verifyToken(token)), context.log);
+  const hub = new RealtimeHub(
+    context.bus,
+    context.topics,
+    async (token) => {
+      const verified = await context.verifyToken(token);
+      return { actor: await services.users.resolveActor(verified), expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null };
+    },
+    context.log,
+  );
   app.server.on('upgrade', (request, socket, head) => {
     if (request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);
     else socket.destroy();

@@ -15,7 +15,6 @@ import { JobQueue } from './platform/jobs/job-queue';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import type { EventBus } from './platform/realtime/event-bus';
 import { PgNotifyBus } from './platform/realtime/pg-notify-bus';
-import { TopicPolicy } from './platform/realtime/topic-policy';
 import { SecretsRepository } from './platform/secrets/secrets.repository';
 import { TokenSigner } from './platform/secrets/token-signer';
 import { AccountsService } from './modules/accounts/accounts.service';
@@ -25,32 +24,52 @@ import { AdminService } from './modules/admin/admin.service';
 import { maintenanceJobs } from './modules/maintenance/maintenance.jobs';
 import { UploadsRepository } from './modules/uploads/uploads.repository';
 import { UploadsService } from './modules/uploads/uploads.service';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
-import { createStorageModule, type StorageModule } from './modules/storage/storage.module';
-import { PublicShareService } from './modules/sharing/public-share.service';
-import { SharingRepository } from './modules/sharing/sharing.repository';
-import { SharingService } from './modules/sharing/sharing.service';
-import { CommentsRepository } from './modules/comments/comments.repository';
-import { PresenceRepository } from './modules/review/presence.repository';
-import { ReviewService } from './modules/review/review.service';
-import { CommentsService } from './modules/comments/comments.service';
+import { createStorageModule, type StorageServices } from './modules/storage/storage.module';
+import { createSharingModule } from './modules/sharing/sharing.module';
+import type { PublicShareService } from './modules/sharing/public-share.service';
+import type { SharingService } from './modules/sharing/sharing.service';
+import { createCommentsModule } from './modules/comments/comments.module';
+import type { CommentsService } from './modules/comments/comments.service';
+import { createReviewModule } from './modules/review/review.module';
+import type { ReviewService } from './modules/review/review.service';
+import type { AppModule, CoreDeps } from './modules/module';
+import { AccessChanges } from './access/access-changes';
+import { ItemAccessRepository } from './access/item-access.repository';
+import { STORAGE_SCOPE } from './access/item-scope';
+import { ItemPolicy } from './access/item.policy';
+import { PublicLinkPolicy } from './access/public-link.policy';
+import { TopicPolicy } from './access/topic.policy';
+import { FaultPoints } from './platform/faults/fault-points';
+import { Outbox } from './platform/jobs/outbox';
+import type { Tx } from './db/database';
 import { PushService } from './platform/push/push.service';
+import { pushEndpointPolicy } from './platform/push/push-endpoint';
 import { PushRepository } from './modules/push/push.repository';
-import { pushJobs, sendPushJob } from './modules/push/push.jobs';
+import { pushJobs } from './modules/push/push.jobs';
 import { locateMediaTools } from './platform/media/ffmpeg';
+import { systemClock, type Clock } from './platform/clock/clock';
+import { AttemptLimiter } from './platform/security/attempt-limiter';
+import { AttemptLimitsRepository } from './platform/security/attempt-limits.repository';
+import { revokeOidcRowsOfAccount } from './platform/identity/oidc.repository';
 
 /** Everything a node runs with, built once from the configuration. */
 export interface AppContext {
   config: AppConfig;
   log: Logger;
+  clock: Clock;
   database: Database;
   blobs: BlobStore;
   signer: UrlSigner;
   bus: EventBus;
   mailer: Mailer;
   jobs: JobQueue;
+  outbox: Outbox;
   jobDefinitions: JobDefinition[];
+  /** Feature modules; the HTTP app registers their routes, worker nodes process their jobs. */
+  modules: AppModule[];
   topics: TopicPolicy;
   verifyToken: TokenVerifier;
   provider: Provider | null;
@@ -59,7 +78,7 @@ export interface AppContext {
     accounts: AccountsService | null;
     admin: AdminService;
     uploads: UploadsService;
-    storage: StorageModule;
+    storage: StorageServices;
     sharing: SharingService;
     publicShare: PublicShareService;
     push: PushService;
@@ -71,7 +90,14 @@ export interface AppContext {
   dispose(): Promise<void>;
 }
 
-export async function createContext(config: AppConfig, log: Logger): Promise<AppContext> {
+export interface ContextOptions {
+  clock?: Clock;
+  /** A test's crash point (see FaultPoints); production leaves it unset. */
+  faultPoint?: string | null;
+}
+
+export async function createContext(config: AppConfig, log: Logger, options: ContextOptions = {}): Promise<AppContext> {
+  const clock = options.clock ?? systemClock;
   const cleanups: (() => Promise<void> | void)[] = [];
   const dispose = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -101,6 +127,8 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
     const mailer = createMailer(config.mail, log);
     const jobs = new JobQueue(database, bus, log);
     cleanups.push(() => jobs.stop());
+    const outbox = new Outbox(db, jobs, bus, log);
+    cleanups.push(() => outbox.stop());
 
     const usersRepository = new UsersRepository(db);
     const users = new UsersService(usersRepository, config.identity);
@@ -113,7 +141,11 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
     const { identity } = config;
     if (identity.mode === 'embedded') {
       const identitySecrets = await loadIdentitySecrets(secrets);
-      accounts = new AccountsService(usersRepository, new PasswordResetsRepository(db), jobs, config.publicUrl);
+      accounts = new AccountsService(usersRepository, new PasswordResetsRepository(db), jobs, config.publicUrl, {
+        limiter: new AttemptLimiter(new AttemptLimitsRepository(db), clock),
+        clock,
+        revokeGrants: (userId) => revokeOidcRowsOfAccount(db, userId),
+      });
       provider = createEmbeddedProvider(
         db,
         identitySecrets,
@@ -125,88 +157,76 @@ export async function createContext(config: AppConfig, log: Logger): Promise<App
         },
         { issuer: identity.issuer, publicUrl: config.publicUrl, clientId: identity.clientId, audience: identity.audience, extraOrigins: config.devOrigins },
       );
-      verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { local: publicJwks(identitySecrets.jwks) } });
+      verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { local: publicJwks(identitySecrets.jwks) }, clock });
     } else {
       const jwksUri = await discoverJwksUri(identity.issuer);
-      verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { remoteJwksUri: jwksUri } });
+      verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { remoteJwksUri: jwksUri }, clock });
     }
 
-    const topics = new TopicPolicy();
-    const storage = createStorageModule({
+    const facts = new ItemAccessRepository(db, STORAGE_SCOPE);
+    const items = new ItemPolicy(facts);
+    const topics = new TopicPolicy(items);
+    const core: CoreDeps = {
+      config,
+      log,
       db,
+      unitOfWork: <T>(work: (tx: Tx) => Promise<T>) => db.transaction(work),
       blobs,
       bus,
       jobs,
-      uploads,
-      users,
-      usersRepository,
-      topics,
-      mediaTools: locateMediaTools(config.media),
-      signTtlSeconds: config.signedUrlTtlSeconds,
+      outbox,
+      clock,
+      faults: new FaultPoints(options.faultPoint ?? process.env.MIXROOM_FAULT_INJECTION ?? null),
       tokens,
-    });
-    const push = await PushService.create(secrets, pushSubject(config));
+      facts,
+      items,
+      links: new PublicLinkPolicy(facts),
+      accessChanges: new AccessChanges(bus),
+    };
+    const storage = createStorageModule(core, { uploads, users, usersRepository, mediaTools: locateMediaTools(config.media) });
+    const sharing = createSharingModule(core, { catalog: storage.services.catalog, zip: storage.services.zip });
+    const comments = createCommentsModule(core);
+    const review = createReviewModule(core, { projects: storage.services.projects, media: storage.services.media, presenter: storage.services.presenter });
+    const push = await PushService.create(secrets, pushSubject(config), pushEndpointPolicy(config.pushTest));
     const pushDevices = new PushRepository(db);
-    const sharingRepository = new SharingRepository(db);
-    const { repositories } = storage;
-    const sharing = new SharingService(
-      sharingRepository,
-      storage.groups,
-      storage.projects,
-      repositories.groups,
-      repositories.projects,
-      repositories.access,
-      jobs,
-      bus,
-      config.publicUrl,
-      (userId, message) => jobs.send(sendPushJob, { userId, ...message }).then(() => undefined),
-    );
-    const publicShare = new PublicShareService(
-      sharingRepository,
-      repositories.groups,
-      repositories.projects,
-      repositories.versions,
-      storage.presenter,
-      blobs,
-      config.signedUrlTtlSeconds,
-      storage.zip,
-    );
-    const comments = new CommentsService(new CommentsRepository(db), repositories.versions, storage.projects, bus);
-    const review = new ReviewService(
-      repositories.versions,
-      storage.projects,
-      new PresenceRepository(db),
-      storage.presenter,
-      storage.media,
-      bus,
-      config.signedUrlTtlSeconds,
-    );
-    // A project's review events (comments) reach whoever can see the project.
-    topics.register('project', async (actor, projectId) => {
-      const project = /^[0-9a-f-]{36}$/.test(projectId) ? await repositories.projects.find(projectId) : null;
-      return project ? (await repositories.access.roleFor(actor.userId, project)) !== 'NONE' : false;
-    });
-    const jobDefinitions = [
-      ...mailJobs(mailer),
-      ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }),
-      ...storage.jobs,
-      ...pushJobs(push, pushDevices),
-    ];
+    const platformModule: AppModule = {
+      name: 'platform',
+      routes: [(app) => app.register(uploadsRoutes, { uploads })],
+      jobs: [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...pushJobs(push, pushDevices)],
+      services: {},
+    };
+    const modules: AppModule[] = [platformModule, storage, sharing, comments, review];
+    const jobDefinitions = modules.flatMap((m) => m.jobs);
 
     return {
       config,
       log,
+      clock,
       database,
       blobs,
       signer,
       bus,
       mailer,
       jobs,
+      outbox,
       jobDefinitions,
+      modules,
       topics,
       verifyToken,
       provider,
-      services: { users, accounts, admin, uploads, storage, sharing, publicShare, push, pushDevices, comments, review },
+      services: {
+        users,
+        accounts,
+        admin,
+        uploads,
+        storage: storage.services,
+        sharing: sharing.services.sharing,
+        publicShare: sharing.services.publicShare,
+        push,
+        pushDevices,
+        comments: comments.services.comments,
+        review: review.services.review,
+      },
       dispose,
     };
   } catch (error) {

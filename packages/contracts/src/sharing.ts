@@ -71,6 +71,8 @@ export const publicItem = z.object({
   name: z.string(),
   updatedAt: isoDate,
   size: z.number().nullable(),
+  /** Whether the visitor may download this project's original (its publisher's setting). */
+  canDownload: z.boolean().optional(),
   latestVersion: version
     .pick({ id: true, number: true, name: true, fileName: true, fileExtension: true, fileSize: true, status: true, durationSeconds: true, thumbnailUrl: true })
     .nullable(),

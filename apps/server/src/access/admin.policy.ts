@@ -1,5 +1,5 @@
 import { AppError } from '../http/app-error';
-import type { Actor } from '../modules/users/users.service';
+import type { Actor } from '../platform/identity/actor';
 
 /** Administrators hold isAdmin (spec 1 §6); nothing else reaches the admin area. */
 export function assertAdmin(actor: Actor | null): asserts actor is Actor {

@@ -13,6 +13,10 @@ import pg from 'pg';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction: what a unit of work writes through, repositories and the outbox alike. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Runs work in one transaction: what services use to group writes with their outbox rows. */
+export type UnitOfWork = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /**
  * The database a process runs on: embedded PGlite in DATA_DIR (one connection, in process) or a

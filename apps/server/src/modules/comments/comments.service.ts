@@ -2,9 +2,8 @@ import { COMMENT_MESSAGES, roundTime } from '@mixroom/shared';
 import type { Comment, CreateCommentBody, EventData } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { EventBus } from '../../platform/realtime/event-bus';
-import type { ProjectsService } from '../storage/projects.service';
-import type { VersionsRepository } from '../storage/versions.repository';
-import type { Actor } from '../users/users.service';
+import type { ItemPolicy } from '../../access/item.policy';
+import type { Actor } from '../../platform/identity/actor';
 import type { CommentRow, CommentsRepository } from './comments.repository';
 
 /** What a comment may weigh to travel on its event (the bus caps a payload at 7900 bytes). */
@@ -20,16 +19,13 @@ const END_SLACK = 0.01;
 export class CommentsService {
   constructor(
     private readonly comments: CommentsRepository,
-    private readonly versions: VersionsRepository,
-    private readonly projects: ProjectsService,
+    private readonly policy: ItemPolicy,
     private readonly bus: EventBus,
   ) {}
 
+  /** Comments follow their version's project: whoever may see it reads and writes them. */
   private async version(actor: Actor, versionId: string) {
-    const version = await this.versions.find(versionId);
-    if (!version) throw AppError.notFound('No such version.');
-    await this.projects.resolve(actor, version.projectId);
-    return version;
+    return (await this.policy.version(actor, versionId)).version;
   }
 
   private announce(projectId: string, versionId: string, action: EventData<'comment.changed'>['action'], comment?: Comment): Promise<void> {

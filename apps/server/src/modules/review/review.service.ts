@@ -4,37 +4,39 @@ import { projectCapabilities } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
 import { MediaError } from '../../platform/media/ffmpeg';
 import type { EventBus } from '../../platform/realtime/event-bus';
-import type { StoragePresenter } from '../storage/storage.presenter';
+import type { ItemPolicy } from '../../access/item.policy';
+import type { VersionRow } from '../../db/rows';
+import type { Actor } from '../../platform/identity/actor';
 import type { MediaService } from '../storage/media.service';
 import type { ProjectsService } from '../storage/projects.service';
-import type { VersionRow, VersionsRepository } from '../storage/versions.repository';
-import type { Actor } from '../users/users.service';
+import type { StoragePresenter } from '../storage/storage.presenter';
+import type { NotesRepository } from './notes.repository';
 import { sanitizeNoteHtml } from './note-html';
 import { renderNotePdf } from './note-pdf';
 import type { PresenceRepository } from './presence.repository';
 
 export const REVIEW_EVENTS = { note: 'note.changed', presence: 'presence.changed' } as const;
 
+export interface ReviewServiceDeps {
+  policy: ItemPolicy;
+  notes: NotesRepository;
+  presence: PresenceRepository;
+  presenter: StoragePresenter;
+  projects: ProjectsService;
+  media: MediaService;
+  bus: EventBus;
+  signTtlSeconds: number;
+}
+
 /**
  * The review of one version besides its comments: notes (read by everyone who sees the project,
  * written by those who may edit it), who is looking at it, and its spectrogram.
  */
 export class ReviewService {
-  constructor(
-    private readonly versions: VersionsRepository,
-    private readonly projects: ProjectsService,
-    private readonly presence: PresenceRepository,
-    private readonly presenter: StoragePresenter,
-    private readonly media: MediaService,
-    private readonly bus: EventBus,
-    private readonly signTtlSeconds: number,
-  ) {}
+  constructor(private readonly deps: ReviewServiceDeps) {}
 
   private async version(actor: Actor, versionId: string, need: 'view' | 'edit' = 'view') {
-    const version = await this.versions.find(versionId);
-    if (!version) throw AppError.notFound('No such version.');
-    const { project, role } = await this.projects.resolve(actor, version.projectId, need);
-    return { version, project, role };
+    return this.deps.policy.version(actor, versionId, need);
   }
 
   private presentNote(version: VersionRow, canEdit: boolean): VersionNote {
@@ -48,8 +50,8 @@ export class ReviewService {
 
   async saveNote(actor: Actor, versionId: string, html: string): Promise<VersionNote> {
     const { version, project } = await this.version(actor, versionId, 'edit');
-    const updated = await this.versions.update(version.id, { note: sanitizeNoteHtml(html), noteUpdatedAt: new Date() });
-    await this.bus.publish({ topic: `project:${project.id}`, type: REVIEW_EVENTS.note, data: { versionId } });
+    const updated = await this.deps.notes.save(version.id, sanitizeNoteHtml(html), new Date());
+    await this.deps.bus.publish({ topic: `project:${project.id}`, type: REVIEW_EVENTS.note, data: { versionId } });
     return this.presentNote(updated, true);
   }
 
@@ -63,16 +65,16 @@ export class ReviewService {
 
   async setPresence(actor: Actor, versionId: string, state: 'online' | 'offline'): Promise<void> {
     const { version } = await this.version(actor, versionId);
-    const changed = await this.presence.set({ userId: actor.userId, versionId, projectId: version.projectId, state }, PRESENCE.windowMs);
+    const changed = await this.deps.presence.set({ userId: actor.userId, versionId, projectId: version.projectId, state }, PRESENCE.windowMs);
     if (changed)
-      await this.bus.publish({ topic: `project:${version.projectId}`, type: REVIEW_EVENTS.presence, data: { versionId, userId: actor.userId, state } });
+      await this.deps.bus.publish({ topic: `project:${version.projectId}`, type: REVIEW_EVENTS.presence, data: { versionId, userId: actor.userId, state } });
   }
 
   /** Everyone who opened the review; a row not renewed in the window reads offline. */
   async listPresence(actor: Actor, versionId: string): Promise<PresenceEntry[]> {
     await this.version(actor, versionId);
-    const rows = await this.presence.forVersion(versionId);
-    const people = await this.presenter.people(rows.map((r) => r.userId));
+    const rows = await this.deps.presence.forVersion(versionId);
+    const people = await this.deps.presenter.people(rows.map((r) => r.userId));
     const now = Date.now();
     return rows
       .map((row) => ({
@@ -84,12 +86,12 @@ export class ReviewService {
   }
 
   private expiring(url: string) {
-    return { url, expiresAt: new Date(Date.now() + this.signTtlSeconds * 1000).toISOString() };
+    return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
   }
 
   /** What the player streams: the browser-playable preview when there is one, else the original. */
   async streamUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
-    return this.expiring(await this.projects.derivedUrl(actor, versionId, 'preview'));
+    return this.expiring(await this.deps.projects.derivedUrl(actor, versionId, 'preview'));
   }
 
   /** A signed URL to the spectrogram image, rendered by ffmpeg the first time it is asked for. */
@@ -98,7 +100,7 @@ export class ReviewService {
     if (version.status !== 'ready' || !version.durationSeconds)
       throw AppError.conflict('The spectrogram is available once the version is processed.', 'NOT_READY');
     try {
-      return this.expiring(await this.media.spectrogramUrl(version));
+      return this.expiring(await this.deps.media.spectrogramUrl(version));
     } catch (error) {
       if (error instanceof MediaError) throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
       throw error;

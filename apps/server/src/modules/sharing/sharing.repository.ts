@@ -75,6 +75,11 @@ export class SharingRepository {
     await this.db.update(shareLinks).set({ active }).where(eq(shareLinks.token, token));
   }
 
+  /** Replaces a link's token (a re-enabled public link must not revive the old one). */
+  async replaceToken(token: string, next: string, active: boolean): Promise<void> {
+    await this.db.update(shareLinks).set({ token: next, active, createdAt: new Date() }).where(eq(shareLinks.token, token));
+  }
+
   async joinRequest(resourceId: string, userId: string): Promise<JoinRequestRow | null> {
     const [row] = await this.db
       .select()

@@ -3,12 +3,23 @@ import { LIMITS, baseName, projectCapabilities } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import type { Actor } from '../users/users.service';
+import type { ItemPolicy } from '../../access/item.policy';
+import type { Actor } from '../../platform/identity/actor';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectsService } from './projects.service';
 import type { StorageEvents } from './storage.events';
 import type { StoragePresenter } from './storage.presenter';
 import type { VersionsRepository } from './versions.repository';
+
+export interface AttachmentsServiceDeps {
+  projects: ProjectsService;
+  projectsRepo: ProjectsRepository;
+  versions: VersionsRepository;
+  policy: ItemPolicy;
+  presenter: StoragePresenter;
+  blobs: BlobStore;
+  events: StorageEvents;
+}
 
 /**
  * Files attached to a project (spec 2 Attachments): ANY projects whose parent is the project. They
@@ -16,36 +27,29 @@ import type { VersionsRepository } from './versions.repository';
  * need the right to edit the project; downloads follow the project's download setting.
  */
 export class AttachmentsService {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly projectsRepo: ProjectsRepository,
-    private readonly versions: VersionsRepository,
-    private readonly presenter: StoragePresenter,
-    private readonly blobs: BlobStore,
-    private readonly events: StorageEvents,
-  ) {}
+  constructor(private readonly deps: AttachmentsServiceDeps) {}
 
   private announce(parentId: string, attachmentId: string, action: string): Promise<void> {
-    return this.events.attachment(parentId, { attachmentId, action });
+    return this.deps.events.attachment(parentId, { attachmentId, action });
   }
 
   async list(actor: Actor, parentId: string): Promise<{ items: ProjectItem[]; canEdit: boolean }> {
-    const { project, role } = await this.projects.resolve(actor, parentId);
-    const rows = await this.projectsRepo.attachments(project.id);
-    const { latest, counts } = await this.versions.latestOf(rows.map((r) => r.id));
-    const people = await this.presenter.people([project.publisherId]);
+    const { project, role } = await this.deps.policy.project(actor, parentId);
+    const rows = await this.deps.projectsRepo.attachments(project.id);
+    const { latest, counts } = await this.deps.versions.latestOf(rows.map((r) => r.id));
+    const people = await this.deps.presenter.people([project.publisherId]);
     return {
-      items: rows.map((row) => this.presenter.project(row, role, people, latest.get(row.id), counts.get(row.id) ?? 0)),
+      items: rows.map((row) => this.deps.presenter.project(row, role, people, latest.get(row.id), counts.get(row.id) ?? 0)),
       canEdit: projectCapabilities(role, project.enableDownload).canEdit,
     };
   }
 
   /** Opens the upload of a new attachment; it shows once its bytes are in. */
   async start(actor: Actor, parentId: string, input: { fileName: string; size: number }): Promise<UploadTicket> {
-    const { project: parent } = await this.projects.resolve(actor, parentId, 'edit');
+    const { project: parent } = await this.deps.policy.project(actor, parentId, 'edit');
     if (parent.parentProjectId) throw AppError.badRequest('Attachments cannot have attachments.', 'NESTED_ATTACHMENT');
     const id = randomUUID();
-    const row = await this.projectsRepo.insert({
+    const row = await this.deps.projectsRepo.insert({
       id,
       name: baseName(input.fileName).slice(0, LIMITS.nameMax).trim() || input.fileName.slice(0, LIMITS.nameMax),
       type: 'ANY',
@@ -58,21 +62,21 @@ export class AttachmentsService {
       createdBy: actor.userId,
     });
     try {
-      const ticket = await this.projects.openVersion(actor, row, { name: row.name, fileName: input.fileName, size: input.size });
+      const ticket = await this.deps.projects.openVersion(actor, row, { name: row.name, fileName: input.fileName, size: input.size });
       await this.announce(parent.id, id, 'created');
       return ticket;
     } catch (error) {
-      await this.projectsRepo.delete(id);
+      await this.deps.projectsRepo.delete(id);
       throw error;
     }
   }
 
   async delete(actor: Actor, attachmentId: string): Promise<void> {
-    const attachment = await this.projectsRepo.find(attachmentId);
+    const attachment = await this.deps.projectsRepo.find(attachmentId);
     if (!attachment?.parentProjectId) throw AppError.notFound('No such attachment.');
-    await this.projects.resolve(actor, attachment.parentProjectId, 'edit');
-    await this.blobs.deletePrefix(`projects/${attachment.id}/`);
-    await this.projectsRepo.delete(attachment.id);
+    await this.deps.policy.project(actor, attachment.parentProjectId, 'edit');
+    await this.deps.blobs.deletePrefix(`projects/${attachment.id}/`);
+    await this.deps.projectsRepo.delete(attachment.id);
     await this.announce(attachment.parentProjectId, attachment.id, 'deleted');
   }
 }

@@ -1,24 +1,36 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import type { ItemScope } from '../../access/item-scope';
 import { groups, projects } from '../../db/schema';
 import { uuidArray } from '../../db/sql';
 
-export type GroupRow = typeof groups.$inferSelect;
+export type { GroupRow } from '../../db/rows';
+import type { GroupRow } from '../../db/rows';
 export type Sort = 'alphabetical' | 'newest';
 
 const order = (sort: Sort) => (sort === 'newest' ? [desc(groups.updatedAt), asc(groups.id)] : [asc(sql`lower(${groups.name})`), asc(groups.id)]);
 
+/** Folders of one area (the scope's mode): rows of the other area are never returned. */
 export class GroupsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly scope: ItemScope,
+  ) {}
 
   async find(id: string): Promise<GroupRow | null> {
-    const [row] = await this.db.select().from(groups).where(eq(groups.id, id));
+    const [row] = await this.db
+      .select()
+      .from(groups)
+      .where(and(eq(groups.id, id), this.scope.inMode(groups)));
     return row ?? null;
   }
 
   async findMany(ids: string[]): Promise<GroupRow[]> {
     if (ids.length === 0) return [];
-    return this.db.select().from(groups).where(inArray(groups.id, ids));
+    return this.db
+      .select()
+      .from(groups)
+      .where(and(inArray(groups.id, ids), this.scope.inMode(groups)));
   }
 
   async insert(values: typeof groups.$inferInsert): Promise<GroupRow> {
@@ -48,7 +60,7 @@ export class GroupsRepository {
     return this.db
       .select()
       .from(groups)
-      .where(and(eq(groups.parentId, parentId), eq(groups.flag, 'NONE'), ownership))
+      .where(and(eq(groups.parentId, parentId), this.scope.inMode(groups), eq(groups.flag, 'NONE'), ownership))
       .orderBy(...order(sort));
   }
 
@@ -57,7 +69,7 @@ export class GroupsRepository {
     return this.db
       .select()
       .from(groups)
-      .where(and(isNull(groups.parentId), eq(groups.publisherId, userId), eq(groups.flag, 'NONE'), eq(groups.mode, 'STORAGE')))
+      .where(and(isNull(groups.parentId), eq(groups.publisherId, userId), this.scope.live(groups)))
       .orderBy(...order(sort));
   }
 
@@ -70,9 +82,8 @@ export class GroupsRepository {
       .where(
         and(
           inArray(groups.id, ids),
-          eq(groups.flag, 'NONE'),
+          this.scope.live(groups),
           sql`not (${groups.path}[1:array_length(${groups.path}, 1) - 1] && ${uuidArray(reachable)})`,
-          sql`not exists (select 1 from ${groups} a where a.id = any(${groups.path}) and a.flag <> 'NONE')`,
         ),
       )
       .orderBy(...order(sort));
@@ -120,9 +131,8 @@ export class GroupsRepository {
       .from(groups)
       .where(
         and(
-          eq(groups.mode, 'STORAGE'),
+          this.scope.live(groups),
           sql`(${groups.publisherId} = ${userId} or ${groups.path} && ${uuidArray(roots)})`,
-          sql`not exists (select 1 from ${groups} a where a.id = any(${groups.path}) and a.flag <> 'NONE')`,
         ),
       )
       .orderBy(asc(sql`lower(${groups.name})`))

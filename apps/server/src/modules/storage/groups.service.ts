@@ -1,37 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { fileKind, groupCapabilities, STORAGE_MESSAGES, type Role } from '@mixroom/shared';
 import type { GroupItem, Listing, ListQuery } from '@mixroom/contracts';
-import type { ItemAccessRepository } from '../../access/item-access.repository';
+import type { AccessChanges } from '../../access/access-changes';
+import { NOT_AUTHORIZED_GROUP, type ItemNeed, type ItemPolicy, type ResolvedFolder } from '../../access/item.policy';
 import { AppError } from '../../http/app-error';
-import type { Actor } from '../users/users.service';
+import type { Actor } from '../../platform/identity/actor';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { ProjectRow, ProjectsRepository } from './projects.repository';
-import type { StorageEvents } from './storage.events';
+import { eventItem, type StorageEvents } from './storage.events';
 import type { StoragePresenter } from './storage.presenter';
 import type { VersionsRepository } from './versions.repository';
 
-export const NOT_AUTHORIZED_GROUP = 'You are not authorized to access this group';
+export { NOT_AUTHORIZED_GROUP };
+
+export interface GroupsServiceDeps {
+  groups: GroupsRepository;
+  projects: ProjectsRepository;
+  versions: VersionsRepository;
+  policy: ItemPolicy;
+  presenter: StoragePresenter;
+  events: StorageEvents;
+  accessChanges: AccessChanges;
+}
 
 /** Folders: listing, creation, rename, move and colour, with every access check. */
 export class GroupsService {
-  constructor(
-    private readonly groups: GroupsRepository,
-    private readonly projects: ProjectsRepository,
-    private readonly versions: VersionsRepository,
-    private readonly access: ItemAccessRepository,
-    private readonly presenter: StoragePresenter,
-    private readonly events: StorageEvents,
-  ) {}
+  constructor(private readonly deps: GroupsServiceDeps) {}
 
-  /** A live folder and the actor's role on it; 403 without access, 404 when missing or trashed. */
-  async resolve(actor: Actor, id: string, need: 'view' | 'edit' = 'view'): Promise<{ group: GroupRow; role: Role }> {
-    const group = await this.groups.find(id);
-    if (!group) throw AppError.notFound('This folder does not exist.');
-    const role = await this.access.roleFor(actor.userId, group);
-    if (role === 'NONE') throw AppError.forbidden(NOT_AUTHORIZED_GROUP);
-    if (await this.groups.inTrash(group.path)) throw AppError.notFound(STORAGE_MESSAGES.inTrash);
-    if (need === 'edit' && !groupCapabilities(role).canEdit) throw AppError.forbidden();
-    return { group, role };
+  /** A live folder and the actor's role on it, as the item policy decides. */
+  async resolve(actor: Actor, id: string, need: ItemNeed = 'view'): Promise<ResolvedFolder> {
+    return this.deps.policy.folder(actor, id, need);
   }
 
   /**
@@ -42,26 +40,26 @@ export class GroupsService {
     const { offset, limit, ...filters } = query;
     if (!groupId) return this.listRoot(actor, query);
     const current = await this.resolve(actor, groupId);
-    const folders = await this.groups.children(groupId, filters.sort, { filter: filters.owner, userId: actor.userId });
+    const folders = await this.deps.groups.children(groupId, filters.sort, { filter: filters.owner, userId: actor.userId });
     const folderPage = folders.slice(offset, offset + limit);
     const projectOffset = Math.max(0, offset - folders.length);
     const [files, projectTotal] = await Promise.all([
-      this.projects.children(groupId, filters, actor.userId, { limit: limit - folderPage.length, offset: projectOffset }),
-      this.projects.countChildren(groupId, filters, actor.userId),
+      this.deps.projects.children(groupId, filters, actor.userId, { limit: limit - folderPage.length, offset: projectOffset }),
+      this.deps.projects.countChildren(groupId, filters, actor.userId),
     ]);
-    const roles = await this.access.childRoles(actor.userId, current.role, [...folderPage, ...files]);
+    const roles = await this.deps.policy.childRoles(actor, current.role, [...folderPage, ...files]);
     const total = folders.length + projectTotal;
     return this.page(actor, current, folderPage, files, roles, total, offset);
   }
 
   private async listRoot(actor: Actor, query: ListQuery): Promise<Listing> {
     const { offset, limit, ...filters } = query;
-    const reachable = await this.access.accessRoots(actor.userId);
+    const reachable = await this.deps.policy.accessRoots(actor);
     const [ownedFolders, joinedFolders, ownedFiles, joinedFiles] = await Promise.all([
-      this.groups.ownedRoots(actor.userId, filters.sort),
-      this.groups.joinedRoots(reachable, reachable, filters.sort),
-      this.projects.ownedRoots(actor.userId, filters.sort),
-      this.projects.joinedRoots(reachable, reachable, filters.sort),
+      this.deps.groups.ownedRoots(actor.userId, filters.sort),
+      this.deps.groups.joinedRoots(reachable, reachable, filters.sort),
+      this.deps.projects.ownedRoots(actor.userId, filters.sort),
+      this.deps.projects.joinedRoots(reachable, reachable, filters.sort),
     ]);
     const owned = (publisherId: string) =>
       filters.owner === 'owned' ? publisherId === actor.userId : filters.owner === 'joined' ? publisherId !== actor.userId : true;
@@ -72,7 +70,7 @@ export class GroupsService {
     const pageItems = [...folders, ...files].slice(offset, offset + limit);
     // A root item is there through its own publisher or a membership on itself (its parent is out
     // of reach), so one batched lookup gives every role on the page.
-    const roles = await this.access.childRoles(actor.userId, 'NONE', pageItems);
+    const roles = await this.deps.policy.childRoles(actor, 'NONE', pageItems);
     const folderIds = new Set(folders.map((f) => f.id));
     return this.page(
       actor,
@@ -94,21 +92,21 @@ export class GroupsService {
     total: number,
     offset: number,
   ): Promise<Listing> {
-    const people = await this.presenter.people(
+    const people = await this.deps.presenter.people(
       [...folders, ...files].map((i) => i.publisherId).concat(current ? [current.group.publisherId] : []),
       [...folders, ...files],
     );
-    const { latest, counts } = await this.versions.latestOf(files.map((p) => p.id));
-    const thumbnails = await this.presenter.thumbnails(latest.values());
+    const { latest, counts } = await this.deps.versions.latestOf(files.map((p) => p.id));
+    const thumbnails = await this.deps.presenter.thumbnails(latest.values());
     const role = (id: string): Role => roles.get(id) ?? 'NONE';
     const items = [
-      ...folders.map((g) => this.presenter.group(g, role(g.id), people)),
-      ...files.map((p) => this.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails)),
+      ...folders.map((g) => this.deps.presenter.group(g, role(g.id), people)),
+      ...files.map((p) => this.deps.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails)),
     ];
     const nextOffset = offset + items.length < total ? offset + items.length : null;
     return {
-      group: current ? this.presenter.group(current.group, current.role, people) : null,
-      breadcrumb: current ? await this.groups.crumbs(current.group.path) : [],
+      group: current ? this.deps.presenter.group(current.group, current.role, people) : null,
+      breadcrumb: current ? await this.deps.groups.crumbs(current.group.path) : [],
       capabilities: current ? groupCapabilities(current.role) : groupCapabilities('OWNER'),
       items,
       total,
@@ -120,7 +118,7 @@ export class GroupsService {
   async create(actor: Actor, input: { name: string; parentId: string | null; color?: string | null | undefined }): Promise<GroupItem> {
     const parent = input.parentId ? await this.resolve(actor, input.parentId, 'edit') : null;
     const id = randomUUID();
-    const row = await this.groups.insert({
+    const row = await this.deps.groups.insert({
       id,
       name: input.name,
       parentId: parent?.group.id ?? null,
@@ -129,9 +127,9 @@ export class GroupsService {
       color: input.color ?? null,
       createdBy: actor.userId,
     });
-    await this.events.changed([row.parentId], { itemId: row.id, kind: 'group', action: 'created' });
+    await this.deps.events.changed(eventItem.group(row), 'created');
     const role = parent ? (parent.group.publisherId === actor.userId ? 'OWNER' : parent.role) : 'OWNER';
-    return this.presenter.group(row, role, await this.presenter.people([row.publisherId]));
+    return this.deps.presenter.group(row, role, await this.deps.presenter.people([row.publisherId]));
   }
 
   async update(
@@ -140,33 +138,33 @@ export class GroupsService {
     input: { name?: string | undefined; parentId?: string | null | undefined; color?: string | null | undefined },
   ): Promise<GroupItem> {
     const { group, role } = await this.resolve(actor, id, 'edit');
-    if (input.parentId !== undefined && input.parentId !== group.parentId) await this.move(actor, group, input.parentId);
+    const moving = input.parentId !== undefined && input.parentId !== group.parentId;
+    if (moving) await this.move(actor, group, input.parentId ?? null);
     const patch = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.color !== undefined ? { color: input.color } : {}) };
-    const row = await this.groups.update(id, patch);
-    await this.events.changed([group.parentId, row.parentId], { itemId: id, kind: 'group', action: 'updated' });
-    return this.presenter.group(row, role, await this.presenter.people([row.publisherId]));
+    const row = await this.deps.groups.update(id, patch);
+    await this.deps.events.changed(eventItem.group(row), 'updated', group.parentId);
+    // Who reaches the subtree changed with its new ancestors.
+    if (moving) await this.deps.accessChanges.forEveryone();
+    return this.deps.presenter.group(row, role, await this.deps.presenter.people([row.publisherId]));
   }
 
-  /** Never into itself or a descendant; the actor must be able to edit the destination too. */
+  /** Never into itself or a descendant; the destination as the policy allows (same publisher, edit rights). */
   private async move(actor: Actor, group: GroupRow, parentId: string | null): Promise<void> {
     if (parentId === group.id) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
-    const target = parentId ? (await this.resolve(actor, parentId, 'edit')).group : null;
+    const target = await this.deps.policy.moveTarget(actor, group, parentId);
     if (target?.path.includes(group.id)) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
-    if (!target && group.publisherId !== actor.userId) throw AppError.forbidden('Only the publisher can move this folder to the root.');
-    await this.groups.move(group, target);
+    await this.deps.groups.move(group, target);
   }
 
   /** Folders the actor can put things in, each with its full path for a picker. */
   async folders(actor: Actor): Promise<{ id: string; parentId: string | null; path: string }[]> {
-    const rows = await this.groups.reachable(actor.userId, await this.access.accessRoots(actor.userId), 5000);
+    const rows = await this.deps.groups.reachable(actor.userId, await this.deps.policy.accessRoots(actor), 5000);
     const names = new Map(rows.map((r) => [r.id, r.name]));
-    const result = [];
-    for (const row of rows) {
-      const role = row.publisherId === actor.userId ? 'OWNER' : await this.access.roleFor(actor.userId, row);
-      if (!groupCapabilities(role).canCreate) continue;
-      result.push({ id: row.id, parentId: row.parentId, path: row.path.map((id) => names.get(id) ?? '…').join(' / ') });
-    }
-    return result.sort((a, b) => a.path.localeCompare(b.path));
+    const roles = await this.deps.policy.roles(actor, rows);
+    return rows
+      .filter((row) => groupCapabilities(roles.get(row.id) ?? 'NONE').canCreate)
+      .map((row) => ({ id: row.id, parentId: row.parentId, path: row.path.map((id) => names.get(id) ?? '…').join(' / ') }))
+      .sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /**
@@ -174,6 +172,8 @@ export class GroupsService {
    * id of every path ("Live/Drums" → id). Existing folders with the same name are reused.
    */
   async ensureFolders(actor: Actor, parentId: string | null, paths: string[]): Promise<Record<string, string>> {
+    // The parent is checked first: existing sub-folders must not reveal their ids to outsiders.
+    if (parentId) await this.resolve(actor, parentId, 'edit');
     const ids: Record<string, string> = {};
     const sorted = [...new Set(paths.flatMap((p) => p.split('/').map((_, i, all) => all.slice(0, i + 1).join('/'))))].sort(
       (a, b) => a.split('/').length - b.split('/').length,
@@ -182,7 +182,7 @@ export class GroupsService {
       const segments = path.split('/');
       const name = segments.at(-1)!.trim();
       const parent = segments.length > 1 ? ids[segments.slice(0, -1).join('/')]! : parentId;
-      const siblings = parent ? await this.groups.children(parent, 'alphabetical') : await this.groups.ownedRoots(actor.userId, 'alphabetical');
+      const siblings = parent ? await this.deps.groups.children(parent, 'alphabetical') : await this.deps.groups.ownedRoots(actor.userId, 'alphabetical');
       const existing = siblings.find((g) => g.name === name);
       ids[path] = existing?.id ?? (await this.create(actor, { name, parentId: parent })).id;
     }

@@ -1,20 +1,29 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { ALL_KNOWN_EXTENSIONS, extensionsOfKind } from '@mixroom/shared';
 import type { ListFilters } from '@mixroom/contracts';
-import type { Db } from '../../db/database';
-import { projects } from '../../db/schema';
+import type { Db, Tx } from '../../db/database';
+import type { ItemScope } from '../../access/item-scope';
+import { groups, projects } from '../../db/schema';
 import { uuidArray } from '../../db/sql';
 import type { Sort } from './groups.repository';
 
-export type ProjectRow = typeof projects.$inferSelect;
+export type { ProjectRow } from '../../db/rows';
+import type { ProjectRow } from '../../db/rows';
 
 const order = (sort: Sort) => (sort === 'newest' ? [desc(projects.updatedAt), asc(projects.id)] : [asc(sql`lower(${projects.name})`), asc(projects.id)]);
 
+/** Projects of one area (the scope's mode): rows of the other area are never returned. */
 export class ProjectsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly scope: ItemScope,
+  ) {}
 
   async find(id: string): Promise<ProjectRow | null> {
-    const [row] = await this.db.select().from(projects).where(eq(projects.id, id));
+    const [row] = await this.db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.id, id), this.scope.inMode(projects)));
     return row ?? null;
   }
 
@@ -24,8 +33,8 @@ export class ProjectsRepository {
     return row;
   }
 
-  async update(id: string, values: Partial<typeof projects.$inferInsert>): Promise<ProjectRow> {
-    const [row] = await this.db
+  async update(id: string, values: Partial<typeof projects.$inferInsert>, executor: Db | Tx = this.db): Promise<ProjectRow> {
+    const [row] = await executor
       .update(projects)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(projects.id, id))
@@ -44,22 +53,29 @@ export class ProjectsRepository {
     return where;
   }
 
-  private childrenWhere(groupId: string, filters: ListFilters, userId: string) {
+  private childrenWhere(groupId: string, filters: ListFilters, userId: string, uploading: boolean) {
     return and(
       eq(projects.groupId, groupId),
       isNull(projects.parentProjectId),
-      sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`,
+      this.scope.inMode(projects),
+      this.scope.ownFlagLive(projects, { uploading }),
       ...this.filters(filters, userId),
     );
   }
 
   /** One page of a folder's live projects (attachments hang off a project, not a folder). */
-  async children(groupId: string, filters: ListFilters, userId: string, page: { limit: number; offset: number }): Promise<ProjectRow[]> {
+  async children(
+    groupId: string,
+    filters: ListFilters,
+    userId: string,
+    page: { limit: number; offset: number },
+    options: { uploading: boolean } = { uploading: true },
+  ): Promise<ProjectRow[]> {
     if (page.limit <= 0) return [];
     return this.db
       .select()
       .from(projects)
-      .where(this.childrenWhere(groupId, filters, userId))
+      .where(this.childrenWhere(groupId, filters, userId, options.uploading))
       .orderBy(...order(filters.sort))
       .limit(page.limit)
       .offset(page.offset);
@@ -69,7 +85,7 @@ export class ProjectsRepository {
     const [row] = await this.db
       .select({ n: count() })
       .from(projects)
-      .where(this.childrenWhere(groupId, filters, userId));
+      .where(this.childrenWhere(groupId, filters, userId, true));
     return row?.n ?? 0;
   }
 
@@ -82,8 +98,7 @@ export class ProjectsRepository {
           isNull(projects.groupId),
           isNull(projects.parentProjectId),
           eq(projects.publisherId, userId),
-          eq(projects.mode, 'STORAGE'),
-          sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`,
+          this.scope.live(projects),
         ),
       )
       .orderBy(...order(sort));
@@ -97,7 +112,8 @@ export class ProjectsRepository {
       .where(
         and(
           inArray(projects.id, ids),
-          sql`${projects.flag} <> 'DELETE' and ${projects.flag} <> 'DELETING'`,
+          isNull(projects.parentProjectId),
+          this.scope.live(projects),
           sql`not (${projects.path}[1:array_length(${projects.path}, 1) - 1] && ${uuidArray(reachable)})`,
         ),
       )
@@ -143,6 +159,42 @@ export class ProjectsRepository {
         path: sql`${uuidArray(parent.path)} || array[${projects.id}]`,
       })
       .where(eq(projects.parentProjectId, parent.id));
+  }
+
+  async findMany(ids: string[]): Promise<ProjectRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(projects)
+      .where(and(inArray(projects.id, ids), this.scope.inMode(projects)));
+  }
+
+  /**
+   * Live, finished projects below a folder (none inside a trashed sub-folder, no attachments), each
+   * with the names of the folders between `groupId` and it: what a folder's ZIP holds.
+   */
+  async subtreeFiles(groupId: string): Promise<{ project: ProjectRow; folders: string[] }[]> {
+    const subtree = await this.db
+      .select({ id: groups.id, name: groups.name })
+      .from(groups)
+      .where(and(sql`${groups.path} @> ${uuidArray([groupId])}`, this.scope.inMode(groups), eq(groups.flag, 'NONE')));
+    const names = new Map(subtree.map((g) => [g.id, g.name]));
+    const files = await this.db
+      .select()
+      .from(projects)
+      .where(
+        and(
+          sql`${projects.path} @> ${uuidArray([groupId])}`,
+          this.scope.inMode(projects),
+          eq(projects.flag, 'NONE'),
+          isNull(projects.parentProjectId),
+        ),
+      );
+    return files.flatMap((project) => {
+      const folders = project.path.slice(project.path.indexOf(groupId), -1);
+      if (folders.some((id) => !names.has(id))) return []; // inside a trashed sub-folder
+      return [{ project, folders: folders.map((id) => names.get(id)!) }];
+    });
   }
 
   async delete(id: string): Promise<void> {

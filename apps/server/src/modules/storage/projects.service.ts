@@ -7,67 +7,61 @@ import {
   isAudioExtension,
   LIMITS,
   MESSAGES,
-  projectCapabilities,
   storageLimitBytes,
   STORAGE_MESSAGES,
   type PlanLimits,
   type Role,
 } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket, Version } from '@mixroom/contracts';
-import type { ItemAccessRepository } from '../../access/item-access.repository';
+import type { AccessChanges } from '../../access/access-changes';
+import { NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../access/item.policy';
+import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import type { JobQueue } from '../../platform/jobs/job-queue';
+import type { FaultPoints } from '../../platform/faults/fault-points';
+import type { Actor } from '../../platform/identity/actor';
+import type { Outbox } from '../../platform/jobs/outbox';
 import type { UploadsService } from '../uploads/uploads.service';
-import type { Actor } from '../users/users.service';
-import type { GroupsRepository } from './groups.repository';
-import type { GroupsService } from './groups.service';
 import { processVersionJob } from './media.jobs';
 import type { ProjectRow, ProjectsRepository } from './projects.repository';
-import { folderTopic, type StorageEvents } from './storage.events';
+import { eventItem, type StorageEvents } from './storage.events';
 import { presentVersion, type StoragePresenter } from './storage.presenter';
 import type { VersionRow, VersionsRepository } from './versions.repository';
 
-export const NOT_AUTHORIZED_PROJECT = 'You are not authorized to access this project';
-type Need = 'view' | 'edit' | 'download';
+export { NOT_AUTHORIZED_PROJECT };
+
+export interface ProjectsServiceDeps {
+  projects: ProjectsRepository;
+  versions: VersionsRepository;
+  policy: ItemPolicy;
+  presenter: StoragePresenter;
+  events: StorageEvents;
+  accessChanges: AccessChanges;
+  uploads: UploadsService;
+  blobs: BlobStore;
+  outbox: Outbox;
+  unitOfWork: UnitOfWork;
+  limitsFor: (userId: string) => Promise<PlanLimits>;
+  signTtlSeconds: number;
+  faults: FaultPoints;
+}
 
 /** Projects and their versions: creation, settings, uploads straight to the store, downloads. */
 export class ProjectsService {
-  constructor(
-    private readonly projects: ProjectsRepository,
-    private readonly versions: VersionsRepository,
-    private readonly groups: GroupsRepository,
-    private readonly groupsService: GroupsService,
-    private readonly access: ItemAccessRepository,
-    private readonly presenter: StoragePresenter,
-    private readonly events: StorageEvents,
-    private readonly uploads: UploadsService,
-    private readonly blobs: BlobStore,
-    private readonly jobs: JobQueue,
-    private readonly limitsFor: (userId: string) => Promise<PlanLimits>,
-    private readonly signTtlSeconds: number,
-  ) {}
+  constructor(private readonly deps: ProjectsServiceDeps) {}
 
-  async resolve(actor: Actor, id: string, need: Need = 'view'): Promise<{ project: ProjectRow; role: Role }> {
-    const project = await this.projects.find(id);
-    if (!project) throw AppError.notFound('This project does not exist.');
-    const role = await this.access.roleFor(actor.userId, project);
-    if (role === 'NONE') throw AppError.forbidden(NOT_AUTHORIZED_PROJECT);
-    if (project.flag === 'DELETE' || project.flag === 'DELETING' || (await this.groups.inTrash(project.path)))
-      throw AppError.notFound(STORAGE_MESSAGES.inTrash);
-    const caps = projectCapabilities(role, project.enableDownload);
-    if (need === 'edit' && !caps.canEdit) throw AppError.forbidden();
-    if (need === 'download' && !caps.canDownload) throw AppError.forbidden('Downloads are not enabled for this project.');
-    return { project, role };
+  /** A live project and the actor's role on it, as the item policy decides. */
+  resolve(actor: Actor, id: string, need: ItemNeed = 'view'): Promise<ResolvedProject> {
+    return this.deps.policy.project(actor, id, need);
   }
 
   async present(actor: Actor, project: ProjectRow, role: Role): Promise<ProjectItem> {
-    const { latest, counts } = await this.versions.latestOf([project.id]);
-    const thumbnails = await this.presenter.thumbnails(latest.values());
-    return this.presenter.project(
+    const { latest, counts } = await this.deps.versions.latestOf([project.id]);
+    const thumbnails = await this.deps.presenter.thumbnails(latest.values());
+    return this.deps.presenter.project(
       project,
       role,
-      await this.presenter.people([project.publisherId], [project]),
+      await this.deps.presenter.people([project.publisherId], [project]),
       latest.get(project.id),
       counts.get(project.id) ?? 0,
       thumbnails,
@@ -76,20 +70,20 @@ export class ProjectsService {
 
   async get(actor: Actor, id: string): Promise<{ project: ProjectItem; versions: Version[]; attachmentCount: number }> {
     const { project, role } = await this.resolve(actor, id);
-    const versions = await this.versions.list(id);
-    const thumbnails = await this.presenter.thumbnails(versions);
+    const versions = await this.deps.versions.list(id);
+    const thumbnails = await this.deps.presenter.thumbnails(versions);
     return {
       project: await this.present(actor, project, role),
       versions: versions.map((v) => presentVersion(v, thumbnails.get(v.id) ?? null)),
-      attachmentCount: await this.projects.attachmentCount(id),
+      attachmentCount: await this.deps.projects.attachmentCount(id),
     };
   }
 
   /** A new project in a folder (or at the root); inside a folder it belongs to the folder's publisher. */
   private async insertProject(actor: Actor, input: { name: string; groupId: string | null; type: 'AUDIO' | 'ANY'; flag?: 'NONE' | 'CREATE' }) {
-    const parent = input.groupId ? await this.groupsService.resolve(actor, input.groupId, 'edit') : null;
+    const parent = input.groupId ? await this.deps.policy.folder(actor, input.groupId, 'edit') : null;
     const id = randomUUID();
-    const row = await this.projects.insert({
+    const row = await this.deps.projects.insert({
       id,
       name: input.name,
       type: input.type,
@@ -105,7 +99,7 @@ export class ProjectsService {
 
   async create(actor: Actor, input: { name: string; groupId: string | null }): Promise<ProjectItem> {
     const { row, role } = await this.insertProject(actor, { ...input, type: 'AUDIO' });
-    await this.events.changed([row.groupId], { itemId: row.id, kind: 'project', action: 'created' });
+    await this.deps.events.changed(eventItem.project(row), 'created');
     return this.present(actor, row, role);
   }
 
@@ -117,48 +111,64 @@ export class ProjectsService {
     const { project, role } = await this.resolve(actor, id, 'edit');
     let path: string[] | undefined;
     if (input.groupId !== undefined && input.groupId !== project.groupId) {
-      const target = input.groupId ? (await this.groupsService.resolve(actor, input.groupId, 'edit')).group : null;
-      if (!target && project.publisherId !== actor.userId) throw AppError.forbidden('Only the publisher can move this project to the root.');
+      const target = await this.deps.policy.moveTarget(actor, project, input.groupId);
       path = [...(target?.path ?? []), project.id];
     }
-    const row = await this.projects.update(id, {
+    const row = await this.deps.projects.update(id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.color !== undefined ? { color: input.color } : {}),
       ...(input.enableDownload !== undefined ? { enableDownload: input.enableDownload } : {}),
       ...(path ? { groupId: input.groupId ?? null, path } : {}),
     });
-    if (path || input.enableDownload !== undefined) await this.projects.syncAttachments(row);
-    await this.events.changed([project.groupId, row.groupId], { itemId: id, kind: 'project', action: 'updated' });
+    if (path || input.enableDownload !== undefined) await this.deps.projects.syncAttachments(row);
+    await this.deps.events.changed(eventItem.project(row), 'updated', project.groupId);
+    // A move changes who reaches the project through its new ancestors.
+    if (path) await this.deps.accessChanges.forEveryone();
     return this.present(actor, row, role);
   }
 
-  /** The publisher's plan decides, before a byte moves (spec 1 §5). */
+  /** The publisher's plan decides, before a byte moves: a clear refusal up front. */
   private async checkQuota(publisherId: string, size: number): Promise<void> {
-    const limit = storageLimitBytes(await this.limitsFor(publisherId));
-    if ((await this.versions.usedBytes(publisherId)) + size > limit) throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
+    const limit = storageLimitBytes(await this.deps.limitsFor(publisherId));
+    if ((await this.deps.versions.usedBytes(publisherId)) + size > limit) throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
   }
 
-  /** Opens the upload of a new version of `project` (also the single file of an attachment). */
+  /**
+   * Opens the upload of a new version of `project` (also the single file of an attachment). The
+   * version row reserves its declared size against the publisher's quota in the same locked step
+   * that checks it, so parallel uploads can't overshoot together; a reservation ends when its
+   * upload completes, is cancelled, or is swept as abandoned.
+   */
   async openVersion(actor: Actor, project: ProjectRow, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
-    await this.checkQuota(project.publisherId, input.size);
     const versionId = randomUUID();
     const blobKey = `projects/${project.id}/${versionId}/original.${extensionOf(input.fileName) || 'bin'}`;
-    const session = await this.uploads.start(actor.userId, blobKey, input.size);
-    const version = await this.versions.insertNext({
-      id: versionId,
-      projectId: project.id,
-      name: input.name,
-      fileName: input.fileName,
-      fileExtension: extensionOf(input.fileName),
-      fileSize: input.size,
-      blobKey,
-      uploadId: session.id,
-      createdBy: actor.userId,
-    });
-    const role = await this.access.roleFor(actor.userId, project);
+    const limitBytes = storageLimitBytes(await this.deps.limitsFor(project.publisherId));
+    const version = await this.deps.versions.insertNextWithinQuota(
+      {
+        id: versionId,
+        projectId: project.id,
+        name: input.name,
+        fileName: input.fileName,
+        fileExtension: extensionOf(input.fileName),
+        fileSize: input.size,
+        blobKey,
+        createdBy: actor.userId,
+      },
+      { publisherId: project.publisherId, limitBytes: Math.min(limitBytes, Number.MAX_SAFE_INTEGER) },
+    );
+    if (!version) throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
+    let session;
+    try {
+      session = await this.deps.uploads.start(actor.userId, blobKey, input.size);
+    } catch (error) {
+      await this.deps.versions.delete(versionId);
+      throw error;
+    }
+    const reserved = await this.deps.versions.update(versionId, { uploadId: session.id });
+    const role = await this.deps.policy.roles(actor, [project]).then((roles) => roles.get(project.id) ?? 'NONE');
     return {
       upload: { id: session.id, size: session.size, partSize: session.partSize, partCount: session.partCount },
-      version: presentVersion(version),
+      version: presentVersion(reserved),
       project: await this.present(actor, project, role),
     };
   }
@@ -168,16 +178,16 @@ export class ProjectsService {
     const extension = extensionOf(input.fileName);
     const name = baseName(input.fileName).slice(0, LIMITS.nameMax).trim() || input.fileName.slice(0, LIMITS.nameMax);
     const type = isAudioExtension(extension) ? 'AUDIO' : 'ANY';
-    const parent = input.groupId ? (await this.groupsService.resolve(actor, input.groupId, 'edit')).group : null;
+    const parent = input.groupId ? (await this.deps.policy.folder(actor, input.groupId, 'edit')).group : null;
     const publisherId = parent?.publisherId ?? actor.userId;
     await this.checkQuota(publisherId, input.size);
     const { row } = await this.insertProject(actor, { name, groupId: input.groupId, type, flag: 'CREATE' });
     try {
       const ticket = await this.openVersion(actor, row, { name, fileName: input.fileName, size: input.size });
-      await this.events.changed([row.groupId], { itemId: row.id, kind: 'project', action: 'created' });
+      await this.deps.events.changed(eventItem.project(row), 'created');
       return ticket;
     } catch (error) {
-      await this.projects.delete(row.id);
+      await this.deps.projects.delete(row.id);
       throw error;
     }
   }
@@ -185,51 +195,68 @@ export class ProjectsService {
   /** A new version of an existing project: audio only, and the last version's extension once one exists. */
   async startVersion(actor: Actor, projectId: string, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
     const { project } = await this.resolve(actor, projectId, 'edit');
-    const [last] = await this.versions.list(projectId);
+    const [last] = await this.deps.versions.list(projectId);
     const allowed = project.type === 'AUDIO' ? allowedVersionExtensions(last?.fileExtension ?? null) : null;
     if (allowed && !allowed.includes(extensionOf(input.fileName))) throw new AppError(400, 'EXTENSION_NOT_ALLOWED', extensionNotAllowed(allowed));
     return this.openVersion(actor, project, input);
   }
 
   private async uploadingVersion(actor: Actor, versionId: string): Promise<{ version: VersionRow; project: ProjectRow }> {
-    const version = await this.versions.find(versionId);
+    const version = await this.deps.versions.find(versionId);
     if (!version?.uploadId) throw AppError.notFound('No such upload.');
     const { project } = await this.resolve(actor, version.projectId, 'edit');
     return { version, project };
   }
 
-  /** All parts are in: assemble the file and queue its processing. */
+  /**
+   * All parts are in: assemble the file, then in one transaction mark the version processing, the
+   * project live, and record its processing job in the outbox. The job is dispatched after commit;
+   * a crash in between leaves it in the outbox for the next start.
+   */
   async completeUpload(actor: Actor, versionId: string): Promise<Version> {
     const { version, project } = await this.uploadingVersion(actor, versionId);
     if (version.status !== 'uploading') return presentVersion(version);
-    await this.uploads.complete(actor.userId, version.uploadId!);
-    const updated = await this.versions.update(versionId, { status: 'processing', progress: 0 });
-    await this.projects.update(project.id, { flag: 'NONE', size: version.fileSize, latestExtension: version.fileExtension });
-    await this.jobs.send(processVersionJob, { versionId }, { topic: folderTopic(project.groupId) });
-    await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: 'uploaded' });
-    if (project.parentProjectId) await this.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
+    const { size } = await this.deps.uploads.complete(actor.userId, version.uploadId!);
+    const updated = await this.deps.unitOfWork(async (tx) => {
+      const row = await this.deps.versions.update(versionId, { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: new Date() }, tx);
+      await this.deps.projects.update(project.id, { flag: 'NONE', size, latestExtension: version.fileExtension }, tx);
+      await this.deps.outbox.job(tx, processVersionJob, { versionId });
+      return row;
+    });
+    this.deps.faults.crashIf('version-complete:after-commit');
+    void this.deps.outbox.flush().catch(() => undefined);
+    await this.deps.events.changed(eventItem.project(project), 'uploaded');
+    if (project.parentProjectId) await this.deps.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
     return presentVersion(updated);
   }
 
-  /** Cancel: the upload is aborted; a project that had only this version goes with it. */
+  /**
+   * Cancel: the upload is aborted and its reservation released; a project that had only this
+   * version goes with it. Whoever may edit the project may cancel, so a folder's owner can stop a
+   * collaborator's upload that holds their quota.
+   */
   async cancelUpload(actor: Actor, versionId: string): Promise<void> {
     const { version, project } = await this.uploadingVersion(actor, versionId);
     if (version.status !== 'uploading') throw AppError.conflict(STORAGE_MESSAGES.uploadAborted, 'UPLOAD_FINISHED');
-    await this.uploads.abort(actor.userId, version.uploadId!);
-    const remaining = (await this.versions.list(project.id)).filter((v) => v.id !== versionId);
-    if (remaining.length === 0) await this.projects.delete(project.id);
-    else await this.versions.delete(versionId);
-    await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: 'deleted' });
+    await this.deps.uploads.abortSession(version.uploadId!);
+    await this.dropUploadingVersion(version, project);
+  }
+
+  /** Removes an upload that will never finish (cancelled or abandoned) and what it reserved. */
+  async dropUploadingVersion(version: VersionRow, project: ProjectRow): Promise<void> {
+    const remaining = (await this.deps.versions.list(project.id)).filter((v) => v.id !== version.id);
+    await this.deps.blobs.deletePrefix(`projects/${project.id}/${version.id}/`).catch(() => undefined);
+    if (remaining.length === 0) await this.deps.projects.delete(project.id);
+    else await this.deps.versions.delete(version.id);
+    await this.deps.events.changed(eventItem.project(project), 'deleted');
   }
 
   /** Rename a version; saving the same name changes nothing (spec 2 §4). */
   async renameVersion(actor: Actor, versionId: string, name: string): Promise<Version> {
-    const version = await this.versions.find(versionId);
-    if (!version) throw AppError.notFound('No such version.');
-    const { project } = await this.resolve(actor, version.projectId, 'edit');
+    const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
     if (version.name === name) return presentVersion(version);
-    const updated = await this.versions.update(versionId, { name });
-    await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: 'updated' });
+    const updated = await this.deps.versions.update(versionId, { name });
+    await this.deps.events.changed(eventItem.project(project), 'updated');
     return presentVersion(updated);
   }
 
@@ -238,42 +265,36 @@ export class ProjectsService {
    * otherwise the project shows its new latest version.
    */
   async deleteVersion(actor: Actor, versionId: string): Promise<{ projectDeleted: boolean }> {
-    const version = await this.versions.find(versionId);
-    if (!version) throw AppError.notFound('No such version.');
-    const { project } = await this.resolve(actor, version.projectId, 'edit');
-    const remaining = (await this.versions.list(project.id)).filter((v) => v.id !== versionId);
-    if (version.uploadId && version.status === 'uploading') await this.uploads.abort(actor.userId, version.uploadId).catch(() => undefined);
+    const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
+    const remaining = (await this.deps.versions.list(project.id)).filter((v) => v.id !== versionId);
+    if (version.uploadId && version.status === 'uploading') await this.deps.uploads.abortSession(version.uploadId).catch(() => undefined);
     if (remaining.length === 0) {
-      for (const owned of await this.projects.idsUnder(project.id)) await this.blobs.deletePrefix(`projects/${owned}/`);
-      await this.projects.delete(project.id);
+      for (const owned of await this.deps.projects.idsUnder(project.id)) await this.deps.blobs.deletePrefix(`projects/${owned}/`);
+      await this.deps.projects.delete(project.id);
     } else {
-      await this.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);
-      await this.versions.delete(versionId);
+      await this.deps.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);
+      await this.deps.versions.delete(versionId);
       const latest = remaining[0]!;
-      await this.projects.update(project.id, { size: latest.fileSize, latestExtension: latest.fileExtension });
+      await this.deps.projects.update(project.id, { size: latest.fileSize, latestExtension: latest.fileExtension });
     }
-    await this.events.changed([project.groupId], { itemId: project.id, kind: 'project', action: remaining.length === 0 ? 'deleted' : 'updated' });
+    await this.deps.events.changed(eventItem.project(project), remaining.length === 0 ? 'deleted' : 'updated');
     return { projectDeleted: remaining.length === 0 };
   }
 
   /** A signed URL for the original file, under its original name, with Range support. */
   async downloadUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
-    const version = await this.versions.find(versionId);
-    if (!version) throw AppError.notFound('No such version.');
-    await this.resolve(actor, version.projectId, 'download');
+    const { version } = await this.deps.policy.version(actor, versionId, 'download');
     if (version.status === 'uploading') throw AppError.conflict('This version is still uploading.', 'NOT_READY');
-    const url = await this.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: this.signTtlSeconds, fileName: version.fileName });
-    return { url, expiresAt: new Date(Date.now() + this.signTtlSeconds * 1000).toISOString() };
+    const url = await this.deps.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: this.deps.signTtlSeconds, fileName: version.fileName });
+    return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
   }
 
   /** Derived files (thumbnail, peaks, preview) for anyone who can see the project. */
   async derivedUrl(actor: Actor, versionId: string, kind: 'thumbnail' | 'peaks' | 'preview'): Promise<string> {
-    const version = await this.versions.find(versionId);
-    if (!version) throw AppError.notFound('No such version.');
-    await this.resolve(actor, version.projectId);
+    const { version } = await this.deps.policy.version(actor, versionId);
     const key = kind === 'thumbnail' ? version.thumbnailKey : kind === 'peaks' ? version.peaksKey : (version.previewKey ?? version.blobKey);
     if (!key) throw AppError.notFound('Not available yet.');
     const contentType = kind === 'thumbnail' ? 'image/png' : kind === 'peaks' ? 'application/json' : undefined;
-    return this.blobs.signDownloadUrl(key, { expiresInSeconds: this.signTtlSeconds, ...(contentType ? { contentType } : {}) });
+    return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds, ...(contentType ? { contentType } : {}) });
   }
 }

@@ -1,33 +1,71 @@
 import type { EventData } from '@mixroom/contracts';
+import type { ItemAccessRepository } from '../../access/item-access.repository';
 import type { EventBus } from '../../platform/realtime/event-bus';
 
-export const STORAGE_EVENTS = {
-  changed: 'storage.changed',
-  versionProgress: 'version.progress',
-  attachment: 'attachment.changed',
-} as const;
+/** The topic of a folder's content. */
+export const folderTopic = (groupId: string) => `group:${groupId}`;
 
-/** The topic of a folder's content; root-level items of every user share `group:root`. */
-export const folderTopic = (groupId: string | null) => `group:${groupId ?? 'root'}`;
+/** What an event needs to know of the item it is about. */
+export interface EventItem {
+  id: string;
+  kind: 'group' | 'project';
+  /** The folder that lists it; null at its publisher's root. */
+  folderId: string | null;
+  publisherId: string;
+}
+
+export const eventItem = {
+  group: (row: { id: string; parentId: string | null; publisherId: string }): EventItem => ({
+    id: row.id,
+    kind: 'group',
+    folderId: row.parentId,
+    publisherId: row.publisherId,
+  }),
+  project: (row: { id: string; groupId: string | null; publisherId: string }): EventItem => ({
+    id: row.id,
+    kind: 'project',
+    folderId: row.groupId,
+    publisherId: row.publisherId,
+  }),
+};
 
 /**
- * Storage changes are announced on the folder that shows them. Events carry ids only; a client
- * refetches what it is allowed to see.
+ * Storage changes are announced where they show, and only there: on the folder that lists the item
+ * (whose topic only its viewers may follow); for a root-level item, on its publisher's own topic;
+ * and on the own topic of everyone the item was shared with directly (it sits at their root).
+ * Nothing goes to a topic every user hears. Events carry ids, never names; a client refetches what
+ * it may see.
  */
 export class StorageEvents {
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    private readonly facts: ItemAccessRepository,
+  ) {}
 
-  changed(folderIds: (string | null)[], data: { itemId: string; kind: 'group' | 'project'; action: string }): Promise<void> {
-    const topics = [...new Set(folderIds.map(folderTopic))];
-    return Promise.all(topics.map((topic) => this.bus.publish({ topic, type: STORAGE_EVENTS.changed, data }))).then(() => undefined);
+  private async topics(item: EventItem, previousFolderId?: string | null): Promise<string[]> {
+    const topics = new Set<string>();
+    for (const folder of previousFolderId === undefined ? [item.folderId] : [item.folderId, previousFolderId]) {
+      topics.add(folder ? folderTopic(folder) : `user:${item.publisherId}`);
+    }
+    for (const member of await this.facts.directMembers([item.id])) topics.add(`user:${member}`);
+    return [...topics];
+  }
+
+  /** `previousFolderId` is where a moved item was listed before. */
+  async changed(item: EventItem, action: string, previousFolderId?: string | null): Promise<void> {
+    const data: EventData<'storage.changed'> = { itemId: item.id, kind: item.kind, action };
+    for (const topic of await this.topics(item, previousFolderId)) await this.bus.publish({ topic, type: 'storage.changed', data });
   }
 
   /** Attachments are announced to the project's reviewers, who see the project's files. */
-  attachment(parentId: string, data: { attachmentId: string; action: string }): Promise<void> {
-    return this.bus.publish({ topic: `project:${parentId}`, type: STORAGE_EVENTS.attachment, data });
+  attachment(parentId: string, data: EventData<'attachment.changed'>): Promise<void> {
+    return this.bus.publish({ topic: `project:${parentId}`, type: 'attachment.changed', data });
   }
 
-  progress(folderId: string | null, data: EventData<'version.progress'>): Promise<void> {
-    return this.bus.publish({ topic: folderTopic(folderId), type: STORAGE_EVENTS.versionProgress, data });
+  /** Processing progress of a version, where its project shows. */
+  async progress(data: EventData<'version.progress'>): Promise<void> {
+    const found = await this.facts.project(data.projectId);
+    if (!found) return;
+    for (const topic of await this.topics(eventItem.project(found.row))) await this.bus.publish({ topic, type: 'version.progress', data });
   }
 }

@@ -1,112 +1,135 @@
 import { mergePlans, storageLimitBytes } from '@mixroom/shared';
 import { z } from 'zod';
-import type { Db } from '../../db/database';
-import { ItemAccessRepository } from '../../access/item-access.repository';
-import type { BlobStore } from '../../platform/blob/blob-store';
-import { defineJob, type JobDefinition } from '../../platform/jobs/job-definition';
-import type { JobQueue } from '../../platform/jobs/job-queue';
+import { STORAGE_SCOPE } from '../../access/item-scope';
 import type { MediaTools } from '../../platform/media/ffmpeg';
-import type { EventBus } from '../../platform/realtime/event-bus';
-import type { TopicPolicy } from '../../platform/realtime/topic-policy';
+import { defineJob } from '../../platform/jobs/job-definition';
+import type { CoreDeps, AppModule } from '../module';
 import type { UploadsService } from '../uploads/uploads.service';
 import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
+import { attachmentsRoutes } from './attachments.routes';
 import { AttachmentsService } from './attachments.service';
+import { CatalogService } from './catalog.service';
 import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
 import { mediaJobs } from './media.jobs';
 import { MediaService } from './media.service';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
+import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 import { StorageEvents } from './storage.events';
 import { StoragePresenter } from './storage.presenter';
-import type { StorageRouteDeps } from './storage.routes';
+import { storageRoutes } from './storage.routes';
+import { StorageSweeper } from './storage-sweeper';
 import { TrashRepository } from './trash.repository';
 import { TrashService } from './trash.service';
 import { VersionsRepository } from './versions.repository';
 import { ZipService } from './zip.service';
-import type { TokenSigner } from '../../platform/secrets/token-signer';
 
-export interface StorageModule extends StorageRouteDeps {
+export interface StorageServices {
+  groups: GroupsService;
+  projects: ProjectsService;
+  trash: TrashService;
+  search: SearchService;
+  zip: ZipService;
   media: MediaService;
   attachments: AttachmentsService;
-  repositories: { groups: GroupsRepository; projects: ProjectsRepository; versions: VersionsRepository; access: ItemAccessRepository };
+  catalog: CatalogService;
   presenter: StoragePresenter;
-  jobs: JobDefinition[];
+  sweeper: StorageSweeper;
+  usage: (userId: string) => Promise<{ usedBytes: number; limitBytes: number }>;
 }
 
-/** Wires the storage area: repositories, services, its jobs and who may follow a folder's events. */
-export function createStorageModule(deps: {
-  db: Db;
-  blobs: BlobStore;
-  bus: EventBus;
-  jobs: JobQueue;
-  uploads: UploadsService;
-  users: UsersService;
-  usersRepository: UsersRepository;
-  topics: TopicPolicy;
-  mediaTools: MediaTools;
-  signTtlSeconds: number;
-  tokens: TokenSigner;
-}): StorageModule {
-  const access = new ItemAccessRepository(deps.db);
-  const groupsRepo = new GroupsRepository(deps.db);
-  const projectsRepo = new ProjectsRepository(deps.db);
-  const versionsRepo = new VersionsRepository(deps.db);
-  const presenter = new StoragePresenter(deps.usersRepository, deps.blobs);
-  const events = new StorageEvents(deps.bus);
+export type StorageModule = AppModule<StorageServices>;
+
+/** The storage area: folders, projects and versions, media, trash, search and downloads. */
+export function createStorageModule(
+  core: CoreDeps,
+  deps: { uploads: UploadsService; users: UsersService; usersRepository: UsersRepository; mediaTools: MediaTools },
+): StorageModule {
+  const { db, items: policy, accessChanges } = core;
+  const signTtlSeconds = core.config.signedUrlTtlSeconds;
+  const groupsRepo = new GroupsRepository(db, STORAGE_SCOPE);
+  const projectsRepo = new ProjectsRepository(db, STORAGE_SCOPE);
+  const versions = new VersionsRepository(db);
+  const presenter = new StoragePresenter(deps.usersRepository, core.blobs);
+  const events = new StorageEvents(core.bus, core.facts);
   const limitsFor = async (userId: string) => mergePlans(await deps.users.activeSkus(userId));
-  const groups = new GroupsService(groupsRepo, projectsRepo, versionsRepo, access, presenter, events);
-  const projects = new ProjectsService(
-    projectsRepo,
-    versionsRepo,
-    groupsRepo,
-    groups,
-    access,
+
+  const groups = new GroupsService({ groups: groupsRepo, projects: projectsRepo, versions, policy, presenter, events, accessChanges });
+  const projects = new ProjectsService({
+    projects: projectsRepo,
+    versions,
+    policy,
     presenter,
     events,
-    deps.uploads,
-    deps.blobs,
-    deps.jobs,
+    accessChanges,
+    uploads: deps.uploads,
+    blobs: core.blobs,
+    outbox: core.outbox,
+    unitOfWork: core.unitOfWork,
     limitsFor,
-    deps.signTtlSeconds,
-  );
-  const trash = new TrashService(new TrashRepository(deps.db), groupsRepo, projectsRepo, versionsRepo, access, presenter, events, deps.blobs);
-  const search = new SearchService(deps.db, access);
-  const media = new MediaService(versionsRepo, projectsRepo, deps.blobs, deps.mediaTools, events, deps.signTtlSeconds);
-  const attachments = new AttachmentsService(projects, projectsRepo, versionsRepo, presenter, deps.blobs, events);
-  const zip = new ZipService(deps.db, groups, projects, versionsRepo, access, deps.blobs, deps.bus, deps.tokens);
-
-  // `group:root` carries only ids of changed root items; each client refetches what it may see.
-  deps.topics.register('group', async (actor, id) => {
-    if (id === 'root') return true;
-    if (!z.uuid().safeParse(id).success) return false;
-    const group = await groupsRepo.find(id);
-    return group ? (await access.roleFor(actor.userId, group)) !== 'NONE' : false;
+    signTtlSeconds,
+    faults: core.faults,
+  });
+  const trash = new TrashService({
+    trash: new TrashRepository(db, STORAGE_SCOPE),
+    groups: groupsRepo,
+    projects: projectsRepo,
+    versions,
+    policy,
+    presenter,
+    events,
+    accessChanges,
+    blobs: core.blobs,
+    clock: core.clock,
+  });
+  const search = new SearchService({ repository: new SearchRepository(db, STORAGE_SCOPE), policy });
+  const media = new MediaService(versions, projectsRepo, core.blobs, deps.mediaTools, events, signTtlSeconds);
+  const attachments = new AttachmentsService({ projects, projectsRepo, versions, policy, presenter, blobs: core.blobs, events });
+  const zip = new ZipService({
+    policy,
+    projects: projectsRepo,
+    versions,
+    blobs: core.blobs,
+    bus: core.bus,
+    tokens: core.tokens,
+    actorOf: (userId) => deps.users.actorById(userId),
+  });
+  const catalog = new CatalogService({ groups: groupsRepo, projects: projectsRepo, versions, presenter });
+  const sweeper = new StorageSweeper({
+    versions,
+    facts: core.facts,
+    projects,
+    uploads: deps.uploads,
+    outbox: core.outbox,
+    unitOfWork: core.unitOfWork,
+    clock: core.clock,
+  });
+  const usage = async (userId: string) => ({
+    usedBytes: await versions.usedBytes(userId),
+    limitBytes: Math.min(Number.MAX_SAFE_INTEGER, storageLimitBytes(await limitsFor(userId))),
   });
 
-  const purge = defineJob(
-    { name: 'storage.purge-trash', schema: z.object({}).passthrough(), schedule: '17 3 * * *', retryLimit: 1 },
-    async (_payload, { log }) => {
+  const jobs = [
+    ...mediaJobs(media),
+    defineJob({ name: 'storage.purge-trash', schema: z.object({}).passthrough(), schedule: '17 3 * * *', retryLimit: 1 }, async (_payload, { log }) => {
       log.info({ purged: await trash.purgeExpired() }, 'trash purged');
-    },
-  );
+    }),
+    defineJob({ name: 'storage.sweep', schema: z.object({}).passthrough(), schedule: '*/5 * * * *', retryLimit: 0 }, async (_payload, { log }) => {
+      const swept = await sweeper.run(log);
+      if (swept.requeued || swept.dropped) log.info(swept, 'storage swept');
+    }),
+  ];
 
   return {
-    groups,
-    projects,
-    trash,
-    search,
-    media,
-    zip,
-    attachments,
-    repositories: { groups: groupsRepo, projects: projectsRepo, versions: versionsRepo, access },
-    presenter,
-    usage: async (userId) => ({
-      usedBytes: await versionsRepo.usedBytes(userId),
-      limitBytes: Math.min(Number.MAX_SAFE_INTEGER, storageLimitBytes(await limitsFor(userId))),
-    }),
-    jobs: [...mediaJobs(media), purge],
+    name: 'storage',
+    routes: [
+      (app) => app.register(storageRoutes, { groups, projects, trash, search, zip, usage }),
+      (app) => app.register(attachmentsRoutes, { attachments }),
+    ],
+    jobs,
+    services: { groups, projects, trash, search, zip, media, attachments, catalog, presenter, sweeper, usage },
   };
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import type { ItemScope } from '../../access/item-scope';
 import { groups, projects } from '../../db/schema';
 import type { GroupRow } from './groups.repository';
 import type { ProjectRow } from './projects.repository';
@@ -8,7 +9,10 @@ const inTrash = (flag: typeof groups.flag | typeof projects.flag) => inArray(fla
 
 /** Items in the trash: flagged themselves, and not inside a folder that is in the trash too. */
 export class TrashRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly scope: ItemScope,
+  ) {}
 
   async groupsOf(userId: string, sort: 'newest' | 'alphabetical'): Promise<GroupRow[]> {
     return this.db
@@ -18,7 +22,8 @@ export class TrashRepository {
         and(
           inTrash(groups.flag),
           or(eq(groups.publisherId, userId), eq(groups.deletedBy, userId)),
-          sql`not exists (select 1 from ${groups} a where a.id = any(${groups.path}) and a.id <> ${groups.id} and a.flag <> 'NONE')`,
+          this.scope.inMode(groups),
+          this.scope.noTrashedAncestor(groups),
         ),
       )
       .orderBy(sort === 'newest' ? desc(groups.deletedAt) : asc(sql`lower(${groups.name})`));
@@ -32,7 +37,8 @@ export class TrashRepository {
         and(
           inTrash(projects.flag),
           or(eq(projects.publisherId, userId), eq(projects.deletedBy, userId)),
-          sql`not exists (select 1 from ${groups} a where a.id = any(${projects.path}) and a.flag <> 'NONE')`,
+          this.scope.inMode(projects),
+          this.scope.noTrashedAncestor(projects),
         ),
       )
       .orderBy(sort === 'newest' ? desc(projects.deletedAt) : asc(sql`lower(${projects.name})`));
@@ -58,11 +64,11 @@ export class TrashRepository {
       groups: await this.db
         .select()
         .from(groups)
-        .where(and(eq(groups.flag, 'DELETE'), lt(groups.deletedAt, before))),
+        .where(and(eq(groups.flag, 'DELETE'), this.scope.inMode(groups), lt(groups.deletedAt, before))),
       projects: await this.db
         .select()
         .from(projects)
-        .where(and(eq(projects.flag, 'DELETE'), lt(projects.deletedAt, before))),
+        .where(and(eq(projects.flag, 'DELETE'), this.scope.inMode(projects), lt(projects.deletedAt, before))),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, sql, sum } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import type { Db, Tx } from '../../db/database';
 import { uuidArray } from '../../db/sql';
-import { projects, versions } from '../../db/schema';
+import { projects, uploads, versions } from '../../db/schema';
 
 export type VersionRow = typeof versions.$inferSelect;
 
@@ -45,8 +45,39 @@ export class VersionsRepository {
     });
   }
 
-  async update(id: string, values: Partial<typeof versions.$inferInsert>): Promise<VersionRow> {
-    const [row] = await this.db.update(versions).set(values).where(eq(versions.id, id)).returning();
+  /**
+   * Inserts the next version only if the publisher's stored and reserved bytes (every version,
+   * uploading ones at their declared size) leave room for it. The check and the insert run under a
+   * lock on the publisher, so concurrent uploads can't all pass the check and overshoot the quota
+   * together. Answers null when there is no room.
+   */
+  async insertNextWithinQuota(
+    values: Omit<typeof versions.$inferInsert, 'number'>,
+    quota: { publisherId: string; limitBytes: number },
+  ): Promise<VersionRow | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`quota:${quota.publisherId}`}, 0))`);
+      const [used] = await tx
+        .select({ total: sum(versions.fileSize) })
+        .from(versions)
+        .innerJoin(projects, eq(projects.id, versions.projectId))
+        .where(eq(projects.publisherId, quota.publisherId));
+      if (Number(used?.total ?? 0) + values.fileSize > quota.limitBytes) return null;
+      await tx.execute(sql`select 1 from ${projects} where ${projects.id} = ${values.projectId} for update`);
+      const [max] = await tx
+        .select({ n: sql<number>`coalesce(max(${versions.number}), 0)` })
+        .from(versions)
+        .where(eq(versions.projectId, values.projectId));
+      const [row] = await tx
+        .insert(versions)
+        .values({ ...values, number: Number(max?.n ?? 0) + 1 })
+        .returning();
+      return row ?? null;
+    });
+  }
+
+  async update(id: string, values: Partial<typeof versions.$inferInsert>, executor: Db | Tx = this.db): Promise<VersionRow> {
+    const [row] = await executor.update(versions).set(values).where(eq(versions.id, id)).returning();
     if (!row) throw new Error('update matched nothing');
     return row;
   }
@@ -65,6 +96,25 @@ export class VersionsRepository {
       .select()
       .from(versions)
       .where(and(lt(versions.progress, 100), inArray(versions.status, ['processing', 'ready']), lt(versions.processingHeartbeatAt, before)));
+  }
+
+  /**
+   * Versions still uploading whose session is closed, gone, or untouched since `before`: uploads
+   * that will never finish, holding a tile and a quota reservation.
+   */
+  async abandonedUploads(before: Date): Promise<VersionRow[]> {
+    const rows = await this.db
+      .select({ version: versions })
+      .from(versions)
+      .leftJoin(uploads, eq(uploads.id, versions.uploadId))
+      .where(
+        and(
+          eq(versions.status, 'uploading'),
+          lt(versions.createdAt, before),
+          sql`(${uploads.id} is null or ${uploads.status} <> 'open' or ${uploads.updatedAt} < ${before.toISOString()})`,
+        ),
+      );
+    return rows.map((r) => r.version);
   }
 
   async delete(id: string): Promise<void> {

@@ -1,20 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, Transform, type Readable } from 'node:stream';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ZipFile } from 'yazl';
 import { projectCapabilities } from '@mixroom/shared';
-import type { ItemAccessRepository } from '../../access/item-access.repository';
-import type { Db } from '../../db/database';
-import { groups, projects } from '../../db/schema';
-import { uuidArray } from '../../db/sql';
+import type { ItemPolicy } from '../../access/item.policy';
+import type { ProjectRow } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
+import type { Actor } from '../../platform/identity/actor';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { TokenSigner } from '../../platform/secrets/token-signer';
-import type { Actor } from '../users/users.service';
-import type { GroupsService } from './groups.service';
-import type { ProjectsService } from './projects.service';
+import type { ProjectsRepository } from './projects.repository';
 import type { VersionsRepository } from './versions.repository';
+
+export interface ZipServiceDeps {
+  policy: ItemPolicy;
+  projects: ProjectsRepository;
+  versions: VersionsRepository;
+  blobs: BlobStore;
+  bus: EventBus;
+  tokens: TokenSigner;
+  /** The account behind a ZIP link, as it is now (null once disabled or deleted). */
+  actorOf: (userId: string) => Promise<Actor | null>;
+}
+
+/** A project in an archive, under the folders between the archived item and it. */
+export interface ZipFileRef {
+  project: ProjectRow;
+  folders: string[];
+}
 
 type Ref = { kind: 'group' | 'project'; id: string };
 interface Entry {
@@ -39,7 +52,12 @@ function uniquePath(taken: Set<string>, path: string): string {
   taken.add(candidate.toLowerCase());
   return candidate;
 }
-const safeName = (name: string) => name.replace(/[/\\:*?"<>|\p{Cc}]/gu, '_').trim() || 'untitled';
+/** A name safe as one path segment in any unzip tool: no separators, controls, bidi marks or dot-only names. */
+const safeName = (name: string) => {
+  const cleaned = name.replace(/[/\\:*?"<>|\p{Cc}\p{Cf}]/gu, '_').trim();
+  if (cleaned === '') return 'untitled';
+  return /^\.+$/.test(cleaned) ? `${cleaned.replaceAll('.', '_')}_` : cleaned;
+};
 
 /**
  * A selection or a folder as one ZIP, streamed from the blob store to the browser: entries are
@@ -47,98 +65,85 @@ const safeName = (name: string) => name.replace(/[/\\:*?"<>|\p{Cc}]/gu, '_').tri
  * temporary file, and progress goes to the user's realtime topic every 500 ms.
  */
 export class ZipService {
-  constructor(
-    private readonly db: Db,
-    private readonly groupsService: GroupsService,
-    private readonly projectsService: ProjectsService,
-    private readonly versions: VersionsRepository,
-    private readonly access: ItemAccessRepository,
-    private readonly blobs: BlobStore,
-    private readonly bus: EventBus,
-    private readonly tokens: TokenSigner,
-  ) {}
+  constructor(private readonly deps: ZipServiceDeps) {}
 
   /** Checks access now and returns a short-lived link the browser downloads natively. */
   async prepare(actor: Actor, items: Ref[]): Promise<{ url: string; downloadId: string; fileName: string }> {
-    for (const item of items) {
-      if (item.kind === 'group') await this.groupsService.resolve(actor, item.id);
-      else await this.projectsService.resolve(actor, item.id, 'download');
-    }
+    await this.files(actor, items);
     const downloadId = randomUUID();
-    const token = this.tokens.sign('zip', { userId: actor.userId, downloadId, items } satisfies ZipClaims, TOKEN_TTL_SECONDS);
+    const token = this.deps.tokens.sign('zip', { userId: actor.userId, downloadId, items } satisfies ZipClaims, TOKEN_TTL_SECONDS);
     return { url: `/api/downloads/zip?t=${token}`, downloadId, fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip` };
   }
 
-  /** Entries of the archive; the claims are re-checked against current access. */
-  private async entries(actor: Actor, items: Ref[]): Promise<Entry[]> {
-    const files: { id: string; folder: string }[] = [];
+  /**
+   * What the actor may take away from a selection: a project needs download rights (a refusal
+   * names it); a folder gives every project below it that the actor may download, and leaves out
+   * the others (downloads off) rather than failing the whole archive.
+   */
+  private async files(actor: Actor, items: Ref[]): Promise<ZipFileRef[]> {
+    const files: ZipFileRef[] = [];
     for (const item of items) {
       if (item.kind === 'project') {
-        await this.projectsService.resolve(actor, item.id, 'download');
-        files.push({ id: item.id, folder: '' });
+        const { project } = await this.deps.policy.project(actor, item.id, 'download');
+        files.push({ project, folders: [] });
       } else {
-        const { group } = await this.groupsService.resolve(actor, item.id);
-        files.push(...(await this.subtreeFiles(group.id)));
+        const { group } = await this.deps.policy.folder(actor, item.id);
+        const below = await this.deps.projects.subtreeFiles(group.id);
+        files.push(...below);
       }
     }
-    const downloadable = [];
-    for (const file of files) {
-      const project = await this.db.query.projects.findFirst({ where: (p, { eq: equals }) => equals(p.id, file.id) });
-      if (project && projectCapabilities(await this.access.roleFor(actor.userId, project), project.enableDownload).canDownload) downloadable.push(file);
-    }
-    return this.entriesFor(downloadable);
+    const roles = await this.deps.policy.roles(
+      actor,
+      files.map((f) => f.project),
+    );
+    return files.filter((f) => projectCapabilities(roles.get(f.project.id) ?? 'NONE', f.project.enableDownload).canDownload);
   }
 
-  /** Live projects below a folder (not in trashed sub-folders), each with its folder path in the archive. */
-  async subtreeFiles(groupId: string): Promise<{ id: string; folder: string }[]> {
-    const subtree = await this.db
-      .select({ id: groups.id, name: groups.name })
-      .from(groups)
-      .where(and(sql`${groups.path} @> ${uuidArray([groupId])}`, eq(groups.flag, 'NONE')));
-    const names = new Map(subtree.map((g) => [g.id, safeName(g.name)]));
-    const files = await this.db
-      .select({ id: projects.id, path: projects.path })
-      .from(projects)
-      .where(and(sql`${projects.path} @> ${uuidArray([groupId])}`, eq(projects.flag, 'NONE'), isNull(projects.parentProjectId)));
-    return files.flatMap((file) => {
-      const folders = file.path.slice(file.path.indexOf(groupId), -1);
-      if (folders.some((id) => !names.has(id))) return []; // inside a trashed sub-folder
-      return [{ id: file.id, folder: `${folders.map((id) => names.get(id)).join('/')}/` }];
-    });
+  /** What a public link's visitor may take: projects whose downloads are on, and nothing else. */
+  async publicFiles(root: { type: 'group' | 'project'; row: { id: string; name: string } }, folderId: string | null): Promise<ZipFileRef[]> {
+    if (root.type === 'project') {
+      const [project] = await this.deps.projects.findMany([root.row.id]);
+      return project?.enableDownload ? [{ project, folders: [] }] : [];
+    }
+    const files = await this.deps.projects.subtreeFiles(folderId ?? root.row.id);
+    return files.filter((f) => f.project.enableDownload);
   }
 
   /** Archive entries for projects, each as its latest version's original file. */
-  async entriesFor(files: { id: string; folder: string }[]): Promise<Entry[]> {
+  async entriesFor(files: ZipFileRef[]): Promise<Entry[]> {
     const taken = new Set<string>();
     const entries: Entry[] = [];
-    for (const file of files) {
-      const project = await this.db.query.projects.findFirst({ where: (p, { eq: equals }) => equals(p.id, file.id) });
-      const [latest] = project ? await this.versions.list(file.id) : [];
-      if (!project || !latest || latest.status === 'uploading') continue;
-      const extension = latest.fileExtension ? `.${latest.fileExtension}` : '';
+    const { latest } = await this.deps.versions.latestOf(files.map((f) => f.project.id));
+    for (const { project, folders } of files) {
+      const version = latest.get(project.id);
+      if (!version || version.status === 'uploading') continue;
+      const extension = version.fileExtension ? `.${version.fileExtension}` : '';
+      const folder = folders.map(safeName).join('/');
       entries.push({
-        path: uniquePath(taken, `${file.folder}${safeName(project.name)}${extension}`),
-        blobKey: latest.blobKey,
-        size: latest.fileSize,
-        mtime: latest.createdAt,
+        path: uniquePath(taken, `${folder ? `${folder}/` : ''}${safeName(project.name)}${extension}`),
+        blobKey: version.blobKey,
+        size: version.fileSize,
+        mtime: version.createdAt,
       });
     }
     return entries;
   }
 
   signPublic(payload: { token: string; folder: string | null }): string {
-    return `/api/public/zip?t=${this.tokens.sign('public-zip', payload, TOKEN_TTL_SECONDS)}`;
+    return `/api/public/zip?t=${this.deps.tokens.sign('public-zip', payload, TOKEN_TTL_SECONDS)}`;
   }
 
   verifyPublic(token: string): { token: string; folder: string | null } | null {
-    return this.tokens.verify('public-zip', token);
+    return this.deps.tokens.verify('public-zip', token);
   }
 
   async stream(token: string): Promise<{ body: Readable; size: number; fileName: string }> {
-    const claims = this.tokens.verify<ZipClaims>('zip', token);
+    const claims = this.deps.tokens.verify<ZipClaims>('zip', token);
     if (!claims) throw new AppError(403, 'SIGNATURE', 'This download link is invalid or has expired.');
-    const actor: Actor = { userId: claims.userId, isAdmin: false, email: '', displayName: '' };
-    const entries = await this.entries(actor, claims.items);
+    // Access is decided again now, for the account as it is now.
+    const actor = await this.deps.actorOf(claims.userId);
+    if (!actor) throw AppError.forbidden('This download link is invalid or has expired.');
+    const entries = await this.entriesFor(await this.files(actor, claims.items));
     return this.streamEntries(entries, `user:${claims.userId}`, claims.downloadId);
   }
 
@@ -149,7 +154,7 @@ export class ZipService {
     const zip = new ZipFile();
     for (const entry of entries) {
       zip.addReadStreamLazy(entry.path, { size: entry.size, compress: false, mtime: entry.mtime }, (done) => {
-        this.blobs.get(entry.blobKey).then(
+        this.deps.blobs.get(entry.blobKey).then(
           (stream) => done(null, stream),
           (error: unknown) => done(error, new PassThrough()),
         );
@@ -159,7 +164,7 @@ export class ZipService {
 
     let sent = 0;
     const publish = (percent: number) =>
-      topic ? this.bus.publish({ topic, type: 'download.progress', data: { downloadId, percent } }).catch(() => undefined) : Promise.resolve();
+      topic ? this.deps.bus.publish({ topic, type: 'download.progress', data: { downloadId, percent } }).catch(() => undefined) : Promise.resolve();
     const timer = setInterval(() => void publish(Math.floor((sent / size) * 100)), PROGRESS_MS);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {

@@ -31,7 +31,7 @@ export class UploadsService {
   async start(ownerId: string, blobKey: string, size: number, partSize = choosePartSize(size)): Promise<UploadSession> {
     if (!Number.isInteger(size) || size <= 0) throw AppError.badRequest('The file is empty.', 'EMPTY_FILE');
     if (partSize < MIN_PART_SIZE || Math.ceil(size / partSize) > MAX_PARTS) throw AppError.badRequest('Invalid part size.');
-    const driverUploadId = await this.store.createMultipart(blobKey, { partSize });
+    const driverUploadId = await this.store.createMultipart(blobKey, { partSize, size });
     const row = await this.repository.create({ ownerId, blobKey, driverUploadId, size, partSize });
     return this.present(row, []);
   }
@@ -55,8 +55,10 @@ export class UploadsService {
 
   async partUrl(ownerId: string, uploadId: string, partNumber: number): Promise<{ url: string }> {
     const upload = await this.open(ownerId, uploadId);
-    if (partNumber < 1 || partNumber > partCount(upload)) throw AppError.badRequest(`Part ${partNumber} is out of range.`);
-    const url = await this.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, { expiresInSeconds: this.signTtlSeconds });
+    const count = partCount(upload);
+    if (partNumber < 1 || partNumber > count) throw AppError.badRequest(`Part ${partNumber} is out of range.`);
+    const contentLength = partNumber < count ? upload.partSize : upload.size - upload.partSize * (count - 1);
+    const url = await this.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, { expiresInSeconds: this.signTtlSeconds, contentLength });
     return { url };
   }
 
@@ -88,8 +90,17 @@ export class UploadsService {
   }
 
   async abort(ownerId: string, uploadId: string): Promise<void> {
-    const upload = await this.owned(ownerId, uploadId);
-    if (upload.status !== 'open') return;
+    await this.owned(ownerId, uploadId);
+    await this.abortSession(uploadId);
+  }
+
+  /**
+   * Ends a session whoever opened it; the caller has decided the actor may (e.g. the owner of the
+   * folder a collaborator is uploading into).
+   */
+  async abortSession(uploadId: string): Promise<void> {
+    const upload = await this.repository.find(uploadId);
+    if (!upload || upload.status !== 'open') return;
     // Close the session first so no part is accepted any more. Dropping the stored parts is best
     // effort: some S3-compatible stores lack AbortMultipartUpload, and S3 lifecycle rules expire
     // leftover parts anyway.

@@ -2,15 +2,11 @@ import { isGrantActive, mergePlans, type PlanSku } from '@mixroom/shared';
 import type { Me } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
+import type { Actor } from '../../platform/identity/actor';
 import type { PlanGrantRow, UserRow, UsersRepository } from './users.repository';
 
-/** Who is calling: resolved once per request from the verified access token. */
-export interface Actor {
-  userId: string;
-  isAdmin: boolean;
-  email: string;
-  displayName: string;
-}
+export type { Actor } from '../../platform/identity/actor';
+
 
 export function presentGrant(grant: PlanGrantRow, now = new Date()) {
   return {
@@ -48,6 +44,12 @@ export class UsersService {
       provider: this.identity.issuer,
       externalSubject: token.subject,
     });
+  }
+
+  /** The account behind a stored id (a signed link's claim), as it is now; null when gone. */
+  async actorById(userId: string): Promise<Actor | null> {
+    const user = await this.users.findById(userId);
+    return user ? { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName } : null;
   }
 
   /** Active plan skus of a user; Free is implicit. */

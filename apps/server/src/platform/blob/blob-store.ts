@@ -1,3 +1,4 @@
+import { AppError } from '../../http/app-error';
 import type { Readable } from 'node:stream';
 
 export interface ByteRange {
@@ -52,8 +53,10 @@ export interface BlobStore {
   signUploadUrl(key: string, options: SignOptions): Promise<string>;
   signDownloadUrl(key: string, options: DownloadSignOptions): Promise<string>;
   /** `partSize` lets a store place parts directly (the disk driver writes each at its offset). */
-  createMultipart(key: string, options?: { partSize: number }): Promise<string>;
-  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions): Promise<string>;
+  /** `size` is the whole file's declared size: no part may hold more than its share of it. */
+  createMultipart(key: string, options?: { partSize: number; size?: number }): Promise<string>;
+  /** `contentLength`, where the driver can sign it, makes the store refuse a body of another size. */
+  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions & { contentLength?: number }): Promise<string>;
   completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   /** A cheap round trip for the health check. */
@@ -64,5 +67,12 @@ export interface BlobStore {
 export function assertSafeKey(key: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,511}$/.test(key) || key.split('/').some((s) => s === '..' || s === '.' || s === '')) {
     throw new Error(`Invalid blob key: ${key}`);
+  }
+}
+
+/** A part's body is longer than the share of the declared size it was signed for (answers 413). */
+export class PartTooLargeError extends AppError {
+  constructor(readonly limit: number) {
+    super(413, 'PART_TOO_LARGE', `This part may hold at most ${limit} bytes.`);
   }
 }

@@ -10,6 +10,7 @@ import {
   type BlobStore,
   type ByteRange,
   type CompletedPart,
+  PartTooLargeError,
   type DownloadSignOptions,
   type SignOptions,
   type StableSignOptions,
@@ -128,12 +129,12 @@ export class DiskBlobStore implements BlobStore {
    * A multipart upload is one data file that every part is written into at its own offset, so
    * completing it is a rename: no concatenation, no second copy of the bytes.
    */
-  async createMultipart(key: string, options?: { partSize: number }): Promise<string> {
+  async createMultipart(key: string, options?: { partSize: number; size?: number }): Promise<string> {
     assertSafeKey(key);
     const uploadId = randomUUID();
     const dir = this.partDir(uploadId);
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'meta.json'), JSON.stringify({ key, partSize: options?.partSize ?? 0 }));
+    await writeFile(join(dir, 'meta.json'), JSON.stringify({ key, partSize: options?.partSize ?? 0, size: options?.size ?? null }));
     await writeFile(join(dir, 'data'), '');
     return uploadId;
   }
@@ -143,19 +144,25 @@ export class DiskBlobStore implements BlobStore {
     return this.signer.sign({ action: 'part', key, uploadId, partNumber, expires: expiry(options) });
   }
 
-  private async meta(key: string, uploadId: string): Promise<{ dir: string; partSize: number }> {
+  private async meta(key: string, uploadId: string): Promise<{ dir: string; partSize: number; size: number | null }> {
     const dir = this.partDir(uploadId);
     const meta = await readFile(join(dir, 'meta.json'), 'utf8')
-      .then((text) => JSON.parse(text) as { key: string; partSize: number })
+      .then((text) => JSON.parse(text) as { key: string; partSize: number; size?: number | null })
       .catch(() => null);
     if (meta?.key !== key || !meta.partSize) throw new Error('No such upload');
-    return { dir, partSize: meta.partSize };
+    return { dir, partSize: meta.partSize, size: meta.size ?? null };
   }
 
-  /** Stores one part (the signed part URL route) at its offset; returns an ETag naming this write. */
+  /**
+   * Stores one part (the signed part URL route) at its offset; returns an ETag naming this write.
+   * A body longer than the part's share of the declared size is refused before it spills into the
+   * next part's bytes (or past the file, where it would count for nothing against the quota).
+   */
   async writePart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<string> {
-    const { dir, partSize } = await this.meta(key, uploadId);
-    const size = await writeAt(join(dir, 'data'), (partNumber - 1) * partSize, body);
+    const { dir, partSize, size: declared } = await this.meta(key, uploadId);
+    const limit = declared === null ? partSize : Math.max(0, Math.min(partSize, declared - (partNumber - 1) * partSize));
+    if (limit === 0) throw new PartTooLargeError(0);
+    const size = await writeAt(join(dir, 'data'), (partNumber - 1) * partSize, body, limit);
     const etag = `"${partNumber}-${size}-${randomUUID().slice(0, 8)}"`;
     // Written after the bytes: an ETag file means the whole part is on disk.
     await writeFile(join(dir, `${partNumber}.etag`), etag);
@@ -194,7 +201,7 @@ export class DiskBlobStore implements BlobStore {
 const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** Streams `body` into `path` from `position` on, gathering chunks into large vectored writes. */
-async function writeAt(path: string, position: number, body: Readable): Promise<number> {
+async function writeAt(path: string, position: number, body: Readable, limit: number): Promise<number> {
   const handle = await open(path, 'r+');
   try {
     let chunks: Buffer[] = [];
@@ -208,6 +215,7 @@ async function writeAt(path: string, position: number, body: Readable): Promise<
       pending = 0;
     };
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (written + pending + chunk.length > limit) throw new PartTooLargeError(limit);
       chunks.push(chunk);
       pending += chunk.length;
       if (pending >= BATCH_BYTES) await flush();

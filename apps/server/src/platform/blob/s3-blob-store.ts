@@ -131,11 +131,17 @@ export class S3BlobStore implements BlobStore {
     return result.UploadId;
   }
 
-  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions): Promise<string> {
+  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions & { contentLength?: number }): Promise<string> {
     assertSafeKey(key);
-    return getSignedUrl(this.client, new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), {
-      expiresIn: options.expiresInSeconds,
+    // The length is signed: the store refuses a body of any other size.
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: key,
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ...(options.contentLength !== undefined ? { ContentLength: options.contentLength } : {}),
     });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
   }
 
   async completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {

@@ -93,13 +93,22 @@ export class JobQueue {
   /** Validates the payload against the job's schema before it is queued. */
   async send<S extends z.ZodType>(definition: JobType<S>, payload: z.input<S>, options: SendOptions = {}): Promise<string> {
     const parsed: unknown = definition.schema.parse(payload);
-    const envelope: Envelope = { payload: parsed, topic: options.topic ?? null };
-    const id = await this.boss.send(definition.name, envelope, {
+    const id = await this.sendValidated(definition.name, parsed, options);
+    if (!id) throw new Error(`Job ${definition.name} was not queued`);
+    return id;
+  }
+
+  /**
+   * Queues a payload already validated by its job's schema (the outbox validates before it records).
+   * With `jobId`, a second send of the same job is a no-op and answers null.
+   */
+  async sendValidated(name: string, payload: unknown, options: SendOptions & { jobId?: string } = {}): Promise<string | null> {
+    const envelope: Envelope = { payload, topic: options.topic ?? null };
+    return this.boss.send(name, envelope, {
+      ...(options.jobId ? { id: options.jobId } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
-    if (!id) throw new Error(`Job ${definition.name} was not queued`);
-    return id;
   }
 
   async check(): Promise<void> {

@@ -1,0 +1,12 @@
+import type { CoreDeps, AppModule } from '../module';
+import { CommentsRepository } from './comments.repository';
+import { commentsRoutes } from './comments.routes';
+import { CommentsService } from './comments.service';
+
+export type CommentsModule = AppModule<{ comments: CommentsService }>;
+
+/** Timed comments and replies on versions. */
+export function createCommentsModule(core: CoreDeps): CommentsModule {
+  const comments = new CommentsService(new CommentsRepository(core.db), core.items, core.bus);
+  return { name: 'comments', routes: [(app) => app.register(commentsRoutes, { comments })], jobs: [], services: { comments } };
+}

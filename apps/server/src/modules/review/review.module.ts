@@ -1,0 +1,25 @@
+import type { CoreDeps, AppModule } from '../module';
+import type { MediaService } from '../storage/media.service';
+import type { ProjectsService } from '../storage/projects.service';
+import type { StoragePresenter } from '../storage/storage.presenter';
+import { NotesRepository } from './notes.repository';
+import { PresenceRepository } from './presence.repository';
+import { reviewRoutes } from './review.routes';
+import { ReviewService } from './review.service';
+
+export type ReviewModule = AppModule<{ review: ReviewService }>;
+
+/** The version screen besides comments: notes, presence, streaming, spectrogram. */
+export function createReviewModule(core: CoreDeps, deps: { projects: ProjectsService; media: MediaService; presenter: StoragePresenter }): ReviewModule {
+  const review = new ReviewService({
+    policy: core.items,
+    notes: new NotesRepository(core.db),
+    presence: new PresenceRepository(core.db),
+    presenter: deps.presenter,
+    projects: deps.projects,
+    media: deps.media,
+    bus: core.bus,
+    signTtlSeconds: core.config.signedUrlTtlSeconds,
+  });
+  return { name: 'review', routes: [(app) => app.register(reviewRoutes, { review })], jobs: [], services: { review } };
+}

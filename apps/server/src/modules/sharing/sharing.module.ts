@@ -1,0 +1,37 @@
+import type { CoreDeps, AppModule } from '../module';
+import { sendPushJob } from '../push/push.jobs';
+import type { CatalogService } from '../storage/catalog.service';
+import type { ZipService } from '../storage/zip.service';
+import { PublicShareService } from './public-share.service';
+import { SharingRepository } from './sharing.repository';
+import { sharingRoutes } from './sharing.routes';
+import { SharingService } from './sharing.service';
+
+export type SharingModule = AppModule<{ sharing: SharingService; publicShare: PublicShareService }>;
+
+/** Collaborators, invitations, join requests and public links. */
+export function createSharingModule(core: CoreDeps, deps: { catalog: CatalogService; zip: ZipService }): SharingModule {
+  const repository = new SharingRepository(core.db);
+  const sharing = new SharingService({
+    repository,
+    policy: core.items,
+    accessChanges: core.accessChanges,
+    jobs: core.jobs,
+    bus: core.bus,
+    publicUrl: core.config.publicUrl,
+    pushTo: (userId, message) => core.jobs.send(sendPushJob, { userId, ...message }).then(() => undefined),
+  });
+  const publicShare = new PublicShareService({
+    links: core.links,
+    catalog: deps.catalog,
+    zip: deps.zip,
+    blobs: core.blobs,
+    signTtlSeconds: core.config.signedUrlTtlSeconds,
+  });
+  return {
+    name: 'sharing',
+    routes: [(app) => app.register(sharingRoutes, { sharing, publicShare })],
+    jobs: [],
+    services: { sharing, publicShare },
+  };
+}

@@ -1,0 +1,9 @@
+import type { Actor } from '../identity/actor';
+
+/**
+ * Decides whether an actor may hear a topic. The realtime hub asks it when a client subscribes and
+ * again whenever access may have changed; the rules themselves live in the access layer.
+ */
+export interface TopicAuthorizer {
+  canSubscribe(actor: Actor, topic: string): Promise<boolean>;
+}
