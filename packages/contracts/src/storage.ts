@@ -48,6 +48,8 @@ export const version = z
     status: z.enum(['uploading', 'processing', 'ready', 'corrupt']),
     progress: z.number(),
     error: z.string().nullable(),
+    /** A note about a file that plays but is damaged (cut short, undecodable parts), for everyone who sees it. */
+    warning: z.string().nullable().optional(),
     durationSeconds: z.number().nullable(),
     media: mediaInfo.nullable(),
     loudness: loudnessInfo.nullable(),
@@ -69,8 +71,6 @@ const itemBase = {
   publisher: personRef,
   tag: roleTag,
   capabilities,
-  /** Who else was given the item or a folder above it (at most 8), for the avatars beside the publisher. */
-  collaborators: z.array(personRef).optional(),
 };
 
 export const groupItem = z.object({ kind: z.literal('group'), parentId: z.uuid().nullable(), ...itemBase }).meta({ id: 'GroupItem' });

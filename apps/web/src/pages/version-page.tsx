@@ -8,7 +8,7 @@ import { formatDuration } from '../lib/format/format';
 import { useTopic } from '../lib/realtime/realtime-provider';
 import { AttachmentsDialog } from '../features/review/components/attachments-dialog';
 import { CommentsPanel } from '../features/review/components/comments-panel';
-import { CorruptVersionDialog } from '../features/review/components/corrupt-version-dialog';
+import { CorruptVersionDialog, VersionWarning } from '../features/review/components/corrupt-version-dialog';
 import { LoudnessDialog } from '../features/review/components/loudness-dialog';
 import { PeakMeter } from '../features/review/components/peak-meter';
 import { PresenceAvatars } from '../features/review/components/presence-avatars';
@@ -200,6 +200,7 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
                 onOpenComment={open}
                 onPlayer={setPlayer}
               >
+                <VersionWarning version={version} />
                 {panels.has('spectrogram') && spectrogram.isFetching && (
                   <Text size="xs" c="#a9a3c9" mt={4}>
                     Rendering the spectrogram…

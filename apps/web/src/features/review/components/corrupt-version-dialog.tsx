@@ -58,3 +58,16 @@ export function CorruptVersionDialog({ version, canDelete, remaining }: { versio
     </Modal>
   );
 }
+
+/**
+ * A version that plays but is damaged (cut off during upload, parts undecodable): everyone who
+ * listens is told, under the waveform, so nobody reviews a mix that is not all there.
+ */
+export function VersionWarning({ version }: { version: Pick<Version, 'status' | 'warning'> }) {
+  if (version.status !== 'ready' || !version.warning) return null;
+  return (
+    <Text size="xs" c="yellow.4" mt={4} role="status">
+      {version.warning}
+    </Text>
+  );
+}
