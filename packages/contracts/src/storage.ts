@@ -71,6 +71,8 @@ const itemBase = {
   publisher: personRef,
   tag: roleTag,
   capabilities,
+  /** Who else was given the item or a folder above it (at most 8), for the avatars beside the publisher. */
+  collaborators: z.array(personRef).optional(),
 };
 
 export const groupItem = z.object({ kind: z.literal('group'), parentId: z.uuid().nullable(), ...itemBase }).meta({ id: 'GroupItem' });

@@ -6,7 +6,12 @@ import type { GroupRow } from './groups.repository';
 import type { ProjectRow } from './projects.repository';
 import type { VersionRow } from './versions.repository';
 
-type People = Map<string, { id: string; displayName: string; photoUrl: string | null }>;
+type Person = { id: string; displayName: string; photoUrl: string | null };
+/** People by id; `collaborators` holds, per item, who was given it or a folder above it. */
+type People = Map<string, Person> & { collaborators?: Map<string, Person[]> };
+
+/** Tiles and the project view show at most this many collaborators. */
+const COLLABORATORS_SHOWN = 8;
 
 export function presentVersion(v: VersionRow, thumbnailUrl: string | null = null): Version {
   return {
@@ -67,9 +72,24 @@ export class StoragePresenter {
     return new Map(entries);
   }
 
-  async people(ids: string[]): Promise<People> {
-    const rows = await this.users.findMany(ids);
-    return new Map(rows.map((u) => [u.id, { id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }]));
+  /**
+   * The publishers behind `ids`, and for each of `items` its collaborators: access to a folder
+   * reaches everything inside it, so members of any folder on an item's path count, nearest last.
+   */
+  async people(ids: string[], items: { id: string; path: string[]; publisherId: string }[] = []): Promise<People> {
+    const [rows, members] = await Promise.all([this.users.findMany(ids), this.users.membersOf(items.flatMap((i) => i.path))]);
+    const people: People = new Map(rows.map((u) => [u.id, { id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }]));
+    if (items.length === 0) return people;
+    const byResource = new Map<string, Person[]>();
+    for (const { resourceId, ...person } of members) byResource.set(resourceId, [...(byResource.get(resourceId) ?? []), person]);
+    people.collaborators = new Map(
+      items.map((item) => {
+        const seen = new Set([item.publisherId]);
+        const list = item.path.flatMap((id) => byResource.get(id) ?? []).filter((p) => !seen.has(p.id) && Boolean(seen.add(p.id)));
+        return [item.id, list.slice(0, COLLABORATORS_SHOWN)];
+      }),
+    );
+    return people;
   }
 
   group(row: GroupRow, role: Role, people: People): GroupItem {
@@ -85,6 +105,7 @@ export class StoragePresenter {
       publisher: people.get(row.publisherId) ?? { id: row.publisherId, displayName: 'Unknown', photoUrl: null },
       tag: roleTag(role),
       capabilities: groupCapabilities(role),
+      ...(people.collaborators ? { collaborators: people.collaborators.get(row.id) ?? [] } : {}),
     };
   }
 
@@ -114,6 +135,7 @@ export class StoragePresenter {
       publisher: people.get(row.publisherId) ?? { id: row.publisherId, displayName: 'Unknown', photoUrl: null },
       tag: roleTag(role),
       capabilities: projectCapabilities(role, row.enableDownload),
+      ...(people.collaborators ? { collaborators: people.collaborators.get(row.id) ?? [] } : {}),
     };
   }
 }
