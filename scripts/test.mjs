@@ -1,4 +1,5 @@
 // The test command (`npm test`). Runs every Vitest project once and ends with `N passed, N failed`.
+// First it makes sure the programs the tests drive are there (Chromium, ffmpeg, pdftotext).
 // When a PostgreSQL server answers on 127.0.0.1:5432 (as on CI) and TEST_DATABASE_URL is unset, it
 // is used so the data layer and the cross-process tests run on PostgreSQL as well as on PGlite.
 import { spawnSync } from 'node:child_process';
@@ -6,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureTestTools } from './ensure-tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,6 +20,11 @@ function reachable(host, port) {
     socket.once('timeout', () => (socket.destroy(), resolve(false)));
     socket.connect(port, host);
   });
+}
+
+if (!ensureTestTools()) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
 }
 
 const env = { ...process.env };

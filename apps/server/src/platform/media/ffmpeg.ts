@@ -1,7 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { PeakAccumulator, type PeakBins } from './peaks';
 
 export interface MediaTools {
@@ -11,18 +14,33 @@ export interface MediaTools {
 
 const works = (binary: string) => spawnSync(binary, ['-version'], { stdio: 'ignore' }).status === 0;
 
+/** The folder where the start command puts the npm builds of ffmpeg on a machine that has none. */
+function fallbackFolder(from: string): string | null {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', '.cache', 'mixroom-media', 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
 /**
- * FFMPEG_PATH / FFPROBE_PATH, else the system's (Debian's ffmpeg), else the binaries shipped by
- * @ffmpeg-installer and @ffprobe-installer, so a machine without ffmpeg still processes audio.
+ * FFMPEG_PATH / FFPROBE_PATH, else the system's (Debian's ffmpeg), else the static builds published
+ * on npm as @ffmpeg-installer and @ffprobe-installer: installed as dependencies, or fetched by the
+ * start command into node_modules/.cache/mixroom-media only when the machine has no ffmpeg.
  */
 export function locateMediaTools(env: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined }): MediaTools {
-  const require = createRequire(import.meta.url);
+  const here = fileURLToPath(import.meta.url);
+  const fallback = fallbackFolder(dirname(here));
+  const requires = [createRequire(here), ...(fallback ? [createRequire(fallback)] : [])];
   const shipped = (name: string): string | null => {
-    try {
-      return (require(name) as { path: string }).path;
-    } catch {
-      return null;
+    for (const require of requires) {
+      try {
+        return (require(name) as { path: string }).path;
+      } catch {
+        // not installed this way; try the next
+      }
     }
+    return null;
   };
   const pick = (configured: string | undefined, system: string, module: string) => {
     if (configured) return configured;
