@@ -20,19 +20,19 @@ function clickOffsetMs(path: string): number {
   return ((loudestSample(decodeMono(path)) - loudestSample(decodeMono(original))) / 48000) * 1000;
 }
 
+const inputs = {
+  wav: original,
+  flac: derived('click.flac', ['-c:a', 'flac']),
+  aiff: derived('click.aiff', ['-c:a', 'pcm_s16be']),
+  mp3: derived('click.mp3', ['-c:a', 'libmp3lame', '-b:a', '320k']),
+};
+
 beforeAll(async () => {
   harness = await startMediaHarness();
 });
 afterAll(() => harness.close());
 
 describe('lossy playback preview', () => {
-  const inputs = {
-    wav: original,
-    flac: derived('click.flac', ['-c:a', 'flac']),
-    aiff: derived('click.aiff', ['-c:a', 'pcm_s16be']),
-    mp3: derived('click.mp3', ['-c:a', 'libmp3lame', '-b:a', '320k']),
-  };
-
   it.each(Object.entries(inputs))('is made for %s, differs from the original and keeps its times', async (kind, path) => {
     const version = await harness.process(path);
     expect(version.status).toBe('ready');
@@ -73,6 +73,22 @@ describe('lossy playback preview', () => {
       [97, 'ready'],
       [100, 'ready'],
     ]);
+  });
+});
+
+describe('lossy previews for versions processed before they existed', () => {
+  it('are made by the backfill, reusing a browser preview where there is one', async () => {
+    const wav = await harness.process(inputs.wav);
+    const aiff = await harness.process(inputs.aiff);
+    await harness.versions.update(wav.id, { lossyPreviewKey: null });
+    await harness.versions.update(aiff.id, { lossyPreviewKey: null });
+    await harness.blobs.delete(wav.lossyPreviewKey!);
+    expect(await harness.media.backfillLossyPreviews(harness.log, 100)).toBeGreaterThanOrEqual(2);
+    const [wavAfter, aiffAfter] = [await harness.versions.find(wav.id), await harness.versions.find(aiff.id)];
+    expect(wavAfter?.lossyPreviewKey).toBe(wav.lossyPreviewKey);
+    expect((await probe(system, harness.blobs.localPath(wavAfter!.lossyPreviewKey!))).codec).toBe('aac');
+    expect(aiffAfter?.lossyPreviewKey).toBe(aiff.previewKey);
+    expect(await harness.versions.listMissingLossyPreview(100)).toEqual([]);
   });
 });
 

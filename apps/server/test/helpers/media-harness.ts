@@ -26,6 +26,9 @@ export interface MediaHarness {
   db: Database;
   blobs: DiskBlobStore;
   versions: VersionsRepository;
+  media: MediaService;
+  /** The job's logger; its lines land in `logs`. */
+  log: pino.Logger;
   dataDir: string;
   /** Progress events the job announced, in order. */
   announced: EventData<'version.progress'>[];
@@ -77,6 +80,8 @@ export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticke
     db,
     blobs,
     versions: versionsRepo,
+    media,
+    log,
     dataDir,
     announced,
     logs,

@@ -11,4 +11,18 @@ export const processVersionJob = {
   concurrency: 2,
 } satisfies JobType;
 
-export const mediaJobs = (media: MediaService) => [defineJob(processVersionJob, ({ versionId }, context) => media.process(versionId, context))];
+/** Lossy playback previews for versions processed before they existed, or whose encode failed. */
+export const backfillLossyPreviewsJob = {
+  name: 'media.backfill-lossy-previews',
+  schema: z.object({}).passthrough(),
+  schedule: '*/10 * * * *',
+  retryLimit: 0,
+} satisfies JobType;
+
+export const mediaJobs = (media: MediaService) => [
+  defineJob(processVersionJob, ({ versionId }, context) => media.process(versionId, context)),
+  defineJob(backfillLossyPreviewsJob, async (_payload, { log }) => {
+    const made = await media.backfillLossyPreviews(log);
+    if (made > 0) log.info({ made }, 'lossy previews made for older versions');
+  }),
+];

@@ -222,7 +222,8 @@ export class MediaService {
         peaksKey: `${base}/peaks.json`,
         thumbnailKey: `${base}/waveform.png`,
         previewKey: preview ? `${base}/preview.m4a` : null,
-        lossyPreviewKey: preview ? `${base}/preview.m4a` : null,
+        // A lossy preview made by an earlier run stays playable until this run replaces it.
+        ...(preview ? { lossyPreviewKey: `${base}/preview.m4a` } : {}),
       });
       await announce(95, 'ready');
       return { input, media, loudness, needsLossyPreview: !preview };
@@ -268,7 +269,27 @@ export class MediaService {
     await announce(100, 'ready');
   }
 
-  private async storeLossyPreview(version: VersionRow, input: string, media: ProbeResult): Promise<string> {
+  /**
+   * Lossy previews for ready versions without one (processed before previews existed, or whose
+   * encode failed), a few per call, so downloads-off playback works for them too.
+   */
+  async backfillLossyPreviews(log: JobContext['log'], limit = 10): Promise<number> {
+    let made = 0;
+    for (const version of await this.versions.listMissingLossyPreview(limit)) {
+      try {
+        const media = version.media as Pick<ProbeResult, 'sampleRate' | 'channels'> | null;
+        // A browser preview made for the original is lossy AAC already.
+        const key = version.previewKey ?? (await this.storeLossyPreview(version, await this.input(version), media ?? { sampleRate: 48000, channels: 2 }));
+        await this.versions.update(version.id, { lossyPreviewKey: key });
+        made++;
+      } catch (error) {
+        log.warn({ versionId: version.id, err: error }, 'lossy preview backfill failed; tried again later');
+      }
+    }
+    return made;
+  }
+
+  private async storeLossyPreview(version: VersionRow, input: string, media: Pick<ProbeResult, 'sampleRate' | 'channels'>): Promise<string> {
     const output = join(tmpdir(), `mixroom-lossy-${randomUUID()}.m4a`);
     try {
       await encodeLossyPreview(this.tools, input, output, media);

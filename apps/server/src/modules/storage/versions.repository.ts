@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database';
 import { uuidArray } from '../../db/sql';
 import { projects, uploads, versions } from '../../db/schema';
@@ -115,6 +115,16 @@ export class VersionsRepository {
         ),
       );
     return rows.map((r) => r.version);
+  }
+
+  /** Ready audio versions (they have a length) still without a lossy playback preview, a few at random. */
+  async listMissingLossyPreview(limit: number): Promise<VersionRow[]> {
+    return this.db
+      .select()
+      .from(versions)
+      .where(and(eq(versions.status, 'ready'), eq(versions.progress, 100), isNull(versions.lossyPreviewKey), isNotNull(versions.durationSeconds)))
+      .orderBy(sql`random()`)
+      .limit(limit);
   }
 
   async delete(id: string): Promise<void> {
