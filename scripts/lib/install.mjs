@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { heartbeat, say, seconds } from './progress.mjs';
-import { installedRuntimeVersion, installerRuntime, npmCli } from './runtime.mjs';
+import { installedRuntimeVersion, installerRuntime, npmCli, removeInstallerRuntime } from './runtime.mjs';
 
 /** True when node_modules holds the pinned runtime and was installed from the current lock file. */
 export function dependenciesFresh(root, version) {
@@ -44,5 +44,6 @@ export async function installDependencies(root, version, env, run) {
   });
   const code = await run(command, args, { env: childEnv });
   stop();
+  if (code === 0 && node !== process.execPath) removeInstallerRuntime(version);
   return code === 0;
 }

@@ -59,10 +59,15 @@ const isVersion = (binary, version) => existsSync(binary) && spawnSync(binary, [
  * it is that release, else a copy in the temp folder (linked from node_modules when the runtime is
  * already there, else fetched from the npm registry). Null when none can be had.
  */
+const installerRuntimeDir = (version) => join(tmpdir(), `mixroom-node-${version}-${process.platform}-${process.arch}`);
+
+/** Removes the temp copy once node_modules holds the runtime (later installs link it from there). */
+export const removeInstallerRuntime = (version) => rmSync(installerRuntimeDir(version), { recursive: true, force: true });
+
 export function installerRuntime(root, version, say) {
   if (process.version === `v${version}`) return process.execPath;
   const pkg = platformPackage();
-  const dir = join(tmpdir(), `mixroom-node-${version}-${process.platform}-${process.arch}`);
+  const dir = installerRuntimeDir(version);
   const binary = join(dir, 'node_modules', pkg, 'bin', 'node');
   if (isVersion(binary, version)) return binary;
   rmSync(dir, { recursive: true, force: true });
@@ -76,7 +81,7 @@ export function installerRuntime(root, version, say) {
     if (isVersion(binary, version)) return binary;
   }
   say(
-    `fetching Node.js ${version} (package ${pkg}, about 30 MB to download) from the npm registry: Mixroom and its installer run on it; this machine has ${process.version}`,
+    `fetching Node.js ${version} (package ${pkg}, a 50 MB download) from the npm registry: Mixroom and its installer run on it; this machine has ${process.version}`,
   );
   const args = ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`];
   const result = spawnSync('npm', args, { stdio: 'inherit', shell: process.platform === 'win32' });
