@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { createHttpApp, type HttpApp } from './app';
 import { createContext, type AppContext } from './context';
+import type { Clock } from './platform/clock/clock';
 
 export interface RunningMixroom extends HttpApp {
   context: AppContext;
@@ -19,8 +20,9 @@ export function createLogger(level: string): Logger {
   });
 }
 
-export async function startMixroom(config: AppConfig, log: Logger = createLogger(config.logLevel)): Promise<RunningMixroom> {
-  const context = await createContext(config, log);
+/** `clock` is a seam for tests that move time (token lifetimes, sign-in limits). */
+export async function startMixroom(config: AppConfig, log: Logger = createLogger(config.logLevel), options: { clock?: Clock } = {}): Promise<RunningMixroom> {
+  const context = await createContext(config, log, options);
   let http: HttpApp;
   try {
     http = await createHttpApp(context);

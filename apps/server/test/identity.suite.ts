@@ -2,8 +2,10 @@ import { eq } from 'drizzle-orm';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appSecrets } from '../src/db/schema';
+import { SIGN_UP_CHECK_MAIL } from '../src/modules/accounts/accounts.service';
 import { call } from './helpers/api';
 import { refreshTokens, signInThroughOidc, type Tokens } from './helpers/oidc-flow';
+import { startInteraction, submit } from './helpers/oidc-interaction';
 import { startTestServer, type TestServer } from './helpers/test-server';
 
 /**
@@ -77,8 +79,14 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
       await expect(signInThroughOidc(server.url, { email: 'second@studio.test', password: 'wrong-password' }, 'signin')).rejects.toThrow(/401.*not correct/);
     });
 
-    it('refuses a second account with the same e-mail in any case', async () => {
-      await expect(signInThroughOidc(server.url, { email: 'First@Studio.test', password: 'another-password' })).rejects.toThrow(/409.*already exists/);
+    it('makes no second account for an e-mail in any case, and never says the e-mail is taken', async () => {
+      const interaction = await startInteraction(server.url);
+      const answer = await submit(interaction, 'signup', { displayName: 'Other', email: 'First@Studio.test', password: 'another-password' });
+      expect(answer.status).toBe(200);
+      expect(answer.message).toBe(SIGN_UP_CHECK_MAIL);
+      expect(answer.redirectTo).toBeUndefined();
+      const found = await call(server.url, '/api/admin/users?search=studio.test', { token: admin.access_token });
+      expect((found.body.users as { email: string }[]).filter((u) => u.email.toLowerCase() === 'first@studio.test')).toHaveLength(1);
     });
 
     it('validates sign-up input with clear messages', async () => {

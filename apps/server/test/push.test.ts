@@ -1,15 +1,23 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ece from 'http_ece';
 import { call } from './helpers/api';
 import { freePort } from './helpers/free-port';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from './helpers/self-signed-tls';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 
-/** A stand-in push service (what FCM or Mozilla's autopush are to a browser): it keeps each request. */
+/**
+ * A stand-in push service (what FCM or Mozilla's autopush are to a browser) on https with a
+ * self-signed certificate: it keeps each request. Mixroom sends only to public addresses, so the
+ * test names its loopback host in the test-only allow-list and hands over its certificate.
+ */
 interface Received {
   path: string;
   authorization: string;
@@ -22,10 +30,11 @@ let pushService: Server;
 let pushPort: number;
 const received: Received[] = [];
 let answerGone = false;
+const certDir = mkdtempSync(join(tmpdir(), 'mixroom-push-ca-'));
 
 beforeAll(async () => {
   pushPort = await freePort();
-  pushService = createServer((request, response) => {
+  pushService = createServer({ cert: TEST_TLS_CERT, key: TEST_TLS_KEY }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', () => {
@@ -40,11 +49,13 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => pushService.listen(pushPort, '127.0.0.1', resolve));
-  server = await startTestServer();
+  writeFileSync(join(certDir, 'ca.pem'), TEST_TLS_CERT);
+  server = await startTestServer({ PUSH_TEST_ALLOW_HOSTS: '127.0.0.1', PUSH_TEST_CA_FILE: join(certDir, 'ca.pem') });
 });
 afterAll(async () => {
   await server.close();
   await new Promise<void>((resolve) => pushService.close(() => resolve()));
+  rmSync(certDir, { recursive: true, force: true });
 });
 
 /** A browser-side subscription: its own P-256 key pair and auth secret, as PushManager makes. */
@@ -55,7 +66,7 @@ function subscription(path: string) {
   return {
     keys,
     auth,
-    body: { endpoint: `http://127.0.0.1:${pushPort}/${path}`, keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
+    body: { endpoint: `https://127.0.0.1:${pushPort}/${path}`, keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
   };
 }
 

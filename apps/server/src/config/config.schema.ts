@@ -11,7 +11,8 @@ const url = (protocols: RegExp, hint: string) =>
 export const configSchema = z
   .object({
     PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(8080),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    // Loopback by default: a laptop install is not reachable from the network until HOST opens it.
+    HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_URL: url(/^https?:$/, 'http(s)').optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -48,6 +49,8 @@ export const configSchema = z
     MIXROOM_DEV_ORIGIN: url(/^https?:$/, 'http(s)').optional(),
     FFMPEG_PATH: z.string().min(1).optional(),
     FFPROBE_PATH: z.string().min(1).optional(),
+    PUSH_TEST_ALLOW_HOSTS: z.string().optional(),
+    PUSH_TEST_CA_FILE: z.string().min(1).optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   })
   .superRefine((c, ctx) => {

@@ -25,6 +25,12 @@ export interface AppConfig {
   identity: { mode: 'embedded'; issuer: string; clientId: string; audience: string } | { mode: 'external'; issuer: string; clientId: string; audience: string };
   shutdownTimeoutMs: number;
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined };
+  /**
+   * Test-only seam: push service hosts exempt from the public-address rule, and an extra CA to trust
+   * for them, so a test can run a push service on loopback with a self-signed certificate. Both are
+   * empty unless set; production never needs them.
+   */
+  pushTest: { allowHosts: string[]; caFile: string | undefined };
   /** Origins besides PUBLIC_URL allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];
 }
@@ -82,6 +88,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     identity,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     media: { ffmpegPath: c.FFMPEG_PATH, ffprobePath: c.FFPROBE_PATH },
+    pushTest: {
+      allowHosts: (c.PUSH_TEST_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      caFile: c.PUSH_TEST_CA_FILE,
+    },
     devOrigins: c.MIXROOM_DEV_ORIGIN ? [c.MIXROOM_DEV_ORIGIN.replace(/\/$/, '')] : [],
   };
 }

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@mixroom/shared';
 import type { ErrorResponse } from '@mixroom/contracts';
 import { AppError } from './app-error';
+import { RateLimitedError } from '../platform/security/attempt-limiter';
 
 /** Every failure leaves the API as `{ error: { code, message } }` (DESIGN.md §2). */
 /** `serveApp` answers unknown GETs outside /api and /oidc with the web app (client-side routes). */
@@ -10,6 +11,7 @@ export function registerErrorHandler(app: FastifyInstance, serveApp: ((reply: Fa
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let status = 500;
     let body: ErrorResponse = { error: { code: 'INTERNAL', message: MESSAGES.genericError } };
+    if (error instanceof RateLimitedError) void reply.header('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof AppError) {
       status = error.status;
       body = { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };

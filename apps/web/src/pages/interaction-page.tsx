@@ -72,11 +72,17 @@ function SignInForms({ details }: { details: InteractionDetails }) {
         setScreen('signin');
         return;
       }
-      const { redirectTo } = await api<{ redirectTo: string }>(`/oidc/interaction/${details.uid}/${screen === 'signup' ? 'signup' : 'login'}`, {
+      const answer = await api<{ redirectTo: string } | { message: string }>(`/oidc/interaction/${details.uid}/${screen === 'signup' ? 'signup' : 'login'}`, {
         method: 'POST',
         body: parsed.data,
       });
-      window.location.assign(redirectTo);
+      // An address that already has an account is told to check its mail, never that it is taken.
+      if ('message' in answer) {
+        setNotice(answer.message);
+        setScreen('signin');
+        return;
+      }
+      window.location.assign(answer.redirectTo);
     } catch (error) {
       setFailure(error instanceof ApiError || error instanceof Error ? error.message : MESSAGES.genericError);
     } finally {

@@ -3,9 +3,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS, MESSAGES } from '@mixroom/shared';
 import type { SignInBody, SignUpBody } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
+import type { Clock } from '../../platform/clock/clock';
 import type { JobQueue } from '../../platform/jobs/job-queue';
+import { limiterKey, SIGN_IN_RULES, TOO_MANY_SIGN_IN_ATTEMPTS, type AttemptLimiter, type LimitRule } from '../../platform/security/attempt-limiter';
+import { isCommonPassword, PASSWORD_TOO_COMMON } from '../../platform/security/common-passwords';
 import type { UsersRepository, UserRow } from '../users/users.repository';
 import type { PasswordResetsRepository } from './password-resets.repository';
+import { accountExistsMail } from './account-exists.mail';
 import { sendMailJob } from './mail.jobs';
 import { passwordResetMail } from './password-reset.mail';
 
@@ -13,6 +17,20 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** A hash to verify against when the e-mail is unknown, so timing does not reveal accounts. */
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$1oQ3YbXc4E6r6FkN0f1wCz0ydvH0mUq0S3B9mMZb7pY';
 const RESETS_PER_HOUR = 3;
+/** At most one "you already have an account" mail per account an hour, so the form can't spam it. */
+const EXISTING_ACCOUNT_NOTICE: LimitRule = { name: 'signup:notice', allowance: 1, windowMs: 3_600_000, baseBlockMs: 0, maxBlockMs: 0 };
+
+export const SIGN_UP_CHECK_MAIL = 'We have sent a message to this e-mail address. Please open it to continue.';
+
+/** A sign-up either signs someone in, or (for an address that has an account) says to check the mail. */
+export type SignUpOutcome = { kind: 'signed-in'; user: UserRow } | { kind: 'check-mail'; message: string };
+
+export interface AccountsSecurity {
+  limiter: AttemptLimiter;
+  clock: Clock;
+  /** Ends every session and refresh token of a user at the identity provider. */
+  revokeGrants: (userId: string) => Promise<unknown>;
+}
 
 /** Local accounts of the embedded identity provider: sign up, sign in, password reset. */
 export class AccountsService {
@@ -21,24 +39,55 @@ export class AccountsService {
     private readonly resets: PasswordResetsRepository,
     private readonly jobs: JobQueue,
     private readonly publicUrl: string,
+    private readonly security: AccountsSecurity,
   ) {}
 
-  async signUp(input: SignUpBody): Promise<UserRow> {
-    if (await this.users.findByEmail(input.email)) throw AppError.conflict(MESSAGES.emailTaken, 'EMAIL_TAKEN');
+  /**
+   * Never answers "this e-mail is taken": an address with an account gets a mail instead (unless the
+   * password is that account's, which is simply a sign-in), and the attempt counts against the
+   * sign-in limits so the form can't be used to test many addresses.
+   */
+  async signUp(input: SignUpBody, address: string): Promise<SignUpOutcome> {
+    assertUncommon(input.password);
+    const existing = await this.users.findByEmail(input.email);
+    if (existing) return this.signUpExisting(existing, input, address);
     const passwordHash = await hash(input.password);
     try {
-      return await this.users.create({ email: input.email, displayName: input.displayName, passwordHash, provider: 'password' });
+      return { kind: 'signed-in', user: await this.users.create({ email: input.email, displayName: input.displayName, passwordHash, provider: 'password' }) };
     } catch (error) {
-      // Two sign-ups with one e-mail at once: the unique index decides, the loser gets the same answer.
-      if ((error as { cause?: { code?: string } }).cause?.code === '23505') throw AppError.conflict(MESSAGES.emailTaken, 'EMAIL_TAKEN');
-      throw error;
+      // Two sign-ups with one e-mail at once: the unique index decides, the loser is an existing account.
+      if ((error as { cause?: { code?: string } }).cause?.code !== '23505') throw error;
+      const winner = await this.users.findByEmail(input.email);
+      if (!winner) throw error;
+      return this.signUpExisting(winner, input, address);
     }
   }
 
-  async signIn(input: SignInBody): Promise<UserRow> {
+  private async signUpExisting(user: UserRow, input: SignUpBody, address: string): Promise<SignUpOutcome> {
+    const keys = this.signInKeys(input.email, address);
+    await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
+    if (user.passwordHash && (await verify(user.passwordHash, input.password).catch(() => false))) {
+      await this.security.limiter.reset(keys.accountAddress);
+      return { kind: 'signed-in', user };
+    }
+    await this.recordSignInFailure(keys);
+    if (await this.security.limiter.consume(EXISTING_ACCOUNT_NOTICE, limiterKey(EXISTING_ACCOUNT_NOTICE, user.id))) {
+      await this.jobs.send(sendMailJob, { to: user.email, ...accountExistsMail(user.displayName, `${this.publicUrl}/public/sign-in`) });
+    }
+    return { kind: 'check-mail', message: SIGN_UP_CHECK_MAIL };
+  }
+
+  /** Refused for a while after repeated failures from one address, per account and overall. */
+  async signIn(input: SignInBody, address: string): Promise<UserRow> {
+    const keys = this.signInKeys(input.email, address);
+    await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
     const user = await this.users.findByEmail(input.email);
     const ok = await verify(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
-    if (!user || !user.passwordHash || !ok) throw new AppError(401, 'INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
+    if (!user || !user.passwordHash || !ok) {
+      await this.recordSignInFailure(keys);
+      throw new AppError(401, 'INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
+    }
+    await this.security.limiter.reset(keys.accountAddress);
     return user;
   }
 
@@ -46,18 +95,46 @@ export class AccountsService {
   async requestPasswordReset(email: string): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user || !user.passwordHash) return;
+    const now = this.security.clock.now().getTime();
     const ttlMs = LIMITS.passwordResetTtlMinutes * 60_000;
-    const recent = await this.resets.countIssuedAfter(user.id, new Date(Date.now() + ttlMs - 3_600_000));
+    const recent = await this.resets.countIssuedAfter(user.id, new Date(now + ttlMs - 3_600_000));
     if (recent >= RESETS_PER_HOUR) return;
     const token = randomBytes(32).toString('base64url');
-    await this.resets.create(sha256(token), user.id, new Date(Date.now() + ttlMs));
+    await this.resets.create(sha256(token), user.id, new Date(now + ttlMs));
     const link = `${this.publicUrl}/public/reset-password?token=${encodeURIComponent(token)}`;
     await this.jobs.send(sendMailJob, { to: user.email, ...passwordResetMail(user.displayName, link) });
   }
 
+  /** A new password signs the account out everywhere: whoever knew the old one loses their sessions. */
   async confirmPasswordReset(token: string, password: string): Promise<void> {
+    assertUncommon(password);
     const userId = await this.resets.consume(sha256(token));
     if (!userId) throw new AppError(400, 'RESET_INVALID', MESSAGES.passwordResetInvalid);
     await this.users.setPassword(userId, await hash(password));
+    await this.revokeAllGrants(userId);
   }
+
+  /**
+   * Ends every session and refresh token of a user (password reset, an administrator disabling the
+   * account). Access tokens already issued expire within their short lifetime.
+   */
+  async revokeAllGrants(userId: string): Promise<void> {
+    await this.security.revokeGrants(userId);
+  }
+
+  private signInKeys(email: string, address: string) {
+    return {
+      accountAddress: limiterKey(SIGN_IN_RULES.accountAddress, email.trim(), address),
+      address: limiterKey(SIGN_IN_RULES.address, address),
+    };
+  }
+
+  private async recordSignInFailure(keys: { accountAddress: string; address: string }): Promise<void> {
+    await this.security.limiter.recordFailure(SIGN_IN_RULES.accountAddress, keys.accountAddress);
+    await this.security.limiter.recordFailure(SIGN_IN_RULES.address, keys.address);
+  }
+}
+
+function assertUncommon(password: string): void {
+  if (isCommonPassword(password)) throw new AppError(400, 'PASSWORD_TOO_COMMON', PASSWORD_TOO_COMMON);
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { errorResponse, interactionDetails, redirectResponse, signInBody, signUpBody } from '@mixroom/contracts';
+import { errorResponse, interactionDetails, messageResponse, redirectResponse, signInBody, signUpBody } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { AccountsService } from './accounts.service';
 
@@ -67,21 +67,36 @@ export const interactionRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/oidc/interaction/:uid/login',
-    { schema: { ...hidden, params, body: signInBody, response: { 200: redirectResponse, 400: errorResponse, 401: errorResponse, 410: errorResponse } } },
+    {
+      schema: {
+        ...hidden,
+        params,
+        body: signInBody,
+        response: { 200: redirectResponse, 400: errorResponse, 401: errorResponse, 410: errorResponse, 429: errorResponse },
+      },
+    },
     async (request, reply) => {
       await details(request, reply);
-      const user = await accounts.signIn(request.body);
+      const user = await accounts.signIn(request.body, request.ip);
       return finish(request, reply, user.id);
     },
   );
 
   app.post(
     '/oidc/interaction/:uid/signup',
-    { schema: { ...hidden, params, body: signUpBody, response: { 200: redirectResponse, 400: errorResponse, 409: errorResponse, 410: errorResponse } } },
+    {
+      schema: {
+        ...hidden,
+        params,
+        body: signUpBody,
+        response: { 200: z.union([redirectResponse, messageResponse]), 400: errorResponse, 410: errorResponse, 429: errorResponse },
+      },
+    },
     async (request, reply) => {
       await details(request, reply);
-      const user = await accounts.signUp(request.body);
-      return finish(request, reply, user.id);
+      const outcome = await accounts.signUp(request.body, request.ip);
+      if (outcome.kind === 'check-mail') return { message: outcome.message };
+      return finish(request, reply, outcome.user.id);
     },
   );
 

@@ -1,16 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse } from '@mixroom/contracts';
+import { AppError } from '../../http/app-error';
 import { requireActor } from '../../http/authentication';
+import { PushEndpointError } from '../../platform/push/push-endpoint';
 import type { PushService } from '../../platform/push/push.service';
 import type { PushRepository } from './push.repository';
 
 const subscription = z.object({
-  endpoint: z.url({ protocol: /^https?$/ }),
+  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({ p256dh: z.string().min(20).max(200), auth: z.string().min(8).max(100) }),
 });
 const device = z.object({ deviceId: z.string().regex(/^[\w-]{8,64}$/) });
+
+/** The server will POST to a saved endpoint: only https push services on public addresses are kept. */
+const refused = (error: unknown): never => {
+  throw error instanceof PushEndpointError ? AppError.badRequest(error.message, 'PUSH_ENDPOINT_REFUSED') : error;
+};
 
 /** This device's Web Push subscription (the spec's per-device token record). */
 export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService; devices: PushRepository }> = async (app, { push, devices }) => {
@@ -34,6 +41,7 @@ export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService; devices: Pus
       },
     },
     async (request, reply) => {
+      await push.assertSendable(request.body.subscription.endpoint).catch(refused);
       await devices.save(requireActor(request).userId, request.params.deviceId, {
         endpoint: request.body.subscription.endpoint,
         keys: request.body.subscription.keys,

@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database';
+import { providerHeaders } from '../../http/security-headers';
 import type { IdentitySecrets } from './signing-keys';
-import { createOidcAdapterClass } from './oidc.repository';
+import { createOidcAdapterClass, revokeOidcGrant } from './oidc.repository';
+import { logoutPage } from './logout-page';
 
 export interface AccountLookup {
   findAccountClaims(id: string): Promise<{ email: string; name: string } | null>;
@@ -17,9 +20,12 @@ export interface EmbeddedProviderOptions {
   extraOrigins: string[];
 }
 
-/** Seconds each artefact lives. Access tokens are short; the web client renews with refresh tokens. */
-const TTL = {
-  AccessToken: 15 * 60,
+/**
+ * Seconds each artefact lives. Access tokens are short (a revoked session's last token dies within
+ * minutes); the web client renews them silently with the refresh token.
+ */
+export const TTL = {
+  AccessToken: 5 * 60,
   AuthorizationCode: 60,
   IdToken: 60 * 60,
   Interaction: 60 * 60,
@@ -27,11 +33,6 @@ const TTL = {
   Grant: 30 * 86400,
   RefreshToken: 30 * 86400,
 };
-
-const autoSubmitLogout = (form: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Signing out…</title></head>
-<body style="font-family:system-ui;background:#0f0d1a;color:#eee;display:grid;place-items:center;height:100vh">
-<p>Signing out…</p>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}
-<script>document.forms[0].submit()</script></body></html>`;
 
 /**
  * The embedded OpenID Connect provider mounted under /oidc: authorization code + PKCE for the web
@@ -68,8 +69,16 @@ export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, account
       revocation: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
+        // Signing out needs the user's click on this page, or an id_token_hint only the app holds:
+        // a foreign page can't sign anyone out (logout CSRF).
         logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
-          ctx.body = autoSubmitLogout(form);
+          const nonce = randomBytes(16).toString('base64');
+          const hinted = Boolean(ctx.oidc.entities.IdTokenHint);
+          ctx.set('Content-Security-Policy', logoutPolicy(nonce, options.extraOrigins));
+          ctx.body = logoutPage(form, { autoSubmit: hinted, nonce });
+        },
+        postLogoutSuccessSource: (ctx: KoaContextWithOIDC) => {
+          ctx.redirect(`${options.publicUrl}/public/landing`);
         },
       },
       resourceIndicators: {
@@ -99,7 +108,29 @@ export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, account
   };
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
+  const headers = providerHeaders(options.extraOrigins);
+  provider.use(async (ctx, next) => {
+    ctx.set(headers);
+    await next();
+    // The provider keeps grants with offline access past a sign-out; Mixroom's sign-out ends them,
+    // so the refresh tokens of this browser's session stop working too.
+    const { oidc } = ctx as Partial<KoaContextWithOIDC>;
+    if (oidc?.route === 'end_session_confirm' && ctx.status === 303) {
+      for (const { grantId } of Object.values(oidc.session?.authorizations ?? {})) if (grantId) await revokeOidcGrant(db, grantId);
+    }
+  });
   return provider;
+}
+
+function logoutPolicy(nonce: string, extraOrigins: string[]): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "style-src 'unsafe-inline'",
+    `form-action 'self' ${extraOrigins.join(' ')}`.trim(),
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 function escapeHtml(text: string): string {

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/database';
 import { oidcModels } from '../../db/schema';
@@ -67,4 +67,23 @@ export async function purgeExpiredOidcRows(db: Db): Promise<number> {
     .where(lt(oidcModels.expiresAt, sql`now()`))
     .returning({ id: oidcModels.id });
   return deleted.length;
+}
+
+/**
+ * Deletes every session, grant, code and token of one account, so its refresh tokens stop working at
+ * once (JWT access tokens already issued live out their short lifetime).
+ */
+export async function revokeOidcRowsOfAccount(db: Db, accountId: string): Promise<number> {
+  const deleted = await db
+    .delete(oidcModels)
+    .where(
+      sql`${oidcModels.payload}->>'accountId' = ${accountId} or ${oidcModels.payload}->'session'->>'accountId' = ${accountId} or ${oidcModels.payload}->'result'->'login'->>'accountId' = ${accountId}`,
+    )
+    .returning({ id: oidcModels.id });
+  return deleted.length;
+}
+
+/** Deletes one grant and every code and token issued under it. */
+export async function revokeOidcGrant(db: Db, grantId: string): Promise<void> {
+  await db.delete(oidcModels).where(or(eq(oidcModels.grantId, grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, grantId))));
 }

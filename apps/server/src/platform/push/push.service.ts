@@ -1,5 +1,6 @@
 import webpush, { type PushSubscription } from 'web-push';
 import type { SecretsRepository } from '../secrets/secrets.repository';
+import { checkPushEndpoint, PushEndpointError, postToPushEndpoint, type PushEndpointPolicy } from './push-endpoint';
 
 export interface PushMessage {
   title: string;
@@ -14,32 +15,47 @@ export interface PushTarget {
 
 /**
  * Web Push with VAPID keys generated on first start and kept in the database (shared by nodes).
- * Returns the devices whose subscription is gone, so the caller can forget them.
+ * Endpoints come from browsers, so each is checked (https, public addresses only) before any byte
+ * is sent. Returns the devices whose subscription is gone or refused, so the caller can forget them.
  */
 export class PushService {
   private constructor(
     readonly publicKey: string,
     private readonly privateKey: string,
     private readonly subject: string,
+    private readonly policy: PushEndpointPolicy,
   ) {}
 
-  static async create(secrets: SecretsRepository, subject: string): Promise<PushService> {
+  static async create(secrets: SecretsRepository, subject: string, policy: PushEndpointPolicy): Promise<PushService> {
     const keys = await secrets.getOrCreate('push.vapid', () => webpush.generateVAPIDKeys());
-    return new PushService(keys.publicKey, keys.privateKey, subject);
+    return new PushService(keys.publicKey, keys.privateKey, subject, policy);
+  }
+
+  /** Throws PushEndpointError (a message for the user) when the endpoint may not be contacted. */
+  async assertSendable(endpoint: string): Promise<void> {
+    await checkPushEndpoint(endpoint, this.policy);
   }
 
   async send(targets: PushTarget[], message: PushMessage): Promise<{ gone: string[] }> {
     const gone: string[] = [];
     for (const target of targets) {
-      // web-push encrypts and signs; fetch sends (so any push service URL works, https or not).
+      // Checked again at send time: a name's addresses may have changed since it was saved.
+      let checked;
+      try {
+        checked = await checkPushEndpoint(target.subscription.endpoint, this.policy);
+      } catch (error) {
+        if (!(error instanceof PushEndpointError) || !error.permanent) throw error;
+        gone.push(target.deviceId);
+        continue;
+      }
       const request = webpush.generateRequestDetails(target.subscription, JSON.stringify(message), {
         vapidDetails: { subject: this.subject, publicKey: this.publicKey, privateKey: this.privateKey },
         TTL: 3600,
         contentEncoding: 'aes128gcm',
       });
-      const response = await fetch(request.endpoint, { method: request.method, headers: request.headers, body: new Uint8Array(request.body) });
-      if (response.status === 404 || response.status === 410) gone.push(target.deviceId);
-      else if (!response.ok) throw new Error(`The push service answered ${response.status}`);
+      const status = await postToPushEndpoint(checked, { headers: request.headers, body: request.body }, this.policy);
+      if (status === 404 || status === 410) gone.push(target.deviceId);
+      else if (status < 200 || status >= 300) throw new Error(`The push service answered ${status}`);
     }
     return { gone };
   }

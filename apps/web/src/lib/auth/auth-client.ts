@@ -18,7 +18,10 @@ export function createUserManager(config: AuthConfig): UserManager {
     automaticSilentRenew: true,
     // Refresh tokens renew the session without an iframe or third-party cookies.
     silentRequestTimeoutInSeconds: 10,
-    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    // Tokens live in this tab's sessionStorage, not localStorage: they are gone when the tab closes,
+    // and other tabs sign in again through the provider's session (no password asked).
+    userStore: new WebStorageStateStore({ store: window.sessionStorage }),
+    stateStore: new WebStorageStateStore({ store: window.sessionStorage }),
     loadUserInfo: false,
   });
 }

@@ -58,9 +58,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const endSession = useCallback(
     async (current: User | null) => {
       queryClient.clear();
+      setUser(null);
+      // Revoking the refresh token ends its grant at the provider: a copy of it is useless from now.
+      await manager?.revokeTokens(['refresh_token']).catch(() => undefined);
       localStorage.clear();
       sessionStorage.clear();
-      setUser(null);
       if (!manager) return;
       await manager.signoutRedirect(current?.id_token ? { id_token_hint: current.id_token } : {}).catch(() => {
         window.location.assign('/public/landing');
