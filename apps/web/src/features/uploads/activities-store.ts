@@ -10,6 +10,8 @@ export interface Activity {
   percent: number;
   error?: string;
   cancel?: () => void;
+  /** An interrupted upload goes on once the user chooses its file again. */
+  resume?: (file: File) => void;
 }
 
 const FINISHED_LINGER_MS = 4000;

@@ -1,48 +1,30 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { api, ApiError } from '../../lib/api-client';
 import { storageApi } from '../storage/api';
 import { storageKeys } from '../storage/queries';
-import { activitiesStore } from './activities-store';
-import { uploadFile } from './upload-engine';
+import { useUploadOrchestrator } from './use-upload-orchestrator';
 
-/** Uploads a new version of a project, with progress in the Activities panel. */
+/**
+ * Uploads a new version of a project through the upload orchestrator. Resolves when the version is
+ * in (or the user cancelled it); rejects with the failure, which the Activities panel also shows.
+ */
 export function useVersionUpload() {
   const queryClient = useQueryClient();
+  const orchestrator = useUploadOrchestrator();
   return useCallback(
     async (projectId: string, name: string, file: File) => {
-      const id = crypto.randomUUID();
-      const controller = new AbortController();
-      activitiesStore.add({ id, kind: 'upload', name: file.name, state: 'Started', percent: 0 });
+      const handle = orchestrator.start({
+        file,
+        label: file.name,
+        scope: `version:${projectId}`,
+        ticket: () => storageApi.versionTicket(projectId, name, file.name, file.size),
+      });
       try {
-        const ticket = await storageApi.versionTicket(projectId, name, file.name, file.size);
-        activitiesStore.update(id, {
-          cancel: () => {
-            controller.abort();
-            activitiesStore.remove(id);
-            void storageApi.cancelUpload(ticket.version.id).finally(() => queryClient.invalidateQueries({ queryKey: storageKeys.all }));
-          },
-        });
-        await uploadFile({
-          api,
-          ticket,
-          file,
-          signal: controller.signal,
-          onProgress: ({ sentBytes, totalBytes }) => activitiesStore.update(id, { state: 'In Progress', percent: Math.floor((sentBytes / totalBytes) * 100) }),
-        });
-        activitiesStore.update(id, { state: 'Finished', percent: 100, cancel: undefined });
-      } catch (error) {
-        if (!controller.signal.aborted)
-          activitiesStore.update(id, {
-            state: 'Error',
-            error: error instanceof ApiError || error instanceof Error ? error.message : String(error),
-            cancel: undefined,
-          });
-        throw error;
+        await handle.done;
       } finally {
         await queryClient.invalidateQueries({ queryKey: storageKeys.all });
       }
     },
-    [queryClient],
+    [queryClient, orchestrator],
   );
 }

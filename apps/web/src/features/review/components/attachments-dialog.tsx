@@ -5,14 +5,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { ProjectItem } from '@mixroom/contracts';
 import { REVIEW_MESSAGES } from '@mixroom/shared';
-import { api, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { startBrowserDownload } from '../../../lib/download';
 import { formatBytes, formatDate } from '../../../lib/format/format';
 import { notify } from '../../../lib/notify';
 import { storageApi } from '../../storage/api';
 import { storageKeys } from '../../storage/queries';
-import { activitiesStore } from '../../uploads/activities-store';
-import { uploadFile } from '../../uploads/upload-engine';
+import { useUploadOrchestrator } from '../../uploads/use-upload-orchestrator';
 import { reviewApi } from '../api';
 import { reviewKeys, useAttachments } from '../queries';
 
@@ -87,6 +86,7 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
 /** Files that belong with a project — lyrics, session files, references (spec 2 Attachments dialog). */
 export function AttachmentsDialog({ projectId, opened, onClose }: { projectId: string; opened: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const orchestrator = useUploadOrchestrator();
   const query = useAttachments(opened ? projectId : null);
   const [sort, setSort] = useState<Sort>('newest');
   const [q, setQ] = useState('');
@@ -104,30 +104,21 @@ export function AttachmentsDialog({ projectId, opened, onClose }: { projectId: s
   const add = async (files: File[]) => {
     await Promise.all(
       files.map(async (file) => {
-        const id = crypto.randomUUID();
-        const progress = (percent: number) => setUploads((all) => ({ ...all, [id]: { name: file.name, percent } }));
-        progress(0);
-        activitiesStore.add({ id, kind: 'upload', name: file.name, state: 'Started', percent: 0 });
+        const handle = orchestrator.start({
+          file,
+          label: file.name,
+          scope: `attachment:${projectId}`,
+          ticket: () => reviewApi.attachmentTicket(projectId, file.name, file.size),
+          onTicket: refresh,
+          onProgress: (percent) => setUploads((all) => ({ ...all, [handle.id]: { name: file.name, percent } })),
+        });
+        setUploads((all) => ({ ...all, [handle.id]: { name: file.name, percent: 0 } }));
         try {
-          const ticket = await reviewApi.attachmentTicket(projectId, file.name, file.size);
-          refresh();
-          await uploadFile({
-            api,
-            ticket,
-            file,
-            onProgress: ({ sentBytes, totalBytes }) => {
-              const percent = Math.floor((sentBytes / totalBytes) * 100);
-              progress(percent);
-              activitiesStore.update(id, { state: 'In Progress', percent });
-            },
-          });
-          activitiesStore.update(id, { state: 'Finished', percent: 100 });
+          await handle.done;
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          activitiesStore.update(id, { state: 'Error', error: message });
-          notify('error', 'Attachments', message);
+          notify('error', 'Attachments', error instanceof Error ? error.message : String(error));
         } finally {
-          setUploads(({ [id]: _done, ...rest }) => rest);
+          setUploads(({ [handle.id]: _done, ...rest }) => rest);
           refresh();
         }
       }),

@@ -1,13 +1,23 @@
-import { ActionIcon, Badge, Group, Paper, Progress, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { ActionIcon, Badge, FileButton, Group, Paper, Progress, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconPlayerPlay, IconX } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { reviewKeys } from '../../review/queries';
+import { storageKeys } from '../../storage/queries';
 import { activitiesStore, useActivities, type ActivityState } from '../activities-store';
+import { useRestoreUploads } from '../use-upload-orchestrator';
 
 const COLORS: Record<ActivityState, string> = { Started: 'gray', 'In Progress': 'violet', Finished: 'teal', Error: 'red' };
 
 /** The bottom sheet of running uploads and downloads: state, percent, a bar, cancel, collapse. */
 export function ActivitiesPanel() {
   const activities = useActivities();
+  const queryClient = useQueryClient();
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: storageKeys.all });
+    void queryClient.invalidateQueries({ queryKey: [...reviewKeys.all, 'attachments'] });
+  }, [queryClient]);
+  useRestoreUploads(refresh);
   const [collapsed, setCollapsed] = useState(false);
   if (activities.length === 0) return null;
   const running = activities.filter((a) => a.state === 'Started' || a.state === 'In Progress').length;
@@ -43,6 +53,17 @@ export function ActivitiesPanel() {
                   <Text size="xs" c="dimmed" w={36} ta="right">
                     {activity.percent}%
                   </Text>
+                  {activity.resume && (
+                    <FileButton onChange={(file) => file && activity.resume?.(file)}>
+                      {(props) => (
+                        <Tooltip label="Resume">
+                          <ActionIcon {...props} size="sm" variant="subtle" aria-label={`Resume ${activity.name}`}>
+                            <IconPlayerPlay size={14} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </FileButton>
+                  )}
                   {activity.cancel ? (
                     <Tooltip label="Cancel">
                       <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Cancel ${activity.name}`} onClick={activity.cancel}>
