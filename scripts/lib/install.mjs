@@ -36,7 +36,7 @@ export async function installDependencies(root, version, env, run) {
   const { npm_config_nodedir: _machineHeaders, ...inherited } = env;
   const childEnv = cli ? { ...inherited, PATH: `${dirname(node)}${delimiter}${env.PATH ?? ''}` } : env;
   const dirs = lockedPackageDirs(root);
-  say(`npm ci: ${dirs.length} packages from package-lock.json into node_modules (about 900 MB on disk)`);
+  say(`npm ci: ${dirs.length} packages from package-lock.json into node_modules (about 720 MB on disk)`);
   const stop = heartbeat(10_000, (elapsed) => {
     const unpacked = dirs.filter((file) => existsSync(file)).length;
     const stage = unpacked < dirs.length ? `${unpacked} of ${dirs.length} packages unpacked` : 'all packages unpacked, running their install scripts';
