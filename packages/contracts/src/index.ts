@@ -8,3 +8,5 @@ export * from './storage';
 export * from './sharing';
 export * from './comments';
 export * from './review';
+export * from './endpoint';
+export * from './endpoints';

@@ -191,6 +191,21 @@ export const ensureFoldersResponse = z.object({ folders: z.record(z.string(), z.
 
 export const signedUrl = z.object({ url: z.string(), expiresAt: isoDate });
 
+/** Folders the user can put things in, each with its full path, for a folder picker. */
+export const folderOptions = z
+  .object({ folders: z.array(z.object({ id: z.uuid(), parentId: z.uuid().nullable(), path: z.string() })) })
+  .meta({ id: 'FolderOptions' });
+export type FolderOptions = z.infer<typeof folderOptions>;
+
+/** Peaks computed at upload: 0–255 maxima per bin (base64) at several resolutions. */
+export const peaksFile = z.object({
+  version: z.literal(1),
+  sampleRate: z.number(),
+  durationSeconds: z.number(),
+  levels: z.array(z.object({ samplesPerPeak: z.number(), data: z.string() })),
+});
+export type PeaksFile = z.infer<typeof peaksFile>;
+
 export const storageUsage = z.object({ usedBytes: z.number(), limitBytes: z.number() }).meta({ id: 'StorageUsage' });
 
 export const searchQuery = z.object({ q: z.string().trim().min(1).max(100), limit: z.coerce.number().int().min(1).max(50).default(20) });

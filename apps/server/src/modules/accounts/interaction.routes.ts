@@ -1,13 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
-import { z } from 'zod';
-import { errorResponse, interactionDetails, messageResponse, redirectResponse, signInBody, signUpBody } from '@mixroom/contracts';
+import { interactionEndpoints as endpoints } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
+import { route } from '../../http/endpoint';
 import type { AccountsService } from './accounts.service';
-
-const params = z.object({ uid: z.string().min(1).max(100) });
-const hidden = { hide: true } as const;
 
 /**
  * The embedded provider's interaction endpoints. They live under /oidc/interaction/{uid} because
@@ -33,9 +30,12 @@ export const interactionRoutes: FastifyPluginAsyncZod<{
   };
 
   // Consent for our own client is implied: grant what it asks and continue without a screen.
-  app.get('/oidc/interaction/:uid', { schema: { ...hidden, params } }, async (request, reply) => {
+  route(app, endpoints.page, async (request, reply) => {
     const interaction = await details(request, reply).catch(() => null);
-    if (interaction?.prompt.name !== 'consent') return serveApp(reply);
+    if (interaction?.prompt.name !== 'consent') {
+      await serveApp(reply);
+      return reply;
+    }
     const { prompt, params: authParams, session } = interaction;
     const grant = interaction.grantId
       ? await provider.Grant.find(interaction.grantId)
@@ -48,70 +48,41 @@ export const interactionRoutes: FastifyPluginAsyncZod<{
     const grantId = await grant.save();
     reply.hijack();
     await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    return reply;
   });
 
-  app.get(
-    '/oidc/interaction/:uid/details',
-    { schema: { ...hidden, params, response: { 200: interactionDetails, 410: errorResponse } } },
-    async (request, reply) => {
-      const interaction = await details(request, reply);
-      return {
-        uid: interaction.uid,
-        prompt: interaction.prompt.name,
-        clientName: 'Mixroom',
-        signedInEmail: null,
-        screen: interaction.params.screen === 'signup' ? ('signup' as const) : ('signin' as const),
-      };
-    },
-  );
+  route(app, endpoints.details, async (request, reply) => {
+    const interaction = await details(request, reply);
+    return {
+      uid: interaction.uid,
+      prompt: interaction.prompt.name,
+      clientName: 'Mixroom',
+      signedInEmail: null,
+      screen: interaction.params.screen === 'signup' ? ('signup' as const) : ('signin' as const),
+    };
+  });
 
-  app.post(
-    '/oidc/interaction/:uid/login',
-    {
-      schema: {
-        ...hidden,
-        params,
-        body: signInBody,
-        response: { 200: redirectResponse, 400: errorResponse, 401: errorResponse, 410: errorResponse, 429: errorResponse },
-      },
-    },
-    async (request, reply) => {
-      await details(request, reply);
-      const user = await accounts.signIn(request.body, request.ip);
-      return finish(request, reply, user.id);
-    },
-  );
+  route(app, endpoints.login, async (request, reply) => {
+    await details(request, reply);
+    const user = await accounts.signIn(request.body, request.ip);
+    return finish(request, reply, user.id);
+  });
 
-  app.post(
-    '/oidc/interaction/:uid/signup',
-    {
-      schema: {
-        ...hidden,
-        params,
-        body: signUpBody,
-        response: { 200: z.union([redirectResponse, messageResponse]), 400: errorResponse, 410: errorResponse, 429: errorResponse },
-      },
-    },
-    async (request, reply) => {
-      await details(request, reply);
-      const outcome = await accounts.signUp(request.body, request.ip);
-      if (outcome.kind === 'check-mail') return { message: outcome.message };
-      return finish(request, reply, outcome.user.id);
-    },
-  );
+  route(app, endpoints.signup, async (request, reply) => {
+    await details(request, reply);
+    const outcome = await accounts.signUp(request.body, request.ip);
+    if (outcome.kind === 'check-mail') return { message: outcome.message };
+    return finish(request, reply, outcome.user.id);
+  });
 
-  app.post(
-    '/oidc/interaction/:uid/abort',
-    { schema: { ...hidden, params, response: { 200: redirectResponse, 410: errorResponse } } },
-    async (request, reply) => {
-      await details(request, reply);
-      const redirectTo = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { error: 'access_denied', error_description: 'Sign-in cancelled' },
-        { mergeWithLastSubmission: false },
-      );
-      return { redirectTo };
-    },
-  );
+  route(app, endpoints.abort, async (request, reply) => {
+    await details(request, reply);
+    const redirectTo = await provider.interactionResult(
+      request.raw,
+      reply.raw,
+      { error: 'access_denied', error_description: 'Sign-in cancelled' },
+      { mergeWithLastSubmission: false },
+    );
+    return { redirectTo };
+  });
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthResponse } from '@mixroom/contracts';
+import { healthEndpoints } from '@mixroom/contracts';
 import { APP_VERSION } from '@mixroom/shared';
+import { route } from '../../http/endpoint';
 
 type Probe = () => Promise<void>;
 
@@ -16,13 +17,9 @@ async function measure(probe: Probe): Promise<{ ok: boolean; latencyMs: number; 
 
 /** Liveness and readiness in one: 200 when database, storage and queue answer, else 503. */
 export const healthRoutes: FastifyPluginAsyncZod<{ database: Probe; storage: Probe; queue: Probe }> = async (app, probes) => {
-  app.get(
-    '/api/health',
-    { schema: { tags: ['system'], summary: 'Health of the database, storage and job queue', response: { 200: healthResponse, 503: healthResponse } } },
-    async (_request, reply) => {
-      const [database, storage, queue] = await Promise.all([measure(probes.database), measure(probes.storage), measure(probes.queue)]);
-      const ok = database.ok && storage.ok && queue.ok;
-      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', version: APP_VERSION, checks: { database, storage, queue } });
-    },
-  );
+  route(app, healthEndpoints.health, async (_request, reply) => {
+    const [database, storage, queue] = await Promise.all([measure(probes.database), measure(probes.storage), measure(probes.queue)]);
+    const ok = database.ok && storage.ok && queue.ok;
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', version: APP_VERSION, checks: { database, storage, queue } });
+  });
 };

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { blobEndpoints as endpoints } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
+import { route } from '../../http/endpoint';
 import type { DiskBlobStore } from './disk-blob-store';
 import { contentDisposition } from './content-disposition';
 import { parseRange } from './range';
@@ -21,7 +23,7 @@ export async function diskBlobRoutes(app: FastifyInstance, deps: { store: DiskBl
     return claims;
   };
 
-  app.get('/api/blob/get', { schema: { hide: true } }, async (request, reply) => {
+  route(app, endpoints.get, async (request, reply) => {
     const claims = verify('get', request.query as Query);
     const info = await deps.store.head(claims.key);
     if (!info) throw AppError.notFound();
@@ -46,13 +48,13 @@ export async function diskBlobRoutes(app: FastifyInstance, deps: { store: DiskBl
     return reply.send(await deps.store.get(claims.key, range ?? undefined));
   });
 
-  app.put('/api/blob/put', { schema: { hide: true } }, async (request, reply) => {
+  route(app, endpoints.put, async (request, reply) => {
     const claims = verify('put', request.query as Query);
     await deps.store.put(claims.key, request.raw);
     return reply.status(200).send();
   });
 
-  app.put('/api/blob/part', { schema: { hide: true } }, async (request, reply) => {
+  route(app, endpoints.part, async (request, reply) => {
     const claims = verify('part', request.query as Query);
     if (!claims.uploadId || !claims.partNumber) throw AppError.badRequest('Incomplete part URL.');
     const etag = await deps.store.writePart(claims.key, claims.uploadId, claims.partNumber, request.raw);

@@ -1,6 +1,6 @@
-import type { AdminUsersResponse } from '@mixroom/contracts';
+import { adminEndpoints as endpoints } from '@mixroom/contracts';
 import type { PlanSku } from '@mixroom/shared';
-import { api } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 
 export interface AdminUsersParams {
   search: string;
@@ -9,12 +9,9 @@ export interface AdminUsersParams {
 }
 
 export function listUsers(params: AdminUsersParams, signal?: AbortSignal) {
-  const query = new URLSearchParams({ page: String(params.page), pageSize: String(params.pageSize) });
-  if (params.search) query.set('search', params.search);
-  return api<AdminUsersResponse>(`/api/admin/users?${query.toString()}`, signal ? { signal } : {});
+  return call(endpoints.users, { query: { page: params.page, pageSize: params.pageSize, ...(params.search ? { search: params.search } : {}) }, signal });
 }
 
-export const grantPlan = (userId: string, sku: PlanSku, endsAt: string | null) =>
-  api(`/api/admin/users/${userId}/plans`, { method: 'POST', body: { sku, endsAt } });
+export const grantPlan = (userId: string, sku: PlanSku, endsAt: string | null) => call(endpoints.grantPlan, { params: { id: userId }, body: { sku, endsAt } });
 
-export const revokePlan = (userId: string, grantId: string) => api<void>(`/api/admin/users/${userId}/plans/${grantId}`, { method: 'DELETE' });
+export const revokePlan = (userId: string, grantId: string) => call(endpoints.revokePlan, { params: { id: userId, grantId } });

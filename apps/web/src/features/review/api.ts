@@ -1,34 +1,24 @@
-import type { Comment, CreateCommentBody, PresenceEntry, ProjectItem, UploadTicket, VersionNote } from '@mixroom/contracts';
-import { api, apiBlob } from '../../lib/api-client';
+import { attachmentEndpoints, commentEndpoints, reviewEndpoints, storageEndpoints, type CreateCommentBody, type PeaksFile } from '@mixroom/contracts';
+import { call, callFile } from '../../lib/api-client';
 
-/** Peaks the server computed at upload: 0–255 maxima per bin at three resolutions. */
-export interface PeaksFile {
-  version: 1;
-  sampleRate: number;
-  durationSeconds: number;
-  levels: { samplesPerPeak: number; data: string }[];
-}
+export type { PeaksFile };
 
 export const reviewApi = {
-  comments: (versionId: string, signal?: AbortSignal) =>
-    api<{ comments: Comment[] }>(`/api/versions/${versionId}/comments`, signal ? { signal } : {}).then((r) => r.comments),
-  postComment: (versionId: string, body: CreateCommentBody) => api<{ id: string }>(`/api/versions/${versionId}/comments`, { method: 'POST', body }),
-  reply: (commentId: string, text: string) => api<{ id: string }>(`/api/comments/${commentId}/replies`, { method: 'POST', body: { text } }),
-  editComment: (commentId: string, text: string) => api<void>(`/api/comments/${commentId}`, { method: 'PATCH', body: { text } }),
-  deleteComment: (commentId: string) => api<void>(`/api/comments/${commentId}`, { method: 'DELETE' }),
-  note: (versionId: string, signal?: AbortSignal) => api<VersionNote>(`/api/versions/${versionId}/note`, signal ? { signal } : {}),
-  saveNote: (versionId: string, html: string) => api<VersionNote>(`/api/versions/${versionId}/note`, { method: 'PUT', body: { html } }),
-  notePdf: (versionId: string, html: string) => apiBlob(`/api/versions/${versionId}/note/pdf`, { method: 'POST', body: { html } }),
-  presence: (versionId: string, signal?: AbortSignal) =>
-    api<{ users: PresenceEntry[] }>(`/api/versions/${versionId}/presence`, signal ? { signal } : {}).then((r) => r.users),
-  setPresence: (versionId: string, state: 'online' | 'offline') => api<void>(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state } }),
-  streamUrl: (versionId: string) => api<{ url: string; expiresAt: string }>(`/api/versions/${versionId}/stream`),
-  spectrogramUrl: (versionId: string, signal?: AbortSignal) =>
-    api<{ url: string }>(`/api/versions/${versionId}/spectrogram`, signal ? { signal } : {}).then((r) => r.url),
-  peaks: (versionId: string, signal?: AbortSignal) => api<PeaksFile>(`/api/versions/${versionId}/peaks`, signal ? { signal } : {}),
-  attachments: (projectId: string, signal?: AbortSignal) =>
-    api<{ items: ProjectItem[]; canEdit: boolean }>(`/api/projects/${projectId}/attachments`, signal ? { signal } : {}),
+  comments: (versionId: string, signal?: AbortSignal) => call(commentEndpoints.list, { params: { id: versionId }, signal }).then((r) => r.comments),
+  postComment: (versionId: string, body: CreateCommentBody) => call(commentEndpoints.create, { params: { id: versionId }, body }),
+  reply: (commentId: string, text: string) => call(commentEndpoints.reply, { params: { id: commentId }, body: { text } }),
+  editComment: (commentId: string, text: string) => call(commentEndpoints.edit, { params: { id: commentId }, body: { text } }),
+  deleteComment: (commentId: string) => call(commentEndpoints.delete, { params: { id: commentId } }),
+  note: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.note, { params: { id: versionId }, signal }),
+  saveNote: (versionId: string, html: string) => call(reviewEndpoints.saveNote, { params: { id: versionId }, body: { html } }),
+  notePdf: (versionId: string, html: string) => callFile(reviewEndpoints.notePdf, { params: { id: versionId }, body: { html } }),
+  presence: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.presence, { params: { id: versionId }, signal }).then((r) => r.users),
+  setPresence: (versionId: string, state: 'online' | 'offline') => call(reviewEndpoints.setPresence, { params: { id: versionId }, body: { state } }),
+  streamUrl: (versionId: string) => call(reviewEndpoints.stream, { params: { id: versionId } }),
+  spectrogramUrl: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.spectrogram, { params: { id: versionId }, signal }).then((r) => r.url),
+  peaks: (versionId: string, signal?: AbortSignal) => call(storageEndpoints.peaks, { params: { id: versionId }, signal }),
+  attachments: (projectId: string, signal?: AbortSignal) => call(attachmentEndpoints.list, { params: { id: projectId }, signal }),
   attachmentTicket: (projectId: string, fileName: string, size: number) =>
-    api<UploadTicket>(`/api/projects/${projectId}/attachments`, { method: 'POST', body: { fileName, size } }),
-  deleteAttachment: (attachmentId: string) => api<void>(`/api/attachments/${attachmentId}`, { method: 'DELETE' }),
+    call(attachmentEndpoints.start, { params: { id: projectId }, body: { fileName, size } }),
+  deleteAttachment: (attachmentId: string) => call(attachmentEndpoints.delete, { params: { id: attachmentId } }),
 };

@@ -1,45 +1,35 @@
-import type { GroupItem, Listing, ListFilters, ProjectItem, StorageItem, UploadTicket, Version } from '@mixroom/contracts';
-import { api } from '../../lib/api-client';
+import { storageEndpoints as endpoints, type ListFilters } from '@mixroom/contracts';
+import { call } from '../../lib/api-client';
 
 export type ItemRef = { kind: 'group' | 'project'; id: string };
 
-const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
-
 export const storageApi = {
-  list: (groupId: string | null, q: ListFilters, offset: number, signal?: AbortSignal) =>
-    api<Listing>(
-      `/api/groups/${groupId ?? 'root'}/items${query({ sort: q.sort, owner: q.owner, kind: q.kind, offset: String(offset), limit: '200' })}`,
-      signal ? { signal } : {},
-    ),
-  createFolder: (name: string, parentId: string | null) => api<GroupItem>('/api/groups', { method: 'POST', body: { name, parentId } }),
+  list: (groupId: string | null, q: ListFilters, offset: number, signal?: AbortSignal) => {
+    const query = { sort: q.sort, owner: q.owner, kind: q.kind, offset, limit: 200 };
+    return groupId ? call(endpoints.listGroup, { params: { id: groupId }, query, signal }) : call(endpoints.listRoot, { query, signal });
+  },
+  createFolder: (name: string, parentId: string | null) => call(endpoints.createGroup, { body: { name, parentId } }),
   updateGroup: (id: string, patch: { name?: string; parentId?: string | null; color?: string | null }) =>
-    api<GroupItem>(`/api/groups/${id}`, { method: 'PATCH', body: patch }),
-  ensureFolders: (parentId: string | null, paths: string[]) =>
-    api<{ folders: Record<string, string> }>('/api/groups/ensure', { method: 'POST', body: { parentId, paths } }),
-  createProject: (name: string, groupId: string | null) => api<ProjectItem>('/api/projects', { method: 'POST', body: { name, groupId } }),
-  project: (id: string, signal?: AbortSignal) =>
-    api<{ project: ProjectItem; versions: Version[]; attachmentCount: number }>(`/api/projects/${id}`, signal ? { signal } : {}),
+    call(endpoints.updateGroup, { params: { id }, body: patch }),
+  ensureFolders: (parentId: string | null, paths: string[]) => call(endpoints.ensureFolders, { body: { parentId, paths } }),
+  createProject: (name: string, groupId: string | null) => call(endpoints.createProject, { body: { name, groupId } }),
+  project: (id: string, signal?: AbortSignal) => call(endpoints.project, { params: { id }, signal }),
   updateProject: (id: string, patch: { name?: string; groupId?: string | null; enableDownload?: boolean; color?: string | null }) =>
-    api<ProjectItem>(`/api/projects/${id}`, { method: 'PATCH', body: patch }),
-  uploadTicket: (groupId: string | null, fileName: string, size: number) =>
-    api<UploadTicket>('/api/projects/upload', { method: 'POST', body: { groupId, fileName, size } }),
+    call(endpoints.updateProject, { params: { id }, body: patch }),
+  uploadTicket: (groupId: string | null, fileName: string, size: number) => call(endpoints.uploadProject, { body: { groupId, fileName, size } }),
   versionTicket: (projectId: string, name: string, fileName: string, size: number) =>
-    api<UploadTicket>(`/api/projects/${projectId}/versions`, { method: 'POST', body: { name, fileName, size } }),
-  renameVersion: (versionId: string, name: string) => api<Version>(`/api/versions/${versionId}`, { method: 'PATCH', body: { name } }),
-  deleteVersion: (versionId: string) => api<{ projectDeleted: boolean }>(`/api/versions/${versionId}`, { method: 'DELETE' }),
-  cancelUpload: (versionId: string) => api<void>(`/api/versions/${versionId}/cancel`, { method: 'POST' }),
-  downloadUrl: (versionId: string) => api<{ url: string }>(`/api/versions/${versionId}/download`),
-  trash: (items: ItemRef[]) => api<void>('/api/items/trash', { method: 'POST', body: { items } }),
-  recover: (items: ItemRef[]) => api<void>('/api/items/recover', { method: 'POST', body: { items } }),
-  deleteForever: (items: ItemRef[]) => api<void>('/api/items/delete', { method: 'POST', body: { items } }),
-  listTrash: (sort: 'newest' | 'alphabetical', signal?: AbortSignal) => api<{ items: StorageItem[] }>(`/api/trash${query({ sort })}`, signal ? { signal } : {}),
-  emptyTrash: () => api<{ deleted: number }>('/api/trash/empty', { method: 'POST' }),
-  search: (q: string, signal?: AbortSignal) =>
-    api<{ items: { kind: 'group' | 'project'; id: string; name: string; parentId: string | null; parentName: string | null }[] }>(
-      `/api/search${query({ q })}`,
-      signal ? { signal } : {},
-    ),
-  folders: (signal?: AbortSignal) => api<{ folders: { id: string; parentId: string | null; path: string }[] }>('/api/folders', signal ? { signal } : {}),
-  prepareZip: (items: ItemRef[]) => api<{ url: string; downloadId: string; fileName: string }>('/api/downloads/zip', { method: 'POST', body: { items } }),
-  usage: () => api<{ usedBytes: number; limitBytes: number }>('/api/storage'),
+    call(endpoints.startVersion, { params: { id: projectId }, body: { name, fileName, size } }),
+  renameVersion: (versionId: string, name: string) => call(endpoints.renameVersion, { params: { id: versionId }, body: { name } }),
+  deleteVersion: (versionId: string) => call(endpoints.deleteVersion, { params: { id: versionId } }),
+  cancelUpload: (versionId: string) => call(endpoints.cancelVersion, { params: { id: versionId } }),
+  downloadUrl: (versionId: string) => call(endpoints.downloadUrl, { params: { id: versionId } }),
+  trash: (items: ItemRef[]) => call(endpoints.moveToTrash, { body: { items } }),
+  recover: (items: ItemRef[]) => call(endpoints.recover, { body: { items } }),
+  deleteForever: (items: ItemRef[]) => call(endpoints.deleteForever, { body: { items } }),
+  listTrash: (sort: 'newest' | 'alphabetical', signal?: AbortSignal) => call(endpoints.trash, { query: { sort }, signal }),
+  emptyTrash: () => call(endpoints.emptyTrash),
+  search: (q: string, signal?: AbortSignal) => call(endpoints.search, { query: { q }, signal }),
+  folders: (signal?: AbortSignal) => call(endpoints.folders, { signal }),
+  prepareZip: (items: ItemRef[]) => call(endpoints.prepareZip, { body: { items } }),
+  usage: () => call(endpoints.usage),
 };

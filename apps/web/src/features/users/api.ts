@@ -1,4 +1,4 @@
-import type { Me } from '@mixroom/contracts';
-import { api } from '../../lib/api-client';
+import { userEndpoints } from '@mixroom/contracts';
+import { call } from '../../lib/api-client';
 
-export const getMe = (signal?: AbortSignal) => api<Me>('/api/me', signal ? { signal } : {});
+export const getMe = (signal?: AbortSignal) => call(userEndpoints.me, { signal });

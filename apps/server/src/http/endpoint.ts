@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { successStatus, type EndpointDefinition, type EndpointReply, type EndpointRequestShape } from '@mixroom/contracts';
+
+export type EndpointRequest<E extends EndpointDefinition> = FastifyRequest<EndpointRequestShape<E>>;
+
+/**
+ * A JSON endpoint's handler returns its success document (sent with the declared success status);
+ * a raw one (redirect, file) writes the reply itself and returns it.
+ */
+export type EndpointHandler<E extends EndpointDefinition> = (
+  request: EndpointRequest<E>,
+  reply: FastifyReply,
+) => E['raw'] extends string ? Promise<FastifyReply> : Promise<EndpointReply<E> | FastifyReply> | EndpointReply<E>;
+
+const bearer = [{ bearer: [] }];
+
+/** The Fastify schema of a declaration: inputs validated, responses serialized through their schemas, OpenAPI from both. */
+export function endpointSchema(definition: EndpointDefinition): FastifySchema & Record<string, unknown> {
+  return {
+    tags: [...definition.tags],
+    summary: definition.summary,
+    ...(definition.hidden ? { hide: true } : {}),
+    ...(definition.auth ? { security: bearer } : {}),
+    ...(definition.params ? { params: definition.params } : {}),
+    ...(definition.query ? { querystring: definition.query } : {}),
+    ...(definition.body ? { body: definition.body } : {}),
+    response: definition.responses,
+  };
+}
+
+/** Registers the route of a declared endpoint. */
+export function route<E extends EndpointDefinition>(app: FastifyInstance, definition: E, handler: EndpointHandler<E>): void {
+  const status = successStatus(definition);
+  app.route({
+    method: definition.method,
+    url: definition.path,
+    schema: endpointSchema(definition),
+    handler: async (request, reply) => {
+      // The validator compiler has checked params, query and body against the declared schemas.
+      const result = await handler(request as unknown as EndpointRequest<E>, reply);
+      if (result === reply || definition.raw) return result;
+      if (status === 204) return reply.status(204).send(null);
+      return reply.status(status).send(result);
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import type { EndpointDefinition } from '../endpoint';
+import { adminEndpoints } from './admin.endpoints';
+import { authEndpoints, blobEndpoints, interactionEndpoints } from './auth.endpoints';
+import { commentEndpoints } from './comments.endpoints';
+import { reviewEndpoints } from './review.endpoints';
+import { sharingEndpoints } from './sharing.endpoints';
+import { attachmentEndpoints, storageEndpoints } from './storage.endpoints';
+import { uploadEndpoints } from './uploads.endpoints';
+import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints';
+
+export * from './admin.endpoints';
+export * from './auth.endpoints';
+export * from './comments.endpoints';
+export * from './review.endpoints';
+export * from './sharing.endpoints';
+export * from './storage.endpoints';
+export * from './uploads.endpoints';
+export * from './users.endpoints';
+
+/** The groups of endpoints by area, each served by one routes plugin. */
+export const endpointGroups = {
+  auth: authEndpoints,
+  interaction: interactionEndpoints,
+  blob: blobEndpoints,
+  health: healthEndpoints,
+  users: userEndpoints,
+  admin: adminEndpoints,
+  uploads: uploadEndpoints,
+  storage: storageEndpoints,
+  attachments: attachmentEndpoints,
+  sharing: sharingEndpoints,
+  push: pushEndpoints,
+  comments: commentEndpoints,
+  review: reviewEndpoints,
+} satisfies Record<string, Record<string, EndpointDefinition>>;
+
+/** Every declared endpoint: the server registers them all, and a test checks that it does. */
+export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointGroups).flatMap((group): EndpointDefinition[] =>
+  Object.values<EndpointDefinition>(group),
+);

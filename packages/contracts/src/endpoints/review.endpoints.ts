@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { errorResponse, idParam } from '../common';
+import { endpoint } from '../endpoint';
+import { noteBody, noteResponse, presenceBody, presenceResponse } from '../review';
+import { signedUrl } from '../storage';
+
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+const base = { tags: ['review'], auth: true, params: idParam } as const;
+
+export const reviewEndpoints = {
+  note: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/versions/:id/note',
+    summary: "A version's notes (HTML) and whether the actor may edit them",
+    responses: { 200: noteResponse, ...errors },
+  }),
+  saveNote: endpoint({
+    ...base,
+    method: 'PUT',
+    path: '/api/versions/:id/note',
+    summary: "Save a version's notes (sanitized)",
+    body: noteBody,
+    responses: { 200: noteResponse, ...errors },
+  }),
+  notePdf: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/versions/:id/note/pdf',
+    summary: 'Render notes (as shown in the editor) to a PDF',
+    body: noteBody,
+    raw: 'file',
+    responses: errors,
+  }),
+  presence: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/versions/:id/presence',
+    summary: 'Who has the review open, online first',
+    responses: { 200: presenceResponse, ...errors },
+  }),
+  setPresence: endpoint({
+    ...base,
+    method: 'PUT',
+    path: '/api/versions/:id/presence',
+    summary: 'Announce (and renew) being online on a review, or leaving it',
+    body: presenceBody,
+    responses: { 204: z.null(), ...errors },
+  }),
+  spectrogram: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/versions/:id/spectrogram',
+    summary: "A signed URL to the version's spectrogram image (rendered on first request)",
+    responses: { 200: signedUrl, 422: errorResponse, ...errors },
+  }),
+  stream: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/versions/:id/stream',
+    summary: 'A signed URL the player streams with Range requests (the preview, else the original)',
+    responses: { 200: signedUrl, ...errors },
+  }),
+};
