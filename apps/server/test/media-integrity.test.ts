@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../src/platform/clock/clock';
@@ -49,9 +49,14 @@ describe('files shorter than their header says', () => {
     expect(version.lossyPreviewKey).not.toBeNull();
   });
 
-  it('names the lengths of a 34 MB WAV of which 1 MB arrived', async () => {
-    const version = await harness.process(cutShort('wav', ['-c:a', 'pcm_s16le'], 1 / 34));
-    expect(version.warning).toBe('This file is shorter than its header says (0:01 of 0:20): it may have been cut off during upload.');
+  it('names the lengths of a 37 MB WAV of which 1.1 MB arrived', async () => {
+    // 3:20 of 48 kHz 16-bit stereo, the first thirty-fourth of it uploaded.
+    const full = generateAudio(join(audioDir, 'long.wav'), 'sine=frequency=440:sample_rate=48000:duration=200', ['-c:a', 'pcm_s16le']);
+    const path = join(audioDir, 'long-cut.wav');
+    writeFileSync(path, readFileSync(full).subarray(0, Math.floor(statSync(full).size / 34)));
+    const version = await harness.process(path);
+    expect(version.status).toBe('ready');
+    expect(version.warning).toBe('This file is shorter than its header says (0:06 of 3:20): it may have been cut off during upload.');
   });
 
   it('gives whole files no warning', async () => {
@@ -67,17 +72,18 @@ describe('files shorter than their header says', () => {
     }
   });
 
-  it('warns about a FLAC damaged in the middle that still plays', async () => {
-    const full = generateAudio(join(audioDir, 'damaged-src.flac'), 'anoisesrc=d=6:c=pink:a=0.3:sample_rate=48000', ['-c:a', 'flac']);
+  it('warns about an MP3 damaged in the middle that still plays to its end', async () => {
+    const full = generateAudio(join(audioDir, 'damaged-src.mp3'), 'anoisesrc=d=6:c=pink:a=0.3:sample_rate=48000', ['-c:a', 'libmp3lame', '-b:a', '192k']);
     const bytes = readFileSync(full);
-    // Overwrite a stretch in the middle with garbage; the header and the tail stay whole.
+    // A few hundred bytes of garbage in the middle: the decoder skips a frame and says so.
     const middle = Math.floor(bytes.length / 2);
-    for (let i = middle; i < middle + 20_000; i++) bytes[i] = (i * 7919) & 0xff;
-    const path = join(audioDir, 'damaged.flac');
+    for (let i = middle; i < middle + 300; i++) bytes[i] = (i * 7919) & 0xff;
+    const path = join(audioDir, 'damaged.mp3');
     writeFileSync(path, bytes);
     const version = await harness.process(path);
     expect(version.status).toBe('ready');
-    expect(version.warning).toMatch(/^(Parts of this file could not be decoded|This file is shorter than its header says)/);
+    expect(version.warning).toBe('Parts of this file could not be decoded: it may be damaged, and playback may skip there.');
+    expect(harness.logs.some((line) => line.includes(version.id) && line.includes('decoder reported bad data'))).toBe(true);
   });
 });
 
