@@ -61,7 +61,10 @@ export const joinTarget = z.object({
   isMember: z.boolean(),
   request: z.enum(['pending', 'approved', 'rejected']).nullable(),
 });
-export const createJoinRequestBody = z.object({ type: resourceType, id: z.uuid() });
+/** The invitation code (from /j/{code}) proves the asker was invited; an item id alone proves nothing. */
+const inviteCode = z.string().min(1).max(100);
+export const joinTargetQuery = z.object({ invite: inviteCode.optional() });
+export const createJoinRequestBody = z.object({ type: resourceType, id: z.uuid(), invite: inviteCode.optional() });
 export const decideJoinParams = z.object({ resourceId: z.uuid(), userId: z.uuid(), decision: z.enum(['approve', 'reject']) });
 
 /** A shared folder or project as a visitor with the public link sees it. */
