@@ -26,6 +26,78 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // The layers (see docs/ARCHITECTURE.md). Routes stay thin; platform drivers know no feature; the
+  // access layer knows no module; a module never reaches into another module's repository; web
+  // features share only their api and queries; the web never imports server code.
+  {
+    files: ['apps/server/src/platform/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`(^|/)(modules|access)/`, message: 'Platform drivers are below the access layer and the modules.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/access/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: String.raw`(^|/)modules/`, message: 'Policies decide from facts, not from modules.' }] }],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    // Accounts (sign-up, passwords) and admin are the users module's other doors: they share its repository.
+    ignores: ['**/*.test.ts', 'apps/server/src/modules/module.ts', 'apps/server/src/modules/accounts/**', 'apps/server/src/modules/admin/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(\.\./[\w-]+/|\.\./\.\./modules/[\w-]+/)[\w.-]+\.repository$`,
+              message: "A module asks another module's service (or a policy), never its repository.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        // (Comes after the modules' rule: for a route file, this list replaces that one.)
+        { patterns: [{ regex: String.raw`(\.repository$|(^|/)db(/|$))`, message: 'Routes call services; only repositories query the database.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: String.raw`(apps/server/|^@mixroom/server)`, message: 'The web never imports server code.' }] }],
+    },
+  },
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(\.\./|\.\./\.\./features/)[\w-]+/(components|hooks)/`,
+              message: "A feature uses another feature's api and queries only.",
+            },
+            { regex: String.raw`(apps/server/|^@mixroom/server)`, message: 'The web never imports server code.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.{js,mjs,cjs}'],
     ...tseslint.configs.disableTypeChecked,

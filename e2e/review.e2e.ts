@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAudio, referenceLoudness } from '../apps/server/test/helpers/audio';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { inviteOf } from '../apps/server/test/helpers/invite';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const { ticket } = await anaApi.upload(wav, folder.id);
   projectId = ticket.project.id;
   const bobApi = storageClient(server.url, bobToken);
-  await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+  await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) } });
   const bobId = JSON.parse(Buffer.from(bobToken.split('.')[1]!, 'base64url').toString()).sub as string;
   await anaApi.api(`/api/join-requests/${folder.id}/${bobId}/approve`, { method: 'POST' });
   await waitFor(async () => (await anaApi.project(projectId)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 120_000 });

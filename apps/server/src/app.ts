@@ -64,6 +64,45 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   registerErrorHandler(app, hasWeb ? serveApp : null);
   registerAuthentication(app, context.verifyToken, services.users);
 
+  // Every node answers health checks; only API nodes serve the API, the web app, OIDC and realtime.
+  await app.register(healthRoutes, {
+    database: () => context.database.ping(),
+    storage: () => context.blobs.check(),
+    queue: () => context.jobs.check(),
+  });
+  if (config.roles.api) await registerApi(app, context, serveApp, hasWeb);
+
+  const hub = new RealtimeHub(
+    context.bus,
+    context.topics,
+    async (token) => {
+      const verified = await context.verifyToken(token);
+      return { actor: await services.users.resolveActor(verified), expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null };
+    },
+    context.log,
+  );
+  app.server.on('upgrade', (request, socket, head) => {
+    if (config.roles.api && request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);
+    else socket.destroy();
+  });
+  // While closing, in-flight requests finish, and their keep-alive connections must not outlive
+  // them (Fastify only sweeps the connections that are idle when close starts).
+  let closing = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('Connection', 'close');
+    return payload;
+  });
+  // WebSockets would hold the HTTP server open: close them before Fastify waits for connections.
+  app.addHook('preClose', async () => {
+    closing = true;
+    await hub.close();
+  });
+  return { app, hub };
+}
+
+/** The API node's surface: accounts, every module's routes, file URLs, OIDC and the web app. */
+async function registerApi(app: FastifyInstance, context: AppContext, serveApp: (reply: FastifyReply) => Promise<unknown>, hasWeb: boolean): Promise<void> {
+  const { config, services } = context;
   const identity = config.identity;
   await app.register(accountsRoutes, {
     accounts: services.accounts,
@@ -74,11 +113,6 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
       embedded: identity.mode === 'embedded',
       apiAudience: identity.audience,
     },
-  });
-  await app.register(healthRoutes, {
-    database: () => context.database.ping(),
-    storage: () => context.blobs.check(),
-    queue: () => context.jobs.check(),
   });
   await app.register(usersRoutes, { users: services.users });
   await app.register(adminRoutes, { admin: services.admin });
@@ -103,31 +137,4 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
     });
     app.get('/', { schema: { hide: true } }, (_request, reply) => serveApp(reply));
   }
-
-  const hub = new RealtimeHub(
-    context.bus,
-    context.topics,
-    async (token) => {
-      const verified = await context.verifyToken(token);
-      return { actor: await services.users.resolveActor(verified), expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null };
-    },
-    context.log,
-  );
-  app.server.on('upgrade', (request, socket, head) => {
-    if (request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);
-    else socket.destroy();
-  });
-  // While closing, in-flight requests finish, and their keep-alive connections must not outlive
-  // them (Fastify only sweeps the connections that are idle when close starts).
-  let closing = false;
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) void reply.header('Connection', 'close');
-    return payload;
-  });
-  // WebSockets would hold the HTTP server open: close them before Fastify waits for connections.
-  app.addHook('preClose', async () => {
-    closing = true;
-    await hub.close();
-  });
-  return { app, hub };
 }

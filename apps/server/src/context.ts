@@ -183,7 +183,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       links: new PublicLinkPolicy(facts),
       accessChanges: new AccessChanges(bus),
     };
-    const storage = createStorageModule(core, { uploads, users, usersRepository, mediaTools: locateMediaTools(config.media) });
+    const storage = createStorageModule(core, { uploads, users, mediaTools: locateMediaTools(config.media) });
     const sharing = createSharingModule(core, { catalog: storage.services.catalog, zip: storage.services.zip });
     const comments = createCommentsModule(core);
     const review = createReviewModule(core, { projects: storage.services.projects, media: storage.services.media, presenter: storage.services.presenter });

@@ -27,6 +27,8 @@ export async function startMixroom(config: AppConfig, log: Logger = createLogger
   try {
     http = await createHttpApp(context);
     await context.jobs.start(context.jobDefinitions, { worker: config.roles.worker });
+    // Any node dispatches what was recorded after a write (also what a crashed node left).
+    context.outbox.start();
     await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await context.dispose();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
+import { inviteOf } from './helpers/invite';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -122,9 +123,16 @@ const TABLE: Row[] = [
     allow: EVERYONE_WITH_LINK,
   },
   {
-    name: 'public link download',
+    // Downloads are off for the world's project: nobody takes the original through a link.
+    name: 'public link download (downloads off)',
     method: 'GET',
     path: (w, actor) => `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+    allow: [],
+  },
+  {
+    name: 'public link playback',
+    method: 'GET',
+    path: (w, actor) => `/api/public/versions/${w.version}/preview?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
     allow: EVERYONE_WITH_LINK,
   },
   { name: 'read version notes', method: 'GET', path: (w) => `/api/versions/${w.version}/note`, allow: MEMBERS },
@@ -180,7 +188,7 @@ beforeAll(async () => {
   await waitFor(async () => (await publisher.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing' });
 
   for (const actor of ['editor', 'viewer'] as const) {
-    await as(actor).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+    await as(actor).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(publisher, 'group', folder.id) } });
   }
   const { incoming } = await publisher.api<{ incoming: { user: { id: string }; resourceId: string }[] }>('/api/join-requests');
   for (const request of incoming) await publisher.api(`/api/join-requests/${request.resourceId}/${request.user.id}/approve`, { method: 'POST' });

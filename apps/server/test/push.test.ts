@@ -9,6 +9,7 @@ import { call } from './helpers/api';
 import { freePort } from './helpers/free-port';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from './helpers/self-signed-tls';
 import { signInThroughOidc } from './helpers/oidc-flow';
+import { inviteCode } from './helpers/invite';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -82,7 +83,7 @@ describe('Web Push', () => {
     expect((await call(server.url, '/api/push/devices/x', { method: 'PUT', token: ana, body: { subscription: device.body } })).status).toBe(400);
 
     const folder = await storageClient(server.url, ana).createFolder('Pushed', null);
-    await call(server.url, '/api/join-requests', { method: 'POST', token: bob, body: { type: 'group', id: folder.id } });
+    await call(server.url, '/api/join-requests', { method: 'POST', token: bob, body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, ana, 'group', folder.id) } });
     const message = await waitFor(() => received.find((r) => r.path === '/ana-laptop'), { what: 'the push message' });
     expect(message.encoding).toBe('aes128gcm');
     expect(message.authorization).toMatch(/^vapid t=.+, k=/);
@@ -98,7 +99,7 @@ describe('Web Push', () => {
     await call(server.url, '/api/push/devices/cid-phone-1', { method: 'PUT', token: cid, body: { subscription: subscription('cid-phone').body } });
     answerGone = true;
     const folder = await storageClient(server.url, cid).createFolder('Gone Device', null);
-    await call(server.url, '/api/join-requests', { method: 'POST', token: dee, body: { type: 'group', id: folder.id } });
+    await call(server.url, '/api/join-requests', { method: 'POST', token: dee, body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, cid, 'group', folder.id) } });
     const cidId = JSON.parse(Buffer.from(cid.split('.')[1]!, 'base64url').toString()).sub as string;
     await waitFor(async () => (await server.context.services.pushDevices.devicesOf(cidId)).length === 0, { what: 'the device to be forgotten' });
     answerGone = false;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PresenceEntry, ProjectItem, VersionNote } from '@mixroom/contracts';
 import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
+import { inviteOf } from './helpers/invite';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -27,7 +28,7 @@ const sub = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'bas
 async function member(email: string, name: string, permission: 'VIEWER' | 'EDITOR') {
   const token = (await signInThroughOidc(server.url, { email, password: `${name}-password`, displayName: name })).access_token;
   const client = storageClient(server.url, token);
-  await client.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folderId } });
+  await client.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folderId, invite: await inviteOf(ana, 'group', folderId) } });
   await ana.api(`/api/join-requests/${folderId}/${sub(token)}/approve`, { method: 'POST' });
   if (permission === 'EDITOR') await ana.api(`/api/share/group/${folderId}/users/${sub(token)}`, { method: 'PUT', body: { permission } });
   return { token, client };

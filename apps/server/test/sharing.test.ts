@@ -5,6 +5,7 @@ import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { startSmtp } from './helpers/smtp';
 import { unzip } from './helpers/unzip';
+import { inviteOf } from './helpers/invite';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -36,17 +37,25 @@ describe('join requests', () => {
     await client('ana').upload(makeAudio('Demo.wav', { seconds: 1 }), folder.id);
     const info = await client('ana').api<{ inviteUrl: string }>(`/api/share/group/${folder.id}`);
     const redirect = await fetch(info.inviteUrl, { redirect: 'manual' });
-    expect(redirect.headers.get('location')).toBe(`/join?id=${folder.id}&type=group&t=1`);
+    const code = info.inviteUrl.slice(info.inviteUrl.lastIndexOf('/j/') + 3);
+    expect(redirect.headers.get('location')).toBe(`/join?id=${folder.id}&type=group&t=1&invite=${code}`);
 
     const publisherSocket = await connectRealtime(server.url);
     await publisherSocket.auth(token.get('ana')!);
     await publisherSocket.subscribe(`user:${idOf('ana')}`);
 
-    expect(await client('bob').api(`/api/join/group/${folder.id}`)).toEqual({ type: 'group', id: folder.id, name: 'Band', isMember: false, request: null });
+    // The id alone names nothing: only the invitation's code (or access) does.
+    await expect(client('bob').api(`/api/join/group/${folder.id}`)).rejects.toThrow('There was an error retrieving the group');
+    await expect(client('bob').api(`/api/join/group/${folder.id}?invite=not-the-code`)).rejects.toThrow('There was an error retrieving the group');
+    await expect(client('bob').api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } })).rejects.toThrow(
+      'There was an error retrieving the group',
+    );
+    const invite = await inviteOf(client('ana'), 'group', folder.id);
+    expect(await client('bob').api(`/api/join/group/${folder.id}?invite=${invite}`)).toEqual({ type: 'group', id: folder.id, name: 'Band', isMember: false, request: null });
     await expect(client('bob').list(folder.id)).rejects.toThrow('You are not authorized to access this group');
-    await client('bob').api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+    await client('bob').api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(client('ana'), 'group', folder.id) } });
     await waitFor(() => publisherSocket.events().find((e) => e.type === 'join.requested' && e.data.userId === idOf('bob')), { what: 'join.requested' });
-    expect((await client('bob').api<{ request: string }>(`/api/join/group/${folder.id}`)).request).toBe('pending');
+    expect((await client('bob').api<{ request: string }>(`/api/join/group/${folder.id}?invite=${invite}`)).request).toBe('pending');
     await expect(client('bob').list(folder.id)).rejects.toThrow('You are not authorized to access this group');
 
     await expect(client('cid').api(`/api/join-requests/${folder.id}/${idOf('bob')}/approve`, { method: 'POST' })).rejects.toThrow('No such request.');
@@ -62,7 +71,7 @@ describe('join requests', () => {
 
   it('records a rejection and keeps the requester out', async () => {
     const folder = await client('ana').createFolder('Private Band', null);
-    await client('cid').api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+    await client('cid').api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(client('ana'), 'group', folder.id) } });
     await client('ana').api(`/api/join-requests/${folder.id}/${idOf('cid')}/reject`, { method: 'POST' });
     const { outgoing } = await client('cid').api<{ outgoing: { resourceName: string; status: string }[] }>('/api/join-requests');
     expect(outgoing).toContainEqual(expect.objectContaining({ resourceName: 'Private Band', status: 'rejected' }));
@@ -81,7 +90,7 @@ describe('collaborators', () => {
   it('lets only the publisher change permissions; an editor then edits, a viewer does not', async () => {
     const folder = await client('ana').createFolder('Roles', null);
     for (const who of ['bob', 'cid']) {
-      await client(who).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+      await client(who).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(client('ana'), 'group', folder.id) } });
       await client('ana').api(`/api/join-requests/${folder.id}/${idOf(who)}/approve`, { method: 'POST' });
     }
     await expect(client('bob').api(`/api/share/group/${folder.id}/users/${idOf('cid')}`, { method: 'PUT', body: { permission: 'EDITOR' } })).rejects.toThrow(
@@ -104,7 +113,7 @@ describe('collaborators', () => {
   it('lets a user leave a group, and only the publisher remove others', async () => {
     const folder = await client('ana').createFolder('Leaving', null);
     for (const who of ['bob', 'cid']) {
-      await client(who).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+      await client(who).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(client('ana'), 'group', folder.id) } });
       await client('ana').api(`/api/join-requests/${folder.id}/${idOf(who)}/approve`, { method: 'POST' });
     }
     await expect(client('bob').api(`/api/share/group/${folder.id}/users/${idOf('cid')}`, { method: 'DELETE' })).rejects.toThrow();
@@ -149,7 +158,15 @@ describe('invitations by e-mail', () => {
     const folders = await Promise.all(Array.from({ length: 21 }, (_, i) => client('ana').createFolder(`Spam ${i}`, null)));
     const statuses: number[] = [];
     for (const f of folders)
-      statuses.push((await call(server.url, '/api/join-requests', { method: 'POST', token: token.get('dee')!, body: { type: 'group', id: f.id } })).status);
+      statuses.push(
+        (
+          await call(server.url, '/api/join-requests', {
+            method: 'POST',
+            token: token.get('dee')!,
+            body: { type: 'group', id: f.id, invite: await inviteOf(client('ana'), 'group', f.id) },
+          })
+        ).status,
+      );
     expect(statuses.filter((s) => s === 204)).toHaveLength(20);
     expect(statuses.at(-1)).toBe(429);
   });
@@ -168,6 +185,9 @@ describe('public links', () => {
     expect(root.body).toMatchObject({ title: 'Public EP', items: [{ kind: 'group', name: 'Bonus' }] });
     const sub = await call(server.url, `/api/public/share?token=${shared}&folder=${inner.id}`);
     expect((sub.body.breadcrumb as { name: string }[]).map((c) => c.name)).toEqual(['Public EP', 'Bonus']);
+    // The original leaves through a link only where its publisher turned downloads on.
+    expect((await call(server.url, `/api/public/versions/${ticket.version.id}/download?token=${shared}`)).status).toBe(403);
+    await client('ana').api(`/api/projects/${ticket.project.id}`, { method: 'PATCH', body: { enableDownload: true } });
     const download = await call(server.url, `/api/public/versions/${ticket.version.id}/download?token=${shared}`);
     expect(download.status).toBe(200);
     expect((await fetch(String(download.body.url))).status).toBe(200);
@@ -192,7 +212,8 @@ describe('public "Download all"', () => {
   it('zips the shared folder for a visitor, and stops when the link is revoked', async () => {
     const folder = await client('ana').createFolder('Zip EP', null);
     const source = makeAudio('Track One.wav', { seconds: 1 });
-    await client('ana').upload(source, folder.id);
+    const { ticket } = await client('ana').upload(source, folder.id);
+    await client('ana').api(`/api/projects/${ticket.project.id}`, { method: 'PATCH', body: { enableDownload: true } });
     const link = await client('ana').api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } });
     const shared = new URL(link.url).searchParams.get('shared_group')!;
     const prepared = await call(server.url, '/api/public/zip', { method: 'POST', body: { token: shared } });

@@ -47,7 +47,8 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
   const navigate = useNavigate();
   const [query, setQuery] = useState<ListFilters>({ sort: 'alphabetical', owner: 'all', kind: 'all' });
   const listing = useListing(groupId, query);
-  useTopic(`group:${groupId ?? 'root'}`);
+  // Root-level changes arrive on the user's own topic, which the realtime provider follows.
+  useTopic(groupId ? `group:${groupId}` : null);
   const pages = listing.data?.pages;
   const first = pages?.[0];
   const items = useMemo(() => (pages ?? []).flatMap((p) => p.items), [pages]);

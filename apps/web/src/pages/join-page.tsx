@@ -33,12 +33,13 @@ export function JoinPage() {
   const { ready, user, signIn } = useAuth();
   const id = params.get('id');
   const type = params.get('type');
-  const preview = useInvitationPreview(params.get('invite'));
+  const invite = params.get('invite');
+  const preview = useInvitationPreview(invite);
 
   useEffect(() => {
-    if (id && (type === 'group' || type === 'project')) localStorage.setItem(PENDING_JOIN_KEY, JSON.stringify({ id, type }));
+    if (id && (type === 'group' || type === 'project')) localStorage.setItem(PENDING_JOIN_KEY, JSON.stringify({ id, type, invite }));
     if (ready && user) void navigate('/groups', { replace: true });
-  }, [id, type, ready, user, navigate]);
+  }, [id, type, invite, ready, user, navigate]);
 
   if (!ready || user) {
     return (

@@ -4,7 +4,6 @@ import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { StorageItem } from '@mixroom/contracts';
 import { STORAGE_MESSAGES } from '@mixroom/shared';
-import { useTopic } from '../lib/realtime/realtime-provider';
 import type { ItemRef } from '../features/storage/api';
 import { ItemGrid } from '../features/storage/components/item-grid';
 import { SelectionBar } from '../features/storage/components/selection-bar';
@@ -17,7 +16,6 @@ const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id })
 export function TrashPage() {
   const [sort, setSort] = useState<'newest' | 'alphabetical'>('newest');
   const trash = useTrash(sort);
-  useTopic('group:root');
   const items = trash.data?.items ?? [];
   const selection = useSelection(items.map((i) => i.id));
   const recover = useRecoverItems();

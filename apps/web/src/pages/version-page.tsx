@@ -1,9 +1,10 @@
 import { Anchor, Badge, Button, Center, Group, Loader, Progress, Select, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Comment, ProjectItem, Version } from '@mixroom/contracts';
-import { PLAYER } from '@mixroom/shared';
+import { PLAYER, roundTime } from '@mixroom/shared';
 import { formatDuration } from '../lib/format/format';
 import { useTopic } from '../lib/realtime/realtime-provider';
 import { AttachmentsDialog } from '../features/review/components/attachments-dialog';
@@ -21,11 +22,13 @@ import { usePlayerShortcuts } from '../features/review/hooks/use-player-shortcut
 import { usePresenceHeartbeat } from '../features/review/hooks/use-presence';
 import { useComments, usePeaks, useSpectrogram, useStreamUrl } from '../features/review/queries';
 import { VersionMenu } from '../features/storage/components/version-menu';
-import { useProject } from '../features/storage/queries';
+import { storageKeys, useProject } from '../features/storage/queries';
 import classes from '../features/review/components/review.module.css';
 
 // TipTap is only fetched when someone opens the notes.
 const NotesDialog = lazy(() => import('../features/review/components/notes-dialog'));
+
+type ProjectDetail = NonNullable<ReturnType<typeof useProject>['data']>;
 
 const channelName = (channels: number) => (channels === 1 ? 'Mono' : channels === 2 ? 'Stereo' : `${channels} channels`);
 
@@ -50,12 +53,17 @@ function PlayerEffects({ versionId, onLoadError }: { versionId: string; onLoadEr
 export function VersionPage() {
   const { projectId = '', versionNumber = '' } = useParams();
   const navigate = useNavigate();
-  const project = useProject(projectId);
-  useTopic(projectId ? `project:${projectId}` : null);
-  useTopic(project.data ? `group:${project.data.project.groupId ?? 'root'}` : null);
+  const closing = useProjectClosing(projectId);
+  // Once the project's last version is being deleted the project goes with it: the page stops
+  // asking for it (a refetch would only report that it no longer exists) and shows what it had
+  // until the deletion's own handler navigates away.
+  const project = useProject(closing.gone ? null : projectId);
+  const data = project.data ?? (closing.gone ? closing.last : undefined);
+  useTopic(projectId && !closing.gone ? `project:${projectId}` : null);
+  useTopic(data?.project.groupId && !closing.gone ? `group:${data.project.groupId}` : null);
 
-  if (project.isLoading) return <Loader color="violet" m="xl" />;
-  if (!project.data)
+  if (project.isLoading || (closing.gone && !data)) return <Loader color="violet" m="xl" />;
+  if (!data)
     return (
       <Center h={300}>
         <Stack align="center">
@@ -66,22 +74,41 @@ export function VersionPage() {
         </Stack>
       </Center>
     );
-  const versions = project.data.versions;
+  const versions = data.versions;
   const version = versions.find((v) => v.number === Number(versionNumber));
   if (!version)
     return (
       <Center h={300}>
         <Stack align="center">
           <Text>
-            Version {versionNumber} does not exist in {project.data.project.name}.
+            Version {versionNumber} does not exist in {data.project.name}.
           </Text>
           {versions[0] && <Button onClick={() => void navigate(`/version/${projectId}/${versions[0]!.number}`)}>Open the latest version</Button>}
         </Stack>
       </Center>
     );
   // Keyed by version: drafts, highlights and the player start afresh for each version.
-  return <VersionReview key={version.id} item={project.data.project} versions={versions} version={version} attachmentCount={project.data.attachmentCount} />;
+  return <VersionReview key={version.id} item={data.project} versions={versions} version={version} attachmentCount={data.attachmentCount} />;
 }
+
+/**
+ * Whether a deletion of this project's only version is under way or done, read from the mutation
+ * cache so it holds however the deletion was started (version menu or corrupt-version dialog).
+ */
+function useProjectClosing(projectId: string): { gone: boolean; last: ProjectDetail | undefined } {
+  const queryClient = useQueryClient();
+  const deleting = useMutationState({
+    filters: { predicate: (mutation) => mutation.state.status === 'pending' || mutation.state.status === 'success' },
+    select: (mutation) => mutation.state.variables,
+  });
+  const last = queryClient.getQueryData<ProjectDetail>(storageKeys.project(projectId));
+  const only = last?.versions.length === 1 ? last.versions[0]!.id : null;
+  const gone = only !== null && deleting.some((variables) => isVersionRef(variables) && variables.id === only);
+  return { gone, last };
+}
+
+const isVersionRef = (value: unknown): value is { id: string } =>
+  typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string' && Object.keys(value).length === 1;
 
 function VersionReview({ item, versions, version, attachmentCount }: { item: ProjectItem; versions: Version[]; version: Version; attachmentCount: number }) {
   const navigate = useNavigate();
@@ -138,7 +165,7 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
             </Title>
             <Select
               aria-label="Version"
-              w={220}
+              w={{ base: 150, sm: 220 }}
               allowDeselect={false}
               data={versions.map((v) => ({ value: String(v.number), label: `v${v.number} · ${v.name}` }))}
               value={String(version.number)}
@@ -194,9 +221,7 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
                 comments={comments.data ?? []}
                 draft={draft}
                 spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}
-                onDraftChange={(range) =>
-                  setDraft((d) => (d?.type === 'range' ? { ...d, start: Math.round(range.start * 100) / 100, end: Math.round(range.end * 100) / 100 } : d))
-                }
+                onDraftChange={(range) => setDraft((d) => (d?.type === 'range' ? { ...d, start: roundTime(range.start), end: roundTime(range.end) } : d))}
                 onOpenComment={open}
                 onPlayer={setPlayer}
               >

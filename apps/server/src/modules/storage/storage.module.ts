@@ -5,7 +5,6 @@ import type { MediaTools } from '../../platform/media/ffmpeg';
 import { defineJob } from '../../platform/jobs/job-definition';
 import type { CoreDeps, AppModule } from '../module';
 import type { UploadsService } from '../uploads/uploads.service';
-import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
 import { attachmentsRoutes } from './attachments.routes';
 import { AttachmentsService } from './attachments.service';
@@ -46,14 +45,14 @@ export type StorageModule = AppModule<StorageServices>;
 /** The storage area: folders, projects and versions, media, trash, search and downloads. */
 export function createStorageModule(
   core: CoreDeps,
-  deps: { uploads: UploadsService; users: UsersService; usersRepository: UsersRepository; mediaTools: MediaTools },
+  deps: { uploads: UploadsService; users: UsersService; mediaTools: MediaTools },
 ): StorageModule {
   const { db, items: policy, accessChanges } = core;
   const signTtlSeconds = core.config.signedUrlTtlSeconds;
   const groupsRepo = new GroupsRepository(db, STORAGE_SCOPE);
   const projectsRepo = new ProjectsRepository(db, STORAGE_SCOPE);
   const versions = new VersionsRepository(db);
-  const presenter = new StoragePresenter(deps.usersRepository, core.blobs);
+  const presenter = new StoragePresenter(deps.users, core.blobs);
   const events = new StorageEvents(core.bus, core.facts);
   const limitsFor = async (userId: string) => mergePlans(await deps.users.activeSkus(userId));
 

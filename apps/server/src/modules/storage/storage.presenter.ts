@@ -1,12 +1,17 @@
 import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
 import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import type { UsersRepository } from '../users/users.repository';
 import type { GroupRow } from './groups.repository';
 import type { ProjectRow } from './projects.repository';
 import type { VersionRow } from './versions.repository';
 
 type Person = { id: string; displayName: string; photoUrl: string | null };
+
+/** Who people are, as the users module tells (its service, not its tables). */
+export interface PeopleDirectory {
+  findMany(ids: string[]): Promise<Person[]>;
+  membersOf(resourceIds: string[]): Promise<(Person & { resourceId: string })[]>;
+}
 /** People by id; `collaborators` holds, per item, who was given it or a folder above it. */
 type People = Map<string, Person> & { collaborators?: Map<string, Person[]> };
 
@@ -56,7 +61,7 @@ export function thumbnailSigning(now: Date): { signedAt: Date; expiresInSeconds:
 /** Turns rows into the API's items, each with the actor's tag and capabilities. */
 export class StoragePresenter {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: PeopleDirectory,
     private readonly blobs: BlobStore,
     private readonly now: () => Date = () => new Date(),
   ) {}

@@ -52,6 +52,16 @@ export class UsersService {
     return user ? { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName } : null;
   }
 
+  /** Names and photos of users, for presenting items and comments. */
+  async findMany(ids: string[]): Promise<{ id: string; displayName: string; photoUrl: string | null }[]> {
+    return (await this.users.findMany(ids)).map((u) => ({ id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }));
+  }
+
+  /** Who was given each of these items directly. */
+  membersOf(resourceIds: string[]): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
+    return this.users.membersOf(resourceIds);
+  }
+
   /** Active plan skus of a user; Free is implicit. */
   async activeSkus(userId: string): Promise<PlanSku[]> {
     const grants = await this.users.grantsFor([userId]);

@@ -10,11 +10,13 @@ interface Target {
   type: ResourceType;
   id: string;
   name: string;
+  /** The invitation's code: the server answers only to it (or to a member). */
+  invite: string | undefined;
 }
 
-function takePending(): { id: string; type: ResourceType } | null {
+function takePending(): { id: string; type: ResourceType; invite?: string | null } | null {
   try {
-    return JSON.parse(localStorage.getItem(PENDING_JOIN_KEY) ?? 'null') as { id: string; type: ResourceType } | null;
+    return JSON.parse(localStorage.getItem(PENDING_JOIN_KEY) ?? 'null') as { id: string; type: ResourceType; invite?: string | null } | null;
   } catch {
     return null;
   }
@@ -32,14 +34,14 @@ export function JoinRequestDialog() {
   useEffect(() => {
     const pending = takePending();
     if (!pending) return;
-    sharingApi.joinTarget(pending.type, pending.id).then(
+    sharingApi.joinTarget(pending.type, pending.id, pending.invite ?? undefined).then(
       (found) => {
         if (found.isMember) {
           localStorage.removeItem(PENDING_JOIN_KEY);
           void navigate(found.type === 'group' ? `/groups/${found.id}` : '/groups');
           return;
         }
-        setTarget({ type: found.type, id: found.id, name: found.name });
+        setTarget({ type: found.type, id: found.id, name: found.name, invite: pending.invite ?? undefined });
       },
       () => {
         localStorage.removeItem(PENDING_JOIN_KEY);
@@ -57,7 +59,7 @@ export function JoinRequestDialog() {
     if (!target) return;
     setBusy(true);
     try {
-      await sharingApi.requestJoin(target.type, target.id);
+      await sharingApi.requestJoin(target.type, target.id, target.invite);
       notify('success', 'Join Request', 'Your response has been sent! Please wait for the publisher to verify it.');
       close();
     } catch {

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeAudio } from './helpers/audio';
+import { freePort } from './helpers/free-port';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { spawnServer, type Spawned } from './helpers/spawn-server';
+import { storageClient } from './helpers/storage-client';
+import { waitFor } from './helpers/wait-for';
+
+/**
+ * A version's processing job is recorded in the same transaction that marks it processing, and
+ * dispatched after commit. Here the process dies right between the two (a fault point makes it exit
+ * as a kill -9 would); after a restart on the same data, the job still runs.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-crash-'));
+let running: Spawned | null = null;
+afterAll(async () => {
+  running?.child.kill('SIGKILL');
+  await running?.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(port: number, env: Record<string, string> = {}): Promise<{ run: Spawned; url: string }> {
+  const url = `http://localhost:${port}`;
+  const run = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+  running = run;
+  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok, { timeoutMs: 90_000, what: 'the server' });
+  return { run, url };
+}
+
+describe('a crash between a version’s write and its job', () => {
+  it('loses nothing: after the restart the version is processed', async () => {
+    const port = await freePort();
+    const first = await start(port, { MIXROOM_FAULT_INJECTION: 'version-complete:after-commit' });
+    const token = (await signInThroughOidc(first.url, { email: 'crash@outbox.test', password: 'crash-password-long' })).access_token;
+    const client = storageClient(first.url, token);
+    const uploading = client.upload(makeAudio('Survivor.wav', { seconds: 2 }), null);
+    await expect(uploading).rejects.toThrow();
+    expect(await first.run.exited).toBe(75);
+    expect(first.run.output()).toContain('fault injection: exiting at version-complete:after-commit');
+
+    const second = await start(port);
+    const again = storageClient(second.url, token);
+    const root = await again.list(null);
+    const tile = root.items.find((i) => i.name === 'Survivor');
+    expect(tile).toBeDefined();
+    await waitFor(async () => (await again.project(tile!.id)).versions[0]?.status === 'ready', { timeoutMs: 60_000, what: 'the job after the restart' });
+    second.run.child.kill('SIGTERM');
+    await second.run.exited;
+    running = null;
+  }, 240_000);
+});

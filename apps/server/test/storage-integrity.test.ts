@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@mixroom/shared';
+import { groups, projects, versions } from '../src/db/schema';
+import { TestClock } from '../src/platform/clock/clock';
+import { call } from './helpers/api';
+import { makeAudio } from './helpers/audio';
+import { inviteOf } from './helpers/invite';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { storageClient } from './helpers/storage-client';
+import { startTestServer, type TestServer } from './helpers/test-server';
+import { waitFor } from './helpers/wait-for';
+
+/**
+ * What keeps the storage area whole: quotas enforced on bytes under concurrency, uploads that never
+ * finish swept away, stalled processing picked up again, and the transfer area's rows never showing
+ * up in storage.
+ */
+let server: TestServer;
+const clock = new TestClock();
+let ana: string;
+let ed: string;
+const GB = 1_000_000_000;
+
+const upload = (token: string, fileName: string, size: number, groupId: string | null = null) =>
+  call(server.url, '/api/projects/upload', { method: 'POST', token, body: { groupId, fileName, size } });
+const usage = async (token: string) => (await call(server.url, '/api/storage', { token })).body as { usedBytes: number; limitBytes: number };
+
+beforeAll(async () => {
+  server = await startTestServer({}, { clock });
+  ana = (await signInThroughOidc(server.url, { email: 'ana@integrity.test', password: 'ana-password-long' })).access_token;
+  ed = (await signInThroughOidc(server.url, { email: 'ed@integrity.test', password: 'ed-password-long' })).access_token;
+}, 120_000);
+afterAll(() => server?.close());
+
+describe('quota', () => {
+  it('20 parallel uploads that together exceed the quota: the ones over it are refused, and used storage never exceeds the limit', async () => {
+    const { limitBytes } = await usage(ana);
+    expect(limitBytes).toBe(15 * GB);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => upload(ana, `Take ${i}.wav`, GB)));
+    const accepted = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status === 413);
+    expect(accepted).toHaveLength(15);
+    expect(refused).toHaveLength(5);
+    for (const answer of refused) expect(answer.body.error?.message).toBe(MESSAGES.storageLimit);
+    expect((await usage(ana)).usedBytes).toBe(15 * GB);
+    // Refused uploads leave no tile behind.
+    const root = await storageClient(server.url, ana).list(null);
+    expect(root.items.filter((i) => i.name.startsWith('Take '))).toHaveLength(15);
+    // The owner cancels them all: every reservation is released.
+    for (const answer of accepted) {
+      const { version } = answer.body as { version: { id: string } };
+      expect((await call(server.url, `/api/versions/${version.id}/cancel`, { method: 'POST', token: ana })).status).toBe(204);
+    }
+    expect((await usage(ana)).usedBytes).toBe(0);
+  });
+
+  it('refuses a part longer than the share of the declared size it was signed for', async () => {
+    const ticket = (await upload(ana, 'One Byte.wav', 1)).body as { upload: { id: string }; version: { id: string } };
+    const { url } = (await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).body as { url: string };
+    const put = await fetch(url, { method: 'PUT', body: Buffer.alloc(50 * 1024 * 1024, 7) });
+    expect(put.status).toBe(413);
+    expect((await call(server.url, `/api/versions/${ticket.version.id}/complete`, { method: 'POST', token: ana })).status).toBe(409);
+    expect((await usage(ana)).usedBytes).toBe(1);
+    await call(server.url, `/api/versions/${ticket.version.id}/cancel`, { method: 'POST', token: ana });
+  });
+
+  it('lets a folder’s owner cancel a collaborator’s upload that holds her quota', async () => {
+    const folder = await storageClient(server.url, ana).createFolder('Shared Inbox', null);
+    const edClient = storageClient(server.url, ed);
+    await edClient.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(storageClient(server.url, ana), 'group', folder.id) } });
+    const edId = JSON.parse(Buffer.from(ed.split('.')[1]!, 'base64url').toString()).sub as string;
+    await storageClient(server.url, ana).api(`/api/join-requests/${folder.id}/${edId}/approve`, { method: 'POST' });
+    await storageClient(server.url, ana).api(`/api/share/group/${folder.id}/users/${edId}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+    const ticket = (await upload(ed, 'Huge Session.wav', 12 * GB, folder.id)).body as { version: { id: string } };
+    expect((await usage(ana)).usedBytes).toBe(12 * GB);
+    expect((await upload(ana, 'My Own.wav', 4 * GB)).status).toBe(413);
+    expect((await call(server.url, `/api/versions/${ticket.version.id}/cancel`, { method: 'POST', token: ana })).status).toBe(204);
+    expect((await usage(ana)).usedBytes).toBe(0);
+  });
+});
+
+describe('the sweeper (time moved through the clock seam)', () => {
+  it('removes an upload abandoned mid-way: no tile, no reservation', async () => {
+    const answer = (await upload(ana, 'Abandoned.wav', 2 * GB)).body as { project: { id: string } };
+    expect((await storageClient(server.url, ana).list(null)).items.map((i) => i.id)).toContain(answer.project.id);
+    expect((await server.context.services.storage.sweeper.run()).dropped).toBe(0);
+    clock.advance(25 * 3_600_000);
+    expect((await server.context.services.storage.sweeper.run()).dropped).toBeGreaterThanOrEqual(1);
+    expect((await storageClient(server.url, ana).list(null)).items.map((i) => i.id)).not.toContain(answer.project.id);
+    expect((await usage(ana)).usedBytes).toBe(0);
+  });
+
+  it('queues a version stuck in processing again, and it finishes', async () => {
+    const { ticket } = await storageClient(server.url, ana).upload(makeAudio('Stuck.wav', { seconds: 1 }), null);
+    await waitFor(async () => (await storageClient(server.url, ana).project(ticket.project.id)).versions[0]?.progress === 100, { what: 'first processing' });
+    // As a node that died mid-job leaves it: processing, 35%, its heartbeat stopped now.
+    const { db } = server.context.database;
+    await db.update(versions).set({ status: 'processing', progress: 35, processingHeartbeatAt: clock.now() }).where(eq(versions.id, ticket.version.id));
+    expect((await server.context.services.storage.sweeper.run()).requeued).toBe(0);
+    clock.advance(6 * 60_000);
+    expect((await server.context.services.storage.sweeper.run()).requeued).toBe(1);
+    await waitFor(
+      async () => {
+        const [row] = await db.select().from(versions).where(eq(versions.id, ticket.version.id));
+        return row?.status === 'ready' && row.progress === 100;
+      },
+      { what: 'processing again' },
+    );
+  });
+});
+
+describe('areas: transfer rows never show in storage', () => {
+  it('keeps TRANSFER folders and projects out of every storage query', async () => {
+    const anaId = JSON.parse(Buffer.from(ana.split('.')[1]!, 'base64url').toString()).sub as string;
+    const { db } = server.context.database;
+    const folderId = randomUUID();
+    const projectId = randomUUID();
+    const trashedId = randomUUID();
+    await db.insert(groups).values({ id: folderId, name: 'Transfer_Secret', path: [folderId], publisherId: anaId, mode: 'TRANSFER' });
+    await db.insert(projects).values({ id: projectId, name: 'Transfer_Secret File', type: 'AUDIO', groupId: null, path: [projectId], publisherId: anaId, mode: 'TRANSFER' });
+    await db
+      .insert(projects)
+      .values({ id: trashedId, name: 'Transfer_Secret Trashed', type: 'ANY', path: [trashedId], publisherId: anaId, mode: 'TRANSFER', flag: 'DELETE', deletedAt: new Date() });
+    const client = storageClient(server.url, ana);
+    const names = (items: { name: string }[]) => items.map((i) => i.name).filter((n) => n.startsWith('Transfer_Secret'));
+    expect(names((await client.list(null)).items)).toEqual([]);
+    expect(names((await client.api<{ items: { name: string }[] }>('/api/trash?sort=newest')).items)).toEqual([]);
+    expect(names((await client.api<{ items: { name: string }[] }>('/api/search?q=Transfer_Secret')).items)).toEqual([]);
+    expect((await call(server.url, `/api/groups/${folderId}/items`, { token: ana })).status).toBe(404);
+    expect((await call(server.url, `/api/projects/${projectId}`, { token: ana })).status).toBe(404);
+    expect((await call(server.url, '/api/downloads/zip', { method: 'POST', token: ana, body: { items: [{ kind: 'project', id: projectId }] } })).status).toBe(404);
+    expect((await call(server.url, '/api/items/trash', { method: 'POST', token: ana, body: { items: [{ kind: 'group', id: folderId }] } })).status).toBe(404);
+    const folders = await client.api<{ folders: { id: string }[] }>('/api/folders');
+    expect(folders.folders.map((f) => f.id)).not.toContain(folderId);
+  });
+});
