@@ -53,7 +53,8 @@ export function securityHeaderSets(options: SecurityHeaderOptions) {
       'font-src': ["'self'", 'data:'],
       'connect-src': ["'self'", ...blobOrigins, ...issuer],
       'worker-src': ["'self'"],
-      'frame-src': ["'self'", 'blob:'],
+      // Downloads may run in a hidden frame, straight from the blob store.
+      'frame-src': ["'self'", 'blob:', ...blobOrigins],
       'object-src': ["'none'"],
       'base-uri': ["'self'"],
       'form-action': ["'self'", ...issuer, ...extraOrigins],
