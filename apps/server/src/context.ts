@@ -184,7 +184,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       accessChanges: new AccessChanges(bus),
     };
     const storage = createStorageModule(core, { uploads, users, mediaTools: locateMediaTools(config.media) });
-    const sharing = createSharingModule(core, { catalog: storage.services.catalog, zip: storage.services.zip });
+    const sharing = createSharingModule(core, { catalog: storage.services.catalog, zip: storage.services.zip, projects: storage.services.projects });
     const comments = createCommentsModule(core);
     const review = createReviewModule(core, { projects: storage.services.projects, media: storage.services.media, presenter: storage.services.presenter });
     const push = await PushService.create(secrets, pushSubject(config), pushEndpointPolicy(config.pushTest));

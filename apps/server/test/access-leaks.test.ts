@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import type { ServerMessage } from '@mixroom/contracts';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
@@ -22,6 +23,8 @@ let folderId: string;
 let projectId: string;
 let versionId: string;
 
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const bytesOf = async (url: string) => Buffer.from(await (await fetch(url.startsWith('http') ? url : `${server.url}${url}`)).arrayBuffer());
 const subOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 async function join(name: Name, type: 'group' | 'project', id: string, owner: Name = 'ana') {
@@ -96,10 +99,22 @@ describe('realtime: a socket loses a topic the moment its user loses access', ()
     const before = vic.events().length;
     await server.context.bus.publish({ topic: `group:${sub.id}`, type: 'storage.changed', data: { itemId: sub.id, kind: 'group', action: 'probe' } });
     await server.context.bus.publish({ topic: `group:${folderId}`, type: 'storage.changed', data: { itemId: folderId, kind: 'group', action: 'probe' } });
-    await waitFor(() => vic.events().slice(before).some((e) => e.topic === `group:${folderId}` && e.type === 'storage.changed' && e.data.action === 'probe'), {
-      what: 'the parent folder event',
-    });
-    expect(vic.events().slice(before).some((e) => e.topic === `group:${sub.id}`)).toBe(false);
+    await waitFor(
+      () =>
+        vic
+          .events()
+          .slice(before)
+          .some((e) => e.topic === `group:${folderId}` && e.type === 'storage.changed' && e.data.action === 'probe'),
+      {
+        what: 'the parent folder event',
+      },
+    );
+    expect(
+      vic
+        .events()
+        .slice(before)
+        .some((e) => e.topic === `group:${sub.id}`),
+    ).toBe(false);
     vic.close();
   });
 
@@ -181,6 +196,21 @@ describe('HTTP leaks', () => {
     expect(items.find((i) => i.id === off.project.id)?.canDownload).toBe(false);
     expect((await call(server.url, `/api/public/versions/${off.version.id}/download?token=${token}`)).status).toBe(403);
     expect((await call(server.url, `/api/public/versions/${on.version.id}/download?token=${token}`)).status).toBe(200);
+
+    // Pressing play hands a viewer the lossy preview, never the original's bytes.
+    await waitFor(async () => (await as('ana').project(off.project.id)).versions[0]?.progress === 100, { what: 'the lossy preview' });
+    const original = sha256(await bytesOf((await as('ana').api<{ url: string }>(`/api/versions/${off.version.id}/download`)).url));
+    const stream = await call(server.url, `/api/versions/${off.version.id}/stream`, { token: tokens.get('vic')! });
+    expect(stream.status).toBe(200);
+    // The preview route redirects to the same rule's file.
+    const previewed = await fetch(`${server.url}/api/versions/${off.version.id}/preview`, { headers: { authorization: `Bearer ${tokens.get('vic')!}` } });
+    expect(previewed.status).toBe(200);
+    for (const streamed of [await bytesOf(String(stream.body.url)), Buffer.from(await previewed.arrayBuffer())]) {
+      expect(sha256(streamed)).not.toBe(original);
+      expect(streamed.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    }
+    const publicPlay = await call(server.url, `/api/public/versions/${off.version.id}/preview?token=${token}`);
+    expect(sha256(await bytesOf(String(publicPlay.body.url)))).not.toBe(original);
   });
 
   it('turning a public link off and on again issues a new token; the old one stays dead', async () => {

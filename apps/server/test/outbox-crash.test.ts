@@ -38,7 +38,7 @@ describe('a crash between a version’s write and its job', () => {
     const client = storageClient(first.url, token);
     const uploading = client.upload(makeAudio('Survivor.wav', { seconds: 2 }), null);
     await expect(uploading).rejects.toThrow();
-    expect(await first.run.exited).toBe(75);
+    expect(await first.run.exited).toBe(70);
     expect(first.run.output()).toContain('fault injection: exiting at version-complete:after-commit');
 
     const second = await start(port);

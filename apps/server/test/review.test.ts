@@ -140,7 +140,8 @@ describe('presence', () => {
 
 describe('streaming', () => {
   it('gives the player a signed URL that serves byte ranges of the audio', async () => {
-    const { url } = await vic.api<{ url: string }>(`/api/versions/${versionId}/stream`);
+    // An editor may take the original: the player streams it.
+    const { url } = await ed.api<{ url: string }>(`/api/versions/${versionId}/stream`);
     const part = await fetch(url, { headers: { range: 'bytes=0-11' } });
     expect(part.status).toBe(206);
     expect(
@@ -148,6 +149,16 @@ describe('streaming', () => {
         .subarray(0, 4)
         .toString(),
     ).toBe('RIFF');
+    // A viewer, with downloads off, streams the lossy preview once it is made (never the original).
+    await waitFor(async () => (await ana.project(projectId)).versions.find((v) => v.id === versionId)?.progress === 100, { what: 'the lossy preview' });
+    const viewer = await vic.api<{ url: string }>(`/api/versions/${versionId}/stream`);
+    const head = await fetch(viewer.url, { headers: { range: 'bytes=0-11' } });
+    expect(head.status).toBe(206);
+    expect(
+      Buffer.from(await head.arrayBuffer())
+        .subarray(4, 8)
+        .toString('latin1'),
+    ).toBe('ftyp');
     await expect(eve.api(`/api/versions/${versionId}/stream`)).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -1,5 +1,6 @@
 import { LIMITS } from '@mixroom/shared';
 import { z } from 'zod';
+import { safeName } from './common';
 
 const email = z
   .string()
@@ -13,11 +14,13 @@ const password = z
   .max(LIMITS.passwordMax, { message: `Use at most ${LIMITS.passwordMax} characters.` });
 
 export const signUpBody = z.object({
-  displayName: z
-    .string()
-    .trim()
-    .min(1, { message: 'Please enter your name.' })
-    .max(LIMITS.displayNameMax, { message: `Use at most ${LIMITS.displayNameMax} characters.` }),
+  displayName: safeName(
+    z
+      .string()
+      .trim()
+      .min(1, { message: 'Please enter your name.' })
+      .max(LIMITS.displayNameMax, { message: `Use at most ${LIMITS.displayNameMax} characters.` }),
+  ),
   email,
   password,
 });

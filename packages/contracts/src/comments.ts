@@ -1,12 +1,14 @@
 import { COMMENT_LIMITS, COMMENT_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
-import { isoDate } from './common';
+import { isoDate, safeText } from './common';
 
-const text = z
-  .string({ message: COMMENT_MESSAGES.textRequired })
-  .trim()
-  .min(1, { message: COMMENT_MESSAGES.textRequired })
-  .max(COMMENT_LIMITS.textMax, { message: COMMENT_MESSAGES.textTooLong });
+const text = safeText(
+  z
+    .string({ message: COMMENT_MESSAGES.textRequired })
+    .trim()
+    .min(1, { message: COMMENT_MESSAGES.textRequired })
+    .max(COMMENT_LIMITS.textMax, { message: COMMENT_MESSAGES.textTooLong }),
+);
 const time = z.number().finite().min(0, { message: 'Times cannot be negative.' });
 
 export const createCommentBody = z.discriminatedUnion('type', [

@@ -1,6 +1,7 @@
+import { nameProblem, textProblem } from '@mixroom/shared';
 import { z } from 'zod';
 
-/** The one error shape every API failure uses (DESIGN.md §2). */
+/** The one error shape every API failure uses. */
 export const errorResponse = z
   .object({
     error: z.object({
@@ -14,3 +15,17 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 
 export const idParam = z.object({ id: z.uuid() });
 export const isoDate = z.string().meta({ format: 'date-time' });
+
+/** Refuses a name the shared name rule refuses (controls, text-direction marks, separators, dots only), with its reason. */
+export const safeName = <T extends z.ZodType<string>>(schema: T) =>
+  schema.superRefine((value, context) => {
+    const problem = nameProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
+/** Refuses free text holding control characters other than tabs and line breaks. */
+export const safeText = <T extends z.ZodType<string>>(schema: T) =>
+  schema.superRefine((value, context) => {
+    const problem = textProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });

@@ -1,9 +1,9 @@
 import { NOTE_LIMITS, REVIEW_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
-import { isoDate } from './common';
+import { isoDate, safeText } from './common';
 import { personRef } from './storage';
 
-export const noteBody = z.object({ html: z.string().max(NOTE_LIMITS.htmlMax, { message: REVIEW_MESSAGES.notesTooLong }) });
+export const noteBody = z.object({ html: safeText(z.string().max(NOTE_LIMITS.htmlMax, { message: REVIEW_MESSAGES.notesTooLong })) });
 export const noteResponse = z
   .object({ versionId: z.uuid(), html: z.string(), canEdit: z.boolean(), updatedAt: isoDate.nullable() })
   .meta({ id: 'VersionNote' });

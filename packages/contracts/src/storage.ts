@@ -1,15 +1,10 @@
-import { FILE_KIND_FILTERS, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
+import { FILE_KIND_FILTERS, LIMITS, nameProblem, STORAGE_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
-import { isoDate } from './common';
+import { isoDate, safeName } from './common';
 
 /** An item name: trimmed, 1–50 characters, with the spec's required-text for the dialog at hand. */
 export const itemName = (required: string) =>
-  z
-    .string({ message: required })
-    .trim()
-    .min(1, { message: required })
-    .max(LIMITS.nameMax, { message: STORAGE_MESSAGES.nameTooLong })
-    .refine((v) => !/\p{Cc}/u.test(v), { message: 'Names cannot contain control characters.' });
+  safeName(z.string({ message: required }).trim().min(1, { message: required }).max(LIMITS.nameMax, { message: STORAGE_MESSAGES.nameTooLong }));
 
 export const capabilities = z.object({
   canView: z.boolean(),
@@ -158,11 +153,7 @@ export const updateProjectBody = z.object({
     .optional(),
 });
 
-const fileName = z
-  .string()
-  .min(1, { message: 'The file has no name.' })
-  .max(255, { message: 'File names are limited to 255 characters.' })
-  .refine((v) => !/[\p{Cc}/\\]/u.test(v), { message: 'The file name contains characters that are not allowed.' });
+const fileName = safeName(z.string().min(1, { message: 'The file has no name.' }).max(255, { message: 'File names are limited to 255 characters.' }));
 const fileSize = z.number().int().min(1, { message: STORAGE_MESSAGES.emptyFile }).max(Number.MAX_SAFE_INTEGER);
 
 export const startVersionBody = z.object({ name: itemName(STORAGE_MESSAGES.versionNameRequired), fileName, size: fileSize });
@@ -185,6 +176,9 @@ export const ensureFoldersBody = z.object({
     .max(2000)
     .refine((paths) => paths.every((p) => p.split('/').every((segment) => segment.trim().length > 0 && segment.length <= LIMITS.nameMax)), {
       message: 'Folder names must be 1 to 50 characters.',
+    })
+    .refine((paths) => paths.every((p) => p.split('/').every((segment) => nameProblem(segment) === null)), {
+      message: 'Folder names cannot contain control or text-direction characters, or be made of dots only.',
     }),
 });
 export const ensureFoldersResponse = z.object({ folders: z.record(z.string(), z.uuid()) });

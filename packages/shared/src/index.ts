@@ -6,3 +6,4 @@ export * from './permissions';
 export * from './files';
 export * from './comments';
 export * from './review';
+export * from './names';

@@ -18,6 +18,7 @@ export function createReviewModule(core: CoreDeps, deps: { projects: ProjectsSer
     presenter: deps.presenter,
     projects: deps.projects,
     media: deps.media,
+    jobs: core.jobs,
     bus: core.bus,
     signTtlSeconds: core.config.signedUrlTtlSeconds,
   });

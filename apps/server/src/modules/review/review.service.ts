@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { PRESENCE } from '@mixroom/shared';
 import type { PresenceEntry, VersionNote } from '@mixroom/contracts';
 import { projectCapabilities } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
-import { MediaError } from '../../platform/media/ffmpeg';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { ItemPolicy } from '../../access/item.policy';
 import type { VersionRow } from '../../db/rows';
 import type { Actor } from '../../platform/identity/actor';
+import type { JobQueue } from '../../platform/jobs/job-queue';
+import { renderSpectrogramJob } from '../storage/media.jobs';
 import type { MediaService } from '../storage/media.service';
 import type { ProjectsService } from '../storage/projects.service';
 import type { StoragePresenter } from '../storage/storage.presenter';
@@ -14,6 +16,9 @@ import type { NotesRepository } from './notes.repository';
 import { sanitizeNoteHtml } from './note-html';
 import { renderNotePdf } from './note-pdf';
 import type { PresenceRepository } from './presence.repository';
+
+const SPECTROGRAM_WAIT_MS = 60_000;
+const SPECTROGRAM_POLL_MS = 250;
 
 export const REVIEW_EVENTS = { note: 'note.changed', presence: 'presence.changed' } as const;
 
@@ -24,6 +29,7 @@ export interface ReviewServiceDeps {
   presenter: StoragePresenter;
   projects: ProjectsService;
   media: MediaService;
+  jobs: JobQueue;
   bus: EventBus;
   signTtlSeconds: number;
 }
@@ -94,16 +100,33 @@ export class ReviewService {
     return this.expiring(await this.deps.projects.derivedUrl(actor, versionId, 'preview'));
   }
 
-  /** A signed URL to the spectrogram image, rendered by ffmpeg the first time it is asked for. */
+  /**
+   * A signed URL to the spectrogram image. The first request queues its render as a job (heavy work
+   * runs on worker nodes, never inside a request; one job per version across nodes) and waits for
+   * the image, up to SPECTROGRAM_WAIT_MS.
+   */
   async spectrogramUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
     const { version } = await this.version(actor, versionId);
     if (version.status !== 'ready' || !version.durationSeconds)
       throw AppError.conflict('The spectrogram is available once the version is processed.', 'NOT_READY');
-    try {
-      return this.expiring(await this.deps.media.spectrogramUrl(version));
-    } catch (error) {
-      if (error instanceof MediaError) throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
-      throw error;
+    const ready = await this.deps.media.spectrogramUrl(version);
+    if (ready) return this.expiring(ready);
+    const jobId = uuidFrom(`spectrogram:${version.id}`);
+    await this.deps.jobs.send(renderSpectrogramJob, { versionId: version.id }, { jobId });
+    const deadline = Date.now() + SPECTROGRAM_WAIT_MS;
+    while (Date.now() < deadline) {
+      const url = await this.deps.media.spectrogramUrl(version);
+      if (url) return this.expiring(url);
+      const state = await this.deps.jobs.state(renderSpectrogramJob.name, jobId);
+      if (state === 'failed') throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
+      await new Promise((resolve) => setTimeout(resolve, SPECTROGRAM_POLL_MS));
     }
+    throw AppError.conflict('The spectrogram is still being rendered. Please try again in a moment.', 'SPECTROGRAM_PENDING');
   }
+}
+
+/** A stable uuid for a name: the id of the one job that does a thing. */
+function uuidFrom(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { PublicListing, Version } from '@mixroom/contracts';
 import type { PublicLinkPolicy } from '../../access/public-link.policy';
 import { AppError } from '../../http/app-error';
+import type { VersionRow } from '../../db/rows';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { CatalogService } from '../storage/catalog.service';
 import type { ZipService } from '../storage/zip.service';
@@ -13,6 +14,8 @@ export interface PublicShareServiceDeps {
   zip: ZipService;
   blobs: BlobStore;
   signTtlSeconds: number;
+  /** A signed URL to what a player may stream (the lossy preview when downloads are off). */
+  playback: (version: VersionRow, canDownload: boolean) => Promise<string>;
 }
 
 /**
@@ -82,10 +85,9 @@ export class PublicShareService {
    */
   async versionUrl(token: string, versionId: string, kind: 'download' | 'preview'): Promise<{ url: string }> {
     const root = await this.deps.links.root(token);
-    const { version } = await this.deps.links.version(root, versionId, kind === 'download' ? 'download' : 'view');
-    const key = kind === 'preview' ? (version.previewKey ?? version.blobKey) : version.blobKey;
-    const options = { expiresInSeconds: this.deps.signTtlSeconds, ...(kind === 'download' ? { fileName: version.fileName } : {}) };
-    return { url: await this.deps.blobs.signDownloadUrl(key, options) };
+    const { version, project } = await this.deps.links.version(root, versionId, kind === 'download' ? 'download' : 'view');
+    if (kind === 'preview') return { url: await this.deps.playback(version, project.enableDownload) };
+    return { url: await this.deps.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: this.deps.signTtlSeconds, fileName: version.fileName }) };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CoreDeps, AppModule } from '../module';
 import { sendPushJob } from '../push/push.jobs';
 import type { CatalogService } from '../storage/catalog.service';
+import type { ProjectsService } from '../storage/projects.service';
 import type { ZipService } from '../storage/zip.service';
 import { PublicShareService } from './public-share.service';
 import { SharingRepository } from './sharing.repository';
@@ -10,7 +11,7 @@ import { SharingService } from './sharing.service';
 export type SharingModule = AppModule<{ sharing: SharingService; publicShare: PublicShareService }>;
 
 /** Collaborators, invitations, join requests and public links. */
-export function createSharingModule(core: CoreDeps, deps: { catalog: CatalogService; zip: ZipService }): SharingModule {
+export function createSharingModule(core: CoreDeps, deps: { catalog: CatalogService; zip: ZipService; projects: ProjectsService }): SharingModule {
   const repository = new SharingRepository(core.db);
   const sharing = new SharingService({
     repository,
@@ -27,6 +28,7 @@ export function createSharingModule(core: CoreDeps, deps: { catalog: CatalogServ
     zip: deps.zip,
     blobs: core.blobs,
     signTtlSeconds: core.config.signedUrlTtlSeconds,
+    playback: (version, canDownload) => deps.projects.signPlayback(version, canDownload),
   });
   return {
     name: 'sharing',

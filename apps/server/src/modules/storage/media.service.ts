@@ -60,18 +60,33 @@ export class MediaService {
     private readonly runtime: { clock: Clock; ticker: Ticker } = { clock: systemClock, ticker: systemTicker },
   ) {}
 
-  /** The spectrogram image of a processed version, rendered on first demand and kept with its files. */
-  async spectrogramUrl(version: VersionRow): Promise<string> {
-    const key = `projects/${version.projectId}/${version.id}/spectrogram.png`;
-    if (!(await this.blobs.head(key))) {
-      let render = this.rendering.get(key);
-      if (!render) {
-        render = this.renderSpectrogram(version, key).finally(() => this.rendering.delete(key));
-        this.rendering.set(key, render);
-      }
-      await render;
-    }
+  /** Where a version's spectrogram image is kept, beside its files. */
+  spectrogramKey(version: Pick<VersionRow, 'projectId' | 'id'>): string {
+    return `projects/${version.projectId}/${version.id}/spectrogram.png`;
+  }
+
+  /** A signed URL to the spectrogram, or null while it has not been rendered. */
+  async spectrogramUrl(version: VersionRow): Promise<string | null> {
+    const key = this.spectrogramKey(version);
+    if (!(await this.blobs.head(key))) return null;
     return this.blobs.signDownloadUrl(key, { expiresInSeconds: this.signTtlSeconds, contentType: 'image/png' });
+  }
+
+  /**
+   * Renders a version's spectrogram (the job's handler, on a worker node). Concurrent renders of the
+   * same version on this node share one ffmpeg run; one already stored is not rendered again.
+   */
+  async ensureSpectrogram(versionId: string): Promise<void> {
+    const version = await this.versions.find(versionId);
+    if (!version || version.status !== 'ready') return;
+    const key = this.spectrogramKey(version);
+    if (await this.blobs.head(key)) return;
+    let render = this.rendering.get(key);
+    if (!render) {
+      render = this.renderSpectrogram(version, key).finally(() => this.rendering.delete(key));
+      this.rendering.set(key, render);
+    }
+    await render;
   }
 
   private async renderSpectrogram(version: VersionRow, key: string): Promise<void> {

@@ -8,13 +8,14 @@ import {
   LIMITS,
   MESSAGES,
   storageLimitBytes,
+  storedExtension,
   STORAGE_MESSAGES,
   type PlanLimits,
   type Role,
 } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket, Version } from '@mixroom/contracts';
 import type { AccessChanges } from '../../access/access-changes';
-import { NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../access/item.policy';
+import { DOWNLOADS_OFF, NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../access/item.policy';
 import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
@@ -23,6 +24,7 @@ import type { Actor } from '../../platform/identity/actor';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { UploadsService } from '../uploads/uploads.service';
 import { processVersionJob } from './media.jobs';
+import { playbackKey, PREVIEW_PREPARING_MESSAGE } from './playback';
 import type { ProjectRow, ProjectsRepository } from './projects.repository';
 import { eventItem, type StorageEvents } from './storage.events';
 import { presentVersion, type StoragePresenter } from './storage.presenter';
@@ -141,7 +143,8 @@ export class ProjectsService {
    */
   async openVersion(actor: Actor, project: ProjectRow, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
     const versionId = randomUUID();
-    const blobKey = `projects/${project.id}/${versionId}/original.${extensionOf(input.fileName) || 'bin'}`;
+    // Keys hold ids and a tame extension only: names are metadata, never part of a path.
+    const blobKey = `projects/${project.id}/${versionId}/original.${storedExtension(extensionOf(input.fileName))}`;
     const limitBytes = storageLimitBytes(await this.deps.limitsFor(project.publisherId));
     const version = await this.deps.versions.insertNextWithinQuota(
       {
@@ -289,12 +292,31 @@ export class ProjectsService {
     return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
   }
 
-  /** Derived files (thumbnail, peaks, preview) for anyone who can see the project. */
+  /**
+   * Derived files for anyone who can see the project: thumbnail and peaks (no audio in them), and
+   * what the player streams, which follows the download rule (the lossy preview when downloads are
+   * off, never the original).
+   */
   async derivedUrl(actor: Actor, versionId: string, kind: 'thumbnail' | 'peaks' | 'preview'): Promise<string> {
-    const { version } = await this.deps.policy.version(actor, versionId);
-    const key = kind === 'thumbnail' ? version.thumbnailKey : kind === 'peaks' ? version.peaksKey : (version.previewKey ?? version.blobKey);
+    const { version, capabilities } = await this.deps.policy.version(actor, versionId);
+    if (kind === 'preview') return this.signPlayback(version, capabilities.canDownload);
+    const key = kind === 'thumbnail' ? version.thumbnailKey : version.peaksKey;
     if (!key) throw AppError.notFound('Not available yet.');
-    const contentType = kind === 'thumbnail' ? 'image/png' : kind === 'peaks' ? 'application/json' : undefined;
-    return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds, ...(contentType ? { contentType } : {}) });
+    return this.deps.blobs.signDownloadUrl(key, {
+      expiresInSeconds: this.deps.signTtlSeconds,
+      contentType: kind === 'thumbnail' ? 'image/png' : 'application/json',
+    });
+  }
+
+  /** A signed URL to what a player may stream of a version (see playbackKey). */
+  async signPlayback(version: VersionRow, canDownload: boolean): Promise<string> {
+    if (version.status === 'uploading') throw AppError.conflict('This version is still uploading.', 'NOT_READY');
+    const key = playbackKey(version, canDownload);
+    if (!key) {
+      // A file that is not audio never gets a preview: only its download is offered.
+      if (version.durationSeconds === null) throw AppError.forbidden(DOWNLOADS_OFF);
+      throw AppError.conflict(PREVIEW_PREPARING_MESSAGE, 'PREVIEW_PREPARING');
+    }
+    return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds });
   }
 }

@@ -10,7 +10,7 @@ export class FaultPoints {
   crashIf(point: string): void {
     if (this.active !== point) return;
     process.stderr.write(`fault injection: exiting at ${point}\n`);
-    process.exit(75);
+    process.exit(70);
   }
 }
 

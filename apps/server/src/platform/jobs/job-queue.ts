@@ -20,6 +20,8 @@ interface Envelope {
 
 export interface SendOptions {
   topic?: string;
+  /** A fixed job id: sending the same id again is a no-op (one job per thing, across nodes). */
+  jobId?: string;
   startAfterSeconds?: number;
   singletonKey?: string;
 }
@@ -94,21 +96,26 @@ export class JobQueue {
   async send<S extends z.ZodType>(definition: JobType<S>, payload: z.input<S>, options: SendOptions = {}): Promise<string> {
     const parsed: unknown = definition.schema.parse(payload);
     const id = await this.sendValidated(definition.name, parsed, options);
-    if (!id) throw new Error(`Job ${definition.name} was not queued`);
-    return id;
+    if (!id && !options.jobId) throw new Error(`Job ${definition.name} was not queued`);
+    return id ?? options.jobId!;
   }
 
   /**
    * Queues a payload already validated by its job's schema (the outbox validates before it records).
    * With `jobId`, a second send of the same job is a no-op and answers null.
    */
-  async sendValidated(name: string, payload: unknown, options: SendOptions & { jobId?: string } = {}): Promise<string | null> {
+  async sendValidated(name: string, payload: unknown, options: SendOptions = {}): Promise<string | null> {
     const envelope: Envelope = { payload, topic: options.topic ?? null };
     return this.boss.send(name, envelope, {
       ...(options.jobId ? { id: options.jobId } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
+  }
+
+  /** A job's state ('created', 'active', 'completed', 'failed', …), or null when unknown. */
+  async state(name: string, id: string): Promise<string | null> {
+    return (await this.boss.getJobById(name, id))?.state ?? null;
   }
 
   async check(): Promise<void> {
