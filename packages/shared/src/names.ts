@@ -8,8 +8,8 @@ const CONTROL = /\p{Cc}/u;
  * follows, so "vaw.exe" can read as "exe.wav" and a notification can read backwards.
  */
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-/** Controls allowed in free text: tab and line breaks. */
-const TEXT_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+/** Control characters of free text: every one but tab, line feed and carriage return. */
+const isTextControl = (code: number) => (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f);
 
 export const NAME_MESSAGES = {
   control: 'Names cannot contain control characters.',
@@ -30,7 +30,8 @@ export function nameProblem(name: string): string | null {
 
 /** Why free text (a comment, a note) is refused: control characters other than tabs and line breaks. */
 export function textProblem(text: string): string | null {
-  return TEXT_CONTROL.test(text) ? NAME_MESSAGES.text : null;
+  for (let i = 0; i < text.length; i++) if (isTextControl(text.charCodeAt(i))) return NAME_MESSAGES.text;
+  return null;
 }
 
 /** An extension safe inside a storage key: short, lower-case letters and digits; else 'bin'. */
