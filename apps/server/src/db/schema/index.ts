@@ -5,3 +5,4 @@ export * from './sharing';
 export * from './comments';
 export * from './review';
 export * from './security';
+export * from './billing';
