@@ -9,5 +9,9 @@ export const COMMENT_MESSAGES = {
   onlyAuthor: 'Only the author can change this comment.',
 } as const;
 
-/** Times are kept to the hundredth of a second. */
-export const roundTime = (seconds: number) => Math.round(seconds * 100) / 100;
+/**
+ * Review times are kept and shown to the hundredth of a second, rounded half up. Server and web
+ * both go through these two, so a comment posted while the player shows 0:04.98 reads 0:04.98.
+ */
+export const toHundredths = (seconds: number) => Math.round(seconds * 100);
+export const roundTime = (seconds: number) => toHundredths(seconds) / 100;

@@ -9,7 +9,7 @@ export const PLAYER = {
   zoomPxPerStep: 5,
   spectrogramHeight: 128,
   spectrogramFft: 256,
-  minimapHeight: 20,
+  minimapHeight: 28,
   highlightFadeMs: 2000,
   inactivityTimeoutMs: 300_000,
   markerAvatars: 3,

@@ -1,9 +1,10 @@
 import WaveSurfer from 'wavesurfer.js';
 import Minimap from 'wavesurfer.js/plugins/minimap';
 import Regions, { type Region } from 'wavesurfer.js/plugins/regions';
-import Timeline from 'wavesurfer.js/plugins/timeline';
 import { PLAYER } from '@mixroom/shared';
 import type { PeaksFile } from './api';
+import { barHeights, PeakLevels } from './peak-levels';
+import { nextWheelZoom } from './wheel-zoom';
 
 export interface PlayerState {
   ready: boolean;
@@ -18,8 +19,8 @@ export interface PlayerState {
   /** The span looped when looping is on (a range draft or the range comment last opened). */
   loopRange: { start: number; end: number } | null;
   error: string | null;
-  /** The drawn waveform's full width and scroll position, for overlays that follow zoom and scroll. */
-  layout: { width: number; scroll: number };
+  /** The drawn waveform's full width, scroll position and visible width, for overlays that follow it. */
+  layout: { width: number; scroll: number; viewport: number };
 }
 
 /** A player before anything happened: at 0, full volume, normal speed, fit to width. */
@@ -36,7 +37,7 @@ export function initialPlayerState(duration: number): PlayerState {
     loop: false,
     loopRange: null,
     error: null,
-    layout: { width: 0, scroll: 0 },
+    layout: { width: 0, scroll: 0, viewport: 0 },
   };
 }
 
@@ -44,27 +45,10 @@ const COLORS = {
   wave: '#8b7bd8',
   progress: '#c9b8ff',
   cursor: '#ffffff',
-  waveOverSpectrogram: 'rgba(255,255,255,0.35)',
-  progressOverSpectrogram: 'rgba(255,255,255,0.7)',
 };
 
-type PeakLevel = PeaksFile['levels'][number];
-
-/** The coarsest of the server's peak levels that still has a bar per pixel at this zoom. */
-export function chooseLevel(file: PeaksFile, pxPerSecond: number): PeakLevel {
-  const perSecond = (level: PeakLevel) => file.sampleRate / level.samplesPerPeak;
-  const sorted = [...file.levels].sort((a, b) => perSecond(a) - perSecond(b));
-  return sorted.find((l) => perSecond(l) >= pxPerSecond) ?? sorted[sorted.length - 1]!;
-}
-
-/** One level as the floats wavesurfer draws (never the audio). */
-function decodeLevel(level: PeakLevel): Float32Array {
-  const bytes = Uint8Array.from(atob(level.data), (c) => c.charCodeAt(0));
-  const out = new Float32Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes[i]! / 255;
-  return out;
-}
-
+/** Bars are 2 px wide with a 1 px gap, as wavesurfer lays its canvases out for them. */
+const BAR = { width: 2, gap: 1 };
 /**
  * Owns one wavesurfer instance drawn from server peaks, streaming its audio through an <audio>
  * element (Range requests), and exposes its state to React as an external store.
@@ -73,25 +57,29 @@ export class PlayerController {
   readonly media: HTMLAudioElement;
   private readonly ws: WaveSurfer;
   private readonly regions: ReturnType<typeof Regions.create>;
+  private readonly levels: PeakLevels;
   private state: PlayerState;
   private readonly listeners = new Set<() => void>();
-  private level: PeakLevel | null = null;
   private draftRegion: Region | null = null;
   private frame = 0;
 
   constructor(
-    container: HTMLElement,
-    private readonly peaks: PeaksFile,
+    private readonly container: HTMLElement,
+    peaks: PeaksFile,
     streamUrl: string,
-    options: { minimap: HTMLElement; timeline: HTMLElement; onDraftChange: (range: { start: number; end: number }) => void },
+    options: { minimap: HTMLElement; onDraftChange: (range: { start: number; end: number }) => void },
   ) {
     this.media = new Audio();
     this.media.preload = 'metadata';
     // Lets the peak meter read samples when the store is on another origin (S3).
     this.media.crossOrigin = 'anonymous';
     this.regions = Regions.create();
+    this.levels = new PeakLevels(peaks);
     const duration = peaks.durationSeconds;
     this.state = initialPlayerState(duration);
+    // Wavesurfer holds only the coarsest level (its minimap draws from it); the main view draws
+    // its bars itself from whichever level the zoom needs.
+    const coarse = Float32Array.from(this.levels.coarsest().bins, (v) => v / 255);
     this.ws = WaveSurfer.create({
       container,
       media: this.media,
@@ -100,10 +88,9 @@ export class PlayerController {
       progressColor: COLORS.progress,
       cursorColor: COLORS.cursor,
       cursorWidth: 2,
-      barWidth: 2,
-      barGap: 1,
-      barRadius: 1,
-      normalize: true,
+      barWidth: BAR.width,
+      barGap: BAR.gap,
+      renderFunction: (_peaks, ctx) => this.drawBars(ctx),
       dragToSeek: true,
       autoScroll: true,
       autoCenter: true,
@@ -111,11 +98,13 @@ export class PlayerController {
         Minimap.create({
           container: options.minimap,
           height: PLAYER.minimapHeight,
-          waveColor: '#5f53a0',
-          progressColor: '#a898f0',
-          overlayColor: 'rgba(255,255,255,0.12)',
+          waveColor: '#6f62b8',
+          progressColor: '#b3a4f5',
+          overlayColor: 'rgba(255,255,255,0.14)',
+          barWidth: 1,
+          barGap: 1,
+          normalize: true,
         }),
-        Timeline.create({ container: options.timeline, height: 18, style: { color: '#a9a3c9', fontSize: '11px' } }),
         this.regions,
       ],
     });
@@ -132,20 +121,63 @@ export class PlayerController {
     this.ws.on('timeupdate', (time) => this.onTime(time));
     this.media.addEventListener('error', () => this.set({ error: this.media.error?.message || 'The audio could not be loaded.' }));
     this.media.addEventListener('canplay', () => this.set({ ready: true }), { once: true });
-    void this.ws.load(streamUrl, [this.useLevel(this.fitPxPerSecond(container.clientWidth))!], duration).catch(() => undefined);
+    container.addEventListener('wheel', this.onWheel, { passive: false });
+    void this.ws.load(streamUrl, [coarse], duration).catch(() => undefined);
   }
 
-  /** Zoom 0 fits the file to the width: a 20-second sketch needs finer peaks than an hour. */
-  private fitPxPerSecond(width: number): number {
-    return width / Math.max(this.peaks.durationSeconds, 1);
+  /**
+   * Draws one of wavesurfer's canvases from the level this zoom needs: the canvas knows where it
+   * sits in the whole waveform, so a zoomed hour reads the same bins per bar as a short sketch.
+   */
+  private drawBars(ctx: CanvasRenderingContext2D): void {
+    const canvas = ctx.canvas;
+    const cssWidth = parseFloat(canvas.style.width) || canvas.width;
+    const offset = parseFloat(canvas.style.left) || 0;
+    const total = this.ws.getWrapper().clientWidth || cssWidth;
+    const pxPerSecond = total / this.state.duration;
+    const scale = canvas.width / cssWidth;
+    const stride = BAR.width + BAR.gap;
+    const level = this.levels.forDensity(pxPerSecond / stride);
+    const count = Math.ceil(cssWidth / stride);
+    const heights = barHeights(level, this.levels.loudest, offset / pxPerSecond, stride / pxPerSecond, count);
+    const middle = canvas.height / 2;
+    ctx.beginPath();
+    for (let bar = 0; bar < count; bar++) {
+      const half = Math.max(0.5 * scale, heights[bar]! * middle);
+      ctx.rect(Math.round(bar * stride * scale), middle - half, BAR.width * scale, half * 2);
+    }
+    ctx.fill();
+    // Read-only, for tests and support: how many peaks a second of audio the drawn bars come from.
+    this.container.dataset.peaksPerSecond = String(level.perSecond);
   }
 
-  /** Switches to the level this zoom needs; null when the current one already is. */
-  private useLevel(pxPerSecond: number): Float32Array | null {
-    const level = chooseLevel(this.peaks, pxPerSecond);
-    if (level === this.level) return null;
-    this.level = level;
-    return decodeLevel(level);
+  /**
+   * The wheel scrolls a zoomed waveform sideways (trackpads send deltaX, mice deltaY); with Ctrl
+   * (which is also how browsers report a trackpad pinch) it zooms around the pointer.
+   */
+  private onWheel = (event: WheelEvent): void => {
+    const unit = event.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : event.deltaMode === WheelEvent.DOM_DELTA_PAGE ? this.ws.getWidth() : 1;
+    if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      const x = event.clientX - this.container.getBoundingClientRect().left;
+      this.zoomAround(nextWheelZoom(this.state.zoom, event.deltaY * unit), x);
+      return;
+    }
+    if (this.state.zoom === 0) return;
+    const delta = (Math.abs(event.deltaX) > Math.abs(event.deltaY) ? event.deltaX : event.deltaY) * unit;
+    if (!delta) return;
+    event.preventDefault();
+    this.ws.setScroll(this.ws.getScroll() + delta);
+  };
+
+  /** Zooms keeping the moment under `x` (pixels from the view's left edge) in place. */
+  private zoomAround(zoom: number, x: number): void {
+    if (zoom === this.state.zoom) return;
+    const before = this.ws.getWrapper().clientWidth / this.state.duration;
+    const at = (this.ws.getScroll() + x) / before;
+    this.setZoom(zoom);
+    const after = this.ws.getWrapper().clientWidth / this.state.duration;
+    this.ws.setScroll(Math.max(0, at * after - x));
   }
 
   // Time updates arrive at ~60 Hz while playing; React hears them once per frame at most.
@@ -166,7 +198,9 @@ export class PlayerController {
   private measure(): void {
     const width = this.ws.getWrapper().clientWidth;
     const scroll = this.ws.getScroll();
-    if (width !== this.state.layout.width || scroll !== this.state.layout.scroll) this.set({ layout: { width, scroll } });
+    const viewport = this.ws.getWidth();
+    const { layout } = this.state;
+    if (width !== layout.width || scroll !== layout.scroll || viewport !== layout.viewport) this.set({ layout: { width, scroll, viewport } });
   }
 
   private set(patch: Partial<PlayerState>): void {
@@ -219,10 +253,7 @@ export class PlayerController {
 
   /** Zoom 0 fits the whole file; each step adds 5 pixels per second. */
   setZoom(zoom: number): void {
-    const pxPerSecond = zoom * PLAYER.zoomPxPerStep;
-    const peaks = this.useLevel(pxPerSecond || this.fitPxPerSecond(this.ws.getWidth()));
-    if (peaks) this.ws.setOptions({ peaks: [peaks], duration: this.peaks.durationSeconds });
-    this.ws.zoom(pxPerSecond);
+    this.ws.zoom(zoom * PLAYER.zoomPxPerStep);
     this.set({ zoom });
   }
 
@@ -245,15 +276,9 @@ export class PlayerController {
     this.draftRegion = this.regions.addRegion({ start: range.start, end: range.end, color: 'rgba(255, 196, 0, 0.25)', drag: true, resize: true });
   }
 
-  setSpectrogram(on: boolean): void {
-    this.ws.setOptions({
-      waveColor: on ? COLORS.waveOverSpectrogram : COLORS.wave,
-      progressColor: on ? COLORS.progressOverSpectrogram : COLORS.progress,
-    });
-  }
-
   destroy(): void {
     cancelAnimationFrame(this.frame);
+    this.container.removeEventListener('wheel', this.onWheel);
     this.ws.destroy();
     this.media.removeAttribute('src');
     this.media.load();

@@ -1,8 +1,13 @@
-/** 1:23.45 or 1:02:03.45: review times are precise to the hundredth (spec 2 §3). */
+import { toHundredths } from '@mixroom/shared';
+
+/**
+ * 1:23.45 or 1:02:03.45: review times to the hundredth, rounded as they are stored, so the playhead,
+ * a draft and the posted comment always read the same.
+ */
 export function formatPrecise(seconds: number): string {
-  const safe = Math.max(0, seconds);
-  const hundredths = Math.floor((safe * 100) % 100);
-  const total = Math.floor(safe);
+  const all = toHundredths(Math.max(0, seconds));
+  const hundredths = all % 100;
+  const total = Math.floor(all / 100);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;

@@ -10,6 +10,7 @@ import { notify } from '../../../lib/notify';
 import { reviewApi } from '../api';
 import { reviewKeys } from '../queries';
 import { formatPrecise } from '../time-format';
+import { sendsOnEnter } from '../send-on-enter';
 import classes from './review.module.css';
 
 type Reply = Comment['replies'][number];
@@ -240,7 +241,9 @@ export const CommentItem = memo(function CommentItem({
               value={reply}
               onChange={(e) => setReply(e.target.value)}
               onKeyDown={(e) => {
-                if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void sendReply();
+                if (!sendsOnEnter(e)) return;
+                e.preventDefault();
+                if (!sending) void sendReply();
               }}
             />
             <Group gap={4} justify="flex-end">

@@ -1,4 +1,5 @@
 import { Avatar, Tooltip } from '@mantine/core';
+import type { CSSProperties } from 'react';
 import type { Comment } from '@mixroom/contracts';
 import { PLAYER } from '@mixroom/shared';
 import { formatPrecise } from '../time-format';
@@ -21,6 +22,16 @@ export function groupMarkers(comments: Comment[], duration: number): Marker[] {
   }
   return [...buckets.values()].map((group) => ({ at: Math.min(...group.map((c) => c.startTime)), comments: group }));
 }
+
+/**
+ * A marker's avatars lean left in proportion to where it sits, so the first and the last ones stay
+ * inside the waveform; its line (at --at of the avatars' width) stays on the exact time.
+ */
+const markerStyle = (at: number): CSSProperties & Record<'--at', string> => ({
+  left: `${at * 100}%`,
+  transform: `translateX(-${at * 100}%)`,
+  '--at': `${at * 100}%`,
+});
 
 /**
  * Markers drawn inside the waveform's scrolling wrapper, so they follow zoom and scroll. Each
@@ -51,7 +62,7 @@ export function CommentMarkers({ comments, duration, onOpen }: { comments: Comme
             <button
               type="button"
               className={classes.marker}
-              style={{ left: `${(marker.at / duration) * 100}%` }}
+              style={markerStyle(marker.at / duration)}
               data-testid="comment-marker"
               aria-label={`Comments at ${formatPrecise(marker.at)}`}
               onClick={(event) => {

@@ -3,13 +3,14 @@ import { IconArrowBackUp, IconArrowsHorizontal, IconMapPin, IconSearch, IconSend
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment } from '@mixroom/contracts';
-import { COMMENT_LIMITS, COMMENT_MESSAGES } from '@mixroom/shared';
+import { COMMENT_LIMITS, COMMENT_MESSAGES, roundTime } from '@mixroom/shared';
 import { ApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { reviewApi } from '../api';
 import { usePlayer } from '../hooks/use-player';
 import { reviewKeys } from '../queries';
 import { formatPrecise } from '../time-format';
+import { sendsOnEnter } from '../send-on-enter';
 import { CommentItem } from './comment-item';
 import type { Draft } from './waveform-view';
 
@@ -68,7 +69,7 @@ export function CommentsPanel({
   // Pressing the active draft button again cancels the draft (spec 2 §4).
   const toggle = (type: Draft['type']) => {
     if (draft?.type === type) return onDraft(null);
-    const start = Math.round(now() * 100) / 100;
+    const start = roundTime(now());
     onDraft(type === 'timestamp' ? { type, start, end: null } : { type, start, end: Math.min(duration, start + COMMENT_LIMITS.defaultRangeSeconds) });
   };
   const reset = () => {
@@ -83,7 +84,7 @@ export function CommentsPanel({
     try {
       if (editing) await reviewApi.editComment(editing.id, text.trim());
       else {
-        const at = draft ?? { type: 'timestamp' as const, start: Math.round(now() * 100) / 100, end: null };
+        const at = draft ?? { type: 'timestamp' as const, start: roundTime(now()), end: null };
         await reviewApi.postComment(
           versionId,
           at.type === 'range' && at.end !== null
@@ -162,7 +163,7 @@ export function CommentsPanel({
         )}
         <Textarea
           aria-label="Comment"
-          placeholder="Leave a comment at the play position…"
+          placeholder="Leave a comment at the play position… (Enter to post, Shift+Enter for a new line)"
           autosize
           minRows={2}
           maxRows={8}
@@ -170,7 +171,9 @@ export function CommentsPanel({
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void post();
+            if (!sendsOnEnter(e)) return;
+            e.preventDefault();
+            if (!posting) void post();
           }}
         />
         <Group justify="space-between">

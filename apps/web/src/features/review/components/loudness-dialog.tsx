@@ -1,11 +1,117 @@
-import { Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { Group, Loader, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Version } from '@mixroom/contracts';
 import { appliedGain, LOUDNESS_TARGETS, normalisationGain } from '@mixroom/shared';
 
 const dB = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(2)} dB`;
 
+type Loudness = NonNullable<Version['loudness']>;
+
+interface PlatformRow {
+  platform: string;
+  lufs: number;
+  gain: number;
+  applied: number;
+}
+
+const rowsFor = (loudness: Loudness): PlatformRow[] =>
+  LOUDNESS_TARGETS.map((target) => ({
+    platform: target.platform,
+    lufs: target.lufs,
+    gain: normalisationGain(loudness.integrated, target.lufs),
+    applied: appliedGain(target.platform, loudness.integrated, loudness.truePeak, target.lufs),
+  }));
+
+/** What a platform's normalisation does to the track, in words. */
+function Outcome({ row }: { row: PlatformRow }) {
+  const { applied, gain } = row;
+  if (applied < 0)
+    return (
+      <Text size="sm" c="orange" fw={600}>
+        Turned down {Math.abs(applied).toFixed(2)} dB
+      </Text>
+    );
+  if (applied > 0)
+    return (
+      <Text size="sm" c="teal" fw={600}>
+        Turned up {applied.toFixed(2)} dB{applied < gain ? ' (peak-limited)' : ''}
+      </Text>
+    );
+  return (
+    <Text size="sm" c="dimmed">
+      {gain > 0 ? `As is, ${gain.toFixed(2)} dB below target` : 'As is'}
+    </Text>
+  );
+}
+
+function Figure({ label, value, color, testId }: { label: string; value: string; color?: string | undefined; testId?: string }) {
+  return (
+    <Stack gap={0} align="center">
+      <Text size="xs" c="dimmed" ta="center">
+        {label}
+      </Text>
+      <Text fw={700} fz={{ base: 'md', sm: 'xl' }} ff="monospace" c={color} style={{ whiteSpace: 'nowrap' }} data-testid={testId}>
+        {value}
+      </Text>
+    </Stack>
+  );
+}
+
+/** Four columns on a wide screen; on a phone one card per platform, nothing cut off. */
+function PlatformTable({ rows, compact }: { rows: PlatformRow[]; compact: boolean }) {
+  if (compact)
+    return (
+      <Stack gap={6}>
+        {rows.map((row) => (
+          <Stack key={row.platform} gap={2} p="xs" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 8 }} data-testid="loudness-row">
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Text fw={600} size="sm">
+                {row.platform}
+              </Text>
+              <Text ff="monospace" size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                Target {row.lufs} LUFS · {dB(row.gain)}
+              </Text>
+            </Group>
+            <Outcome row={row} />
+          </Stack>
+        ))}
+      </Stack>
+    );
+  return (
+    <Table striped verticalSpacing="xs">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Platform</Table.Th>
+          <Table.Th>Target</Table.Th>
+          <Table.Th>Difference</Table.Th>
+          <Table.Th>What listeners hear</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.platform} data-testid="loudness-row">
+            <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+              {row.platform}
+            </Table.Td>
+            <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+              {row.lufs} LUFS
+            </Table.Td>
+            <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+              {dB(row.gain)}
+            </Table.Td>
+            <Table.Td>
+              <Outcome row={row} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
 /** Integrated loudness and true peak from the processing job, against each platform's target. */
 export function LoudnessDialog({ version, opened, onClose }: { version: Version; opened: boolean; onClose: () => void }) {
+  const compact = useMediaQuery('(max-width: 36em)') ?? false;
   const loudness = version.loudness;
   return (
     <Modal opened={opened} onClose={onClose} title="Loudness levels" centered size="lg">
@@ -20,78 +126,12 @@ export function LoudnessDialog({ version, opened, onClose }: { version: Version;
         )
       ) : (
         <Stack>
-          <Group grow>
-            <Stack gap={0} align="center">
-              <Text size="xs" c="dimmed">
-                Integrated loudness
-              </Text>
-              <Text fw={700} size="xl" ff="monospace" data-testid="integrated-loudness">
-                {loudness.integrated.toFixed(2)} LUFS
-              </Text>
-            </Stack>
-            <Stack gap={0} align="center">
-              <Text size="xs" c="dimmed">
-                True peak
-              </Text>
-              <Text fw={700} size="xl" ff="monospace" c={loudness.truePeak > -1 ? 'orange' : undefined} data-testid="true-peak">
-                {loudness.truePeak.toFixed(2)} dBTP
-              </Text>
-            </Stack>
-            {loudness.range !== null && (
-              <Stack gap={0} align="center">
-                <Text size="xs" c="dimmed">
-                  Loudness range
-                </Text>
-                <Text fw={700} size="xl" ff="monospace">
-                  {loudness.range.toFixed(2)} LU
-                </Text>
-              </Stack>
-            )}
-          </Group>
-          <Table striped verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Platform</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>Difference</Table.Th>
-                <Table.Th>What listeners hear</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {LOUDNESS_TARGETS.map((target) => {
-                const gain = normalisationGain(loudness.integrated, target.lufs);
-                const applied = appliedGain(target.platform, loudness.integrated, loudness.truePeak, target.lufs);
-                return (
-                  <Table.Tr key={target.platform} data-testid="loudness-row">
-                    <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                      {target.platform}
-                    </Table.Td>
-                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                      {target.lufs} LUFS
-                    </Table.Td>
-                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                      {dB(gain)}
-                    </Table.Td>
-                    <Table.Td>
-                      {applied < 0 ? (
-                        <Text size="sm" c="orange" fw={600}>
-                          Turned down {Math.abs(applied).toFixed(2)} dB
-                        </Text>
-                      ) : applied > 0 ? (
-                        <Text size="sm" c="teal" fw={600}>
-                          Turned up {applied.toFixed(2)} dB{applied < gain ? ' (peak-limited)' : ''}
-                        </Text>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          {gain > 0 ? `As is, ${gain.toFixed(2)} dB below target` : 'As is'}
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
+          <SimpleGrid cols={loudness.range !== null ? 3 : 2} spacing="xs">
+            <Figure label="Integrated loudness" value={`${loudness.integrated.toFixed(2)} LUFS`} testId="integrated-loudness" />
+            <Figure label="True peak" value={`${loudness.truePeak.toFixed(2)} dBTP`} color={loudness.truePeak > -1 ? 'orange' : undefined} testId="true-peak" />
+            {loudness.range !== null && <Figure label="Loudness range" value={`${loudness.range.toFixed(2)} LU`} />}
+          </SimpleGrid>
+          <PlatformTable rows={rowsFor(loudness)} compact={compact} />
           <Text size="xs" c="dimmed">
             Measured with EBU R128 (ITU-R BS.1770) over the whole file. Platforms that raise quiet tracks stop at −1 dBTP; the others leave them as they are.
           </Text>

@@ -1,9 +1,9 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { memo, useEffect, useRef } from 'react';
 import { usePlayer } from '../hooks/use-player';
+import { meterColor, meterGradient, meterPercent, meterReadout, METER_FLOOR_DB } from '../meter-scale';
 import classes from './review.module.css';
 
-const FLOOR_DB = -60;
 const HOLD_MS = 1500;
 const graphs = new WeakMap<HTMLMediaElement, { context: AudioContext; analysers: AnalyserNode[] }>();
 
@@ -27,7 +27,7 @@ function graphFor(media: HTMLMediaElement) {
   return graph;
 }
 
-const toPercent = (db: number) => Math.max(0, Math.min(100, ((db - FLOOR_DB) / -FLOOR_DB) * 100));
+const GRADIENT = meterGradient();
 
 /** Sample-peak meter per channel (dBFS) with a peak hold, read from the playing audio. */
 export const PeakMeter = memo(function PeakMeter() {
@@ -41,21 +41,25 @@ export const PeakMeter = memo(function PeakMeter() {
     const { context, analysers } = graphFor(player.media);
     void context.resume();
     const buffer = new Float32Array(2048);
-    const held = analysers.map(() => ({ db: FLOOR_DB, at: 0 }));
+    const held = analysers.map(() => ({ db: METER_FLOOR_DB, at: 0 }));
     let frame = requestAnimationFrame(function draw(now) {
       analysers.forEach((analyser, channel) => {
         analyser.getFloatTimeDomainData(buffer);
         let peak = 0;
         for (const sample of buffer) peak = Math.max(peak, Math.abs(sample));
-        const db = peak > 0 ? Math.max(FLOOR_DB, 20 * Math.log10(peak)) : FLOOR_DB;
+        const db = peak > 0 ? Math.max(METER_FLOOR_DB, 20 * Math.log10(peak)) : METER_FLOOR_DB;
         const hold = held[channel]!;
         if (db >= hold.db || now - hold.at > HOLD_MS) Object.assign(hold, { db, at: now });
         const fill = fills.current[channel];
-        if (fill) fill.style.width = `${toPercent(db)}%`;
+        // The zones span the whole track; the level only uncovers them, so colours sit at fixed dB.
+        if (fill) fill.style.clipPath = `inset(0 ${100 - meterPercent(db)}% 0 0)`;
         const marker = holds.current[channel];
-        if (marker) marker.style.left = `calc(${toPercent(hold.db)}% - 2px)`;
+        if (marker) {
+          marker.style.left = `calc(${meterPercent(hold.db)}% - 2px)`;
+          marker.style.background = meterColor(hold.db);
+        }
         const readout = readouts.current[channel];
-        if (readout) readout.textContent = hold.db <= FLOOR_DB ? '−∞' : hold.db.toFixed(1);
+        if (readout) readout.textContent = meterReadout(hold.db);
       });
       frame = requestAnimationFrame(draw);
     });
@@ -70,10 +74,14 @@ export const PeakMeter = memo(function PeakMeter() {
             {label}
           </Text>
           <div className={classes.meter} style={{ flex: 1 }}>
-            <div className={classes.meterFill} ref={(el) => void (fills.current[channel] = el)} style={{ width: 0 }} />
+            <div
+              className={classes.meterFill}
+              ref={(el) => void (fills.current[channel] = el)}
+              style={{ background: GRADIENT, clipPath: 'inset(0 100% 0 0)' }}
+            />
             <div className={classes.meterHold} ref={(el) => void (holds.current[channel] = el)} />
           </div>
-          <Text size="xs" ff="monospace" c="dimmed" w={44} ta="right">
+          <Text size="xs" ff="monospace" c="dimmed" w={72} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             <span ref={(el) => void (readouts.current[channel] = el)} data-testid={`peak-${label}`}>
               −∞
             </span>{' '}

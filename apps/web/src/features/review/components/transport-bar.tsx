@@ -33,6 +33,7 @@ export const TransportBar = memo(function TransportBar() {
       <Slider
         mt="xs"
         aria-label="Seek"
+        thumbLabel="Seek"
         min={0}
         max={duration || 1}
         step={0.01}
@@ -95,6 +96,7 @@ export const TransportBar = memo(function TransportBar() {
             </ActionIcon>
             <Slider
               aria-label="Volume"
+              thumbLabel="Volume"
               flex={1}
               min={0}
               max={1}
@@ -113,6 +115,7 @@ export const TransportBar = memo(function TransportBar() {
             </Text>
             <Slider
               aria-label="Playback rate"
+              thumbLabel="Playback rate"
               flex={1}
               min={PLAYER.rateMin}
               max={PLAYER.rateMax}
@@ -129,6 +132,7 @@ export const TransportBar = memo(function TransportBar() {
             <IconZoomIn size={16} color="#a9a3c9" />
             <Slider
               aria-label="Zoom"
+              thumbLabel="Zoom"
               flex={1}
               min={0}
               max={PLAYER.zoomMax}

@@ -5,6 +5,8 @@ import type { PeaksFile } from '../api';
 import { PlayerController } from '../player-controller';
 import { usePlayerState } from '../hooks/use-player';
 import { CommentMarkers } from './comment-markers';
+import { SpectrogramLane } from './spectrogram-lane';
+import { TimeRuler } from './time-ruler';
 import classes from './review.module.css';
 
 export interface Draft {
@@ -15,7 +17,7 @@ export interface Draft {
 
 /**
  * The waveform of one version, drawn from server peaks the moment they arrive, with its minimap,
- * timeline, comment markers and optional spectrogram. It creates the player and hands it to the
+ * time ruler, comment markers and optional spectrogram lane. It creates the player and hands it to the
  * page, which shares it with every control through PlayerContext.
  */
 export function WaveformView({
@@ -41,7 +43,6 @@ export function WaveformView({
 }) {
   const waveRef = useRef<HTMLDivElement>(null);
   const minimapRef = useRef<HTMLDivElement>(null);
-  const timelineRef = useRef<HTMLDivElement>(null);
   const [player, setPlayer] = useState<PlayerController | null>(null);
   const draftChange = useRef(onDraftChange);
   useEffect(() => {
@@ -52,10 +53,9 @@ export function WaveformView({
   }, [player, onPlayer]);
 
   useEffect(() => {
-    if (!waveRef.current || !minimapRef.current || !timelineRef.current) return;
+    if (!waveRef.current || !minimapRef.current) return;
     const controller = new PlayerController(waveRef.current, peaks, streamUrl, {
       minimap: minimapRef.current,
-      timeline: timelineRef.current,
       onDraftChange: (range) => draftChange.current(range),
     });
     setPlayer(controller);
@@ -74,23 +74,14 @@ export function WaveformView({
     if (draft?.type === 'range' && draft.end !== null) player?.setLoopRange({ start: draft.start, end: draft.end });
   }, [player, draft]);
 
-  useEffect(() => player?.setSpectrogram(Boolean(spectrogramUrl)), [player, spectrogramUrl]);
-
   return (
     <>
-      <div ref={minimapRef} data-testid="minimap" />
+      <div ref={minimapRef} className={classes.minimap} data-testid="minimap" />
       <div className={classes.waveHost}>
-        {spectrogramUrl && (
-          <Follow player={player} className={classes.spectrogramLayer}>
-            <img src={spectrogramUrl} alt="Spectrogram" className={classes.spectrogram} data-testid="spectrogram" />
-          </Follow>
-        )}
         <div ref={waveRef} className={classes.wave} data-testid="waveform" />
         <Follow player={player} className={classes.markerLayer}>
           <CommentMarkers comments={comments} duration={peaks.durationSeconds} onOpen={onOpenComment} />
-          {draft?.type === 'timestamp' && (
-            <div className={classes.draftMarker} style={{ left: `${(draft.start / peaks.durationSeconds) * 100}%` }} data-testid="draft-marker" />
-          )}
+          {draft?.type === 'timestamp' && <DraftMarker at={draft.start / peaks.durationSeconds} />}
         </Follow>
         {!player && (
           <Center pos="absolute" inset={0}>
@@ -98,10 +89,22 @@ export function WaveformView({
           </Center>
         )}
       </div>
-      <div ref={timelineRef} data-testid="timeline" />
+      <TimeRuler player={player} duration={peaks.durationSeconds} />
+      {spectrogramUrl && (
+        <SpectrogramLane>
+          <Follow player={player} className={classes.spectrogramLayer}>
+            <img src={spectrogramUrl} alt="Spectrogram" className={classes.spectrogram} data-testid="spectrogram" />
+          </Follow>
+        </SpectrogramLane>
+      )}
       {children}
     </>
   );
+}
+
+/** The draft's marker; near the end it leans left so it stays inside the waveform. */
+function DraftMarker({ at }: { at: number }) {
+  return <div className={classes.draftMarker} style={{ left: `${at * 100}%`, transform: `translateX(-${at * 100}%)` }} data-testid="draft-marker" />;
 }
 
 /** A layer in the page that tracks the waveform's zoomed width and scroll. */
