@@ -62,8 +62,37 @@ describe('a newcomer in Chromium', () => {
   it('finds a nested project under its folder name, not "Home"', async () => {
     await crumbs(ana).getByLabel('Home').click();
     await ana.getByLabel('Search').fill('first take');
-    await ana.getByRole('option', { name: /First Take/ }).getByText('in First Folder').waitFor();
+    await ana
+      .getByRole('option', { name: /First Take/ })
+      .getByText('in First Folder')
+      .waitFor();
     await ana.keyboard.press('Escape');
+  });
+
+  it('stale errors clear once the value is fine again (group settings, wizard after Previous)', async () => {
+    await ana.getByRole('button', { name: 'Actions for First Folder' }).click();
+    await ana.getByRole('menuitem', { name: 'Settings' }).click();
+    const settings = ana.getByRole('dialog', { name: 'Group Settings' });
+    await settings.getByLabel('Folder name').fill('');
+    await settings.getByText('A folder name is required').waitFor();
+    await settings.getByLabel('Folder name').fill('First Folder');
+    expect(await settings.getByText('A folder name is required').count()).toBe(0);
+    await settings.getByRole('button', { name: 'Cancel' }).click();
+
+    await tile(ana, 'First Folder').dblclick();
+    await ana.getByRole('button', { name: 'New' }).click();
+    await ana.getByRole('menuitem', { name: 'New Audio Project' }).click();
+    const wizard = ana.getByRole('dialog', { name: 'New Project' });
+    await wizard.getByText('Project from File').click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('A project name is required').waitFor();
+    await wizard.getByRole('button', { name: 'Previous' }).click();
+    await wizard.getByText('Step 0/3').waitFor();
+    expect(await wizard.getByText('A project name is required').count()).toBe(0);
+    await wizard.getByRole('button', { name: 'Cancel' }).click();
+    await crumbs(ana).getByLabel('Home').click();
+    await ana.waitForURL(`${server.url}/groups`);
   });
 
   it('reaches Notes from the tile and version menus; the project view has Share, the publisher menu and the people', async () => {
@@ -139,6 +168,9 @@ describe('a newcomer in Chromium', () => {
     await share.getByRole('switch', { name: /Public link/ }).click({ force: true });
     const publicUrl = await share.getByRole('textbox', { name: 'Public link' }).inputValue();
     await screenshot(ana, 'walkthrough-share-dialog-1440');
+    await ana.setViewportSize({ width: 420, height: 860 });
+    await screenshot(ana, 'walkthrough-share-dialog-420');
+    await ana.setViewportSize({ width: 1440, height: 900 });
     await ana.keyboard.press('Escape');
 
     const context = await browser.newContext({ viewport: { width: 420, height: 860 } });
@@ -164,6 +196,8 @@ describe('a newcomer in Chromium', () => {
     await tile(ana, 'First Take').getByLabel('People: Ana, Bob').waitFor();
     await screenshot(ana, 'walkthrough-folder-1440');
     await ana.setViewportSize({ width: 420, height: 860 });
+    await ana.reload();
+    await tile(ana, 'First Take').locator('img').waitFor();
     await screenshot(ana, 'walkthrough-folder-420');
     await ana.setViewportSize({ width: 1440, height: 900 });
 
@@ -171,6 +205,8 @@ describe('a newcomer in Chromium', () => {
     await bob.goto(publicUrl);
     await bob.getByRole('heading', { name: 'First Folder' }).waitFor();
     await screenshot(bob, 'walkthrough-public-share-420');
+    await bob.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(bob, 'walkthrough-public-share-1440');
     expect(await bob.getByText('root', { exact: true }).count()).toBe(0);
     await context.close();
   });
@@ -183,6 +219,8 @@ describe('a newcomer in Chromium', () => {
     await ana.getByRole('button', { name: 'Move to trash' }).click();
     await ana.getByText('Project First Take has been deleted!').waitFor();
     await tile(ana, 'First Take').waitFor({ state: 'detached' });
+    // The closed view does not fetch the project again, so no error follows the success.
+    expect(await ana.getByText('This item is in the trash.').count()).toBe(0);
   });
 
   it('placeholders carry the logo and a way back; the landing page says what is coming', async () => {
@@ -195,6 +233,7 @@ describe('a newcomer in Chromium', () => {
       await visitor.waitForURL('**/public/landing');
     }
     const coming = visitor.locator('[data-testid="feature"]').filter({ hasText: 'Coming' });
+    await coming.first().waitFor();
     expect(await coming.count()).toBe(3);
     for (const title of ['Transfers that expire', 'Stream your DAW live', 'AI tools']) expect(await coming.filter({ hasText: title }).count()).toBe(1);
     await context.close();

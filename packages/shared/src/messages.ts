@@ -37,6 +37,7 @@ export const STORAGE_MESSAGES = {
   inTrash: 'This item is in the trash.',
   selectOneAudioFile: 'Please select one audio file.',
   versionNameRequiredMessage: 'A version name is required.',
+  /** For files picked from a connected drive, which a project references instead of copying. */
   projectWithFileExists: 'A project with this file already exists. Please copy this file and use the copy instead.',
   fileRetrievalFailed: 'An error occurred retrieving the file',
   fieldRequired: 'This field is required',

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { AUDIO_EXTENSIONS, baseName, extensionOf, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
 import { useVersionUpload } from '../../uploads/use-version-upload';
-import { useCreateProject, useListing } from '../queries';
+import { useCreateProject } from '../queries';
 
 type Kind = 'empty' | 'file';
 
@@ -41,13 +41,6 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
   const createProject = useCreateProject();
   const uploadVersion = useVersionUpload();
   const lastStep = kind === 'empty' ? 1 : 3;
-
-  // The folder's projects, to refuse a file that one of them already holds.
-  const listing = useListing(groupId, { sort: 'alphabetical', owner: 'all', kind: 'all' });
-  const holdsFile = (picked: File) =>
-    (listing.data?.pages ?? []).some((page) =>
-      page.items.some((i) => i.kind === 'project' && i.latestVersion?.fileName === picked.name && i.latestVersion.fileSize === picked.size),
-    );
 
   const problemAt = (at: number, values: { name: string; versionName: string }): string | null => {
     if (at === 1 && !values.name.trim()) return STORAGE_MESSAGES.projectNameRequired;
@@ -96,7 +89,6 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
     if (!picked) return;
     if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extensionOf(picked.name)))
       return notify('warning', 'New Project', STORAGE_MESSAGES.selectOneAudioFile);
-    if (holdsFile(picked)) return setError(STORAGE_MESSAGES.projectWithFileExists);
     setFile(picked);
     setVersionName(baseName(picked.name).slice(0, LIMITS.nameMax));
     setError(null);

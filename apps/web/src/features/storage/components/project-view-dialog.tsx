@@ -53,14 +53,14 @@ function ProjectMenu({
       children: `Move “${project.name}” to the trash? ${STORAGE_MESSAGES.trashNote}`,
       labels: { confirm: 'Move to trash', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
-      onConfirm: () =>
-        trash.mutate([{ kind: 'project', id: project.id }], {
-          onSuccess: () => {
-            notify('success', 'Delete Project', projectDeleted(project.name));
-            onDeleted();
-          },
-          onError: () => notify('error', 'Delete Project Error', projectDeleteFailed(project.name)),
-        }),
+      onConfirm: () => {
+        // The view closes first, so the project it showed is not fetched again once it is gone.
+        onDeleted();
+        trash.mutateAsync([{ kind: 'project', id: project.id }]).then(
+          () => notify('success', 'Delete Project', projectDeleted(project.name)),
+          () => notify('error', 'Delete Project Error', projectDeleteFailed(project.name)),
+        );
+      },
     });
   return (
     <Menu position="bottom-end" withinPortal>
@@ -91,6 +91,11 @@ function ProjectMenu({
 /** The project view: thumbnail, people, Share, Attachments, the publisher's menu, versions (newest first), a new version. */
 export function ProjectViewDialog({ projectId, onClose }: { projectId: string | null; onClose: () => void }) {
   const query = useProject(projectId);
+  // The last project shown stays on screen while the dialog closes (its query is off by then), so
+  // the closing frame is not a blank loader.
+  const [shown, setShown] = useState(query.data);
+  const [shownId, setShownId] = useState(projectId);
+  if (query.data && query.data !== shown) setShown(query.data);
   const navigate = useNavigate();
   const mobile = useMediaQuery('(max-width: 999px)');
   const [attachmentsOpen, setAttachmentsOpen] = useState(false);
@@ -100,7 +105,15 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const data = query.data;
+  if (projectId && projectId !== shownId) {
+    // Another project: nothing chosen for the previous one carries over.
+    setShownId(projectId);
+    setFile(null);
+    setNameError(null);
+    setError(null);
+    setPanel(null);
+  }
+  const data = projectId ? query.data : shown;
   const last = data?.versions[0];
 
   const choose = (picked: File | null) => {
@@ -211,25 +224,30 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
           {projectId && <AttachmentsDialog projectId={projectId} opened={attachmentsOpen} onClose={() => setAttachmentsOpen(false)} />}
           {data.project.capabilities.canCreate && (
             <Card withBorder radius="md" padding="sm">
-              <Group align="flex-start" wrap="wrap">
-                <FileButton
-                  onChange={choose}
-                  accept={
-                    data.project.type === 'AUDIO'
-                      ? allowedVersionExtensions(last?.fileExtension ?? null)
-                          .map((e) => `.${e}`)
-                          .join(',')
-                      : undefined
-                  }
-                >
-                  {(props) => (
-                    <Button leftSection={<IconPlus size={16} />} variant="light" mt={file ? 25 : 0} {...props}>
-                      Version
-                    </Button>
-                  )}
-                </FileButton>
+              <Stack gap="xs">
+                <Group gap="sm" wrap="nowrap">
+                  <FileButton
+                    onChange={choose}
+                    accept={
+                      data.project.type === 'AUDIO'
+                        ? allowedVersionExtensions(last?.fileExtension ?? null)
+                            .map((e) => `.${e}`)
+                            .join(',')
+                        : undefined
+                    }
+                  >
+                    {(props) => (
+                      <Button leftSection={<IconPlus size={16} />} variant="light" style={{ flexShrink: 0 }} {...props}>
+                        Version
+                      </Button>
+                    )}
+                  </FileButton>
+                  <Text size="sm" c="dimmed" truncate>
+                    {file ? file.name : 'Add a new version from a file'}
+                  </Text>
+                </Group>
                 {file && (
-                  <>
+                  <Group align="flex-start" wrap="nowrap" gap="sm">
                     <TextInput
                       label="Version name"
                       value={name}
@@ -239,14 +257,15 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                       }}
                       error={nameError}
                       description={`${name.trim().length}/${LIMITS.nameMax}`}
-                      style={{ flex: 1, minWidth: 180 }}
+                      inputWrapperOrder={['label', 'input', 'description', 'error']}
+                      style={{ flex: 1, minWidth: 0 }}
                     />
-                    <Button mt={25} onClick={() => void upload()}>
+                    <Button mt={25} style={{ flexShrink: 0 }} onClick={() => void upload()}>
                       Upload
                     </Button>
-                  </>
+                  </Group>
                 )}
-              </Group>
+              </Stack>
               {error && (
                 <Text c="red" size="sm" mt="xs">
                   {error}

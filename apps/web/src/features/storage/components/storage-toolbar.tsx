@@ -28,6 +28,8 @@ interface Props {
   onSearchPick: (hit: { kind: 'group' | 'project'; id: string; parentId: string | null }) => void;
 }
 
+const THIRD = 'calc((100% - 16px) / 3)';
+
 /** Back, the New menu, sort, owner and type filters, and search (spec 1 §2.3). */
 export function StorageToolbar(props: Props) {
   const { query, onQuery } = props;
@@ -61,44 +63,47 @@ export function StorageToolbar(props: Props) {
           </Menu.Dropdown>
         </Menu>
       </Group>
-      <Group gap="sm" wrap="wrap">
-        <Select
-          aria-label="Sort"
-          w={160}
-          leftSection={<IconSortAscending size={16} />}
-          allowDeselect={false}
-          value={query.sort}
-          onChange={(v) => onQuery({ ...query, sort: (v ?? 'alphabetical') as ListFilters['sort'] })}
-          data={[
-            { value: 'alphabetical', label: 'Alphabetical' },
-            { value: 'newest', label: 'Newest' },
-          ]}
-        />
-        <Select
-          aria-label="Owner"
-          w={130}
-          leftSection={<IconUser size={16} />}
-          allowDeselect={false}
-          value={query.owner}
-          onChange={(v) => onQuery({ ...query, owner: (v ?? 'all') as ListFilters['owner'] })}
-          data={[
-            { value: 'all', label: 'All' },
-            { value: 'owned', label: 'Owned' },
-            { value: 'joined', label: 'Joined' },
-          ]}
-        />
-        <Select
-          aria-label="Filter"
-          w={130}
-          leftSection={<IconFilter size={16} />}
-          allowDeselect={false}
-          value={query.kind}
-          onChange={(v) => onQuery({ ...query, kind: (v ?? 'all') as ListFilters['kind'] })}
-          data={['all', 'audio', 'video', 'image', 'pdf', 'archive', 'other'].map((k) => ({
-            value: k,
-            label: k === 'pdf' ? 'Pdf' : k[0]!.toUpperCase() + k.slice(1),
-          }))}
-        />
+      <Group gap="sm" wrap="wrap" justify="flex-end" w={{ base: '100%', sm: 'auto' }}>
+        {/* On a phone the three selectors share one row, the search box takes the next. */}
+        <Group gap={8} wrap="nowrap" w={{ base: '100%', sm: 'auto' }}>
+          <Select
+            aria-label="Sort"
+            w={{ base: THIRD, sm: 160 }}
+            leftSection={<IconSortAscending size={16} />}
+            allowDeselect={false}
+            value={query.sort}
+            onChange={(v) => onQuery({ ...query, sort: (v ?? 'alphabetical') as ListFilters['sort'] })}
+            data={[
+              { value: 'alphabetical', label: 'Alphabetical' },
+              { value: 'newest', label: 'Newest' },
+            ]}
+          />
+          <Select
+            aria-label="Owner"
+            w={{ base: THIRD, sm: 130 }}
+            leftSection={<IconUser size={16} />}
+            allowDeselect={false}
+            value={query.owner}
+            onChange={(v) => onQuery({ ...query, owner: (v ?? 'all') as ListFilters['owner'] })}
+            data={[
+              { value: 'all', label: 'All' },
+              { value: 'owned', label: 'Owned' },
+              { value: 'joined', label: 'Joined' },
+            ]}
+          />
+          <Select
+            aria-label="Filter"
+            w={{ base: THIRD, sm: 130 }}
+            leftSection={<IconFilter size={16} />}
+            allowDeselect={false}
+            value={query.kind}
+            onChange={(v) => onQuery({ ...query, kind: (v ?? 'all') as ListFilters['kind'] })}
+            data={['all', 'audio', 'video', 'image', 'pdf', 'archive', 'other'].map((k) => ({
+              value: k,
+              label: k === 'pdf' ? 'Pdf' : k[0]!.toUpperCase() + k.slice(1),
+            }))}
+          />
+        </Group>
         <SearchBox onPick={props.onSearchPick} />
       </Group>
     </Group>
