@@ -74,7 +74,7 @@ function ShareContent({ type, id }: { type: ResourceType; id: string }) {
 
   return (
     <Stack>
-      <Group justify="space-between">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Switch
           label="Public link"
           description="Anyone with the link can play and download, without an account."
