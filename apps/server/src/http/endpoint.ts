@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { successStatus, type EndpointDefinition, type EndpointReply, type EndpointRequestShape } from '@mixroom/contracts';
+import { requireActor } from './authentication';
 
 export type EndpointRequest<E extends EndpointDefinition> = FastifyRequest<EndpointRequestShape<E>>;
 
@@ -13,6 +14,11 @@ export type EndpointHandler<E extends EndpointDefinition> = (
 ) => E['raw'] extends string ? Promise<FastifyReply> : Promise<EndpointReply<E> | FastifyReply> | EndpointReply<E>;
 
 const bearer = [{ bearer: [] }];
+
+// Runs after the app's authentication hook has resolved the bearer token (route hooks come last).
+const signedIn = async (request: FastifyRequest): Promise<void> => {
+  requireActor(request);
+};
 
 /** The Fastify schema of a declaration: inputs validated, responses serialized through their schemas, OpenAPI from both. */
 export function endpointSchema(definition: EndpointDefinition): FastifySchema & Record<string, unknown> {
@@ -28,13 +34,17 @@ export function endpointSchema(definition: EndpointDefinition): FastifySchema & 
   };
 }
 
-/** Registers the route of a declared endpoint. */
+/**
+ * Registers the route of a declared endpoint. One that needs a signed-in user answers 401 to anyone
+ * else before its inputs are even read, so what the table says about authentication is what happens.
+ */
 export function route<E extends EndpointDefinition>(app: FastifyInstance, definition: E, handler: EndpointHandler<E>): void {
   const status = successStatus(definition);
   app.route({
     method: definition.method,
     url: definition.path,
     schema: endpointSchema(definition),
+    ...(definition.auth ? { onRequest: signedIn } : {}),
     handler: async (request, reply) => {
       // The validator compiler has checked params, query and body against the declared schemas.
       const result = await handler(request as unknown as EndpointRequest<E>, reply);
