@@ -6,6 +6,7 @@ import { inviteOf } from './helpers/invite';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
+import { connectRealtime } from './helpers/ws-client';
 
 /**
  * Every endpoint that reads or changes a group, project, version, file or public link, tried by
@@ -165,10 +166,29 @@ const TABLE: Row[] = [
     path: (w, actor) => `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}&folder=${w.outside}`,
     allow: [],
   },
+  // Credits: everyone signed in reads their own ledger (the path names no user); another user's
+  // ledger and adjustments are for administrators.
+  { name: 'my credits', method: 'GET', path: () => '/api/credits', allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'] },
+  { name: "another user's credits", method: 'GET', path: (w) => `/api/admin/users/${w.viewerId}/credits`, allow: ['admin'] },
+  {
+    name: "adjust a user's credits",
+    method: 'POST',
+    path: (w) => `/api/admin/users/${w.viewerId}/credits`,
+    body: () => ({ amount: 1, reason: 'Matrix' }),
+    allow: ['admin'],
+  },
+  // The shop's webhook takes a signature over the body, never a session: unsigned, nobody gets in.
+  {
+    name: 'billing webhook without a signature',
+    method: 'POST',
+    path: () => '/api/billing/webhook',
+    body: (w) => ({ id: 'evt_matrix', type: 'subscription.created', data: { subscriptionId: 'sub_matrix', userId: w.viewerId, sku: 'STUDIO' } }),
+    allow: [],
+  },
 ];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ BILLING_WEBHOOK_SECRET: 'matrix-webhook-secret-0000' });
   const signUp = async (actor: Actor, email: string) =>
     tokens.set(actor, (await signInThroughOidc(server.url, { email, password: `${actor}-password` })).access_token);
   await signUp('admin', 'admin@matrix.test');
@@ -188,7 +208,10 @@ beforeAll(async () => {
   await waitFor(async () => (await publisher.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing' });
 
   for (const actor of ['editor', 'viewer'] as const) {
-    await as(actor).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(publisher, 'group', folder.id) } });
+    await as(actor).api('/api/join-requests', {
+      method: 'POST',
+      body: { type: 'group', id: folder.id, invite: await inviteOf(publisher, 'group', folder.id) },
+    });
   }
   const { incoming } = await publisher.api<{ incoming: { user: { id: string }; resourceId: string }[] }>('/api/join-requests');
   for (const request of incoming) await publisher.api(`/api/join-requests/${request.resourceId}/${request.user.id}/approve`, { method: 'POST' });
@@ -243,5 +266,40 @@ describe('authorization matrix', () => {
     expect(hits.body.items).toEqual([]);
     const memberHits = await call(server.url, '/api/search?q=matrix', { token: tokens.get('viewer')! });
     expect((memberHits.body.items as { name: string }[]).map((i) => i.name)).toContain('Matrix');
+  });
+});
+
+/**
+ * The same actors on the realtime channel: who may follow which topic. (A public link holds no
+ * topic: visitors have no account, so an anonymous or revoked-link socket is refused outright.)
+ */
+describe('authorization matrix: realtime topics', () => {
+  const topics: { name: string; topic: (w: World) => string; allow: Actor[] }[] = [
+    { name: 'the shared folder', topic: (w) => `group:${w.folder}`, allow: MEMBERS },
+    { name: 'a sub-folder', topic: (w) => `group:${w.sub}`, allow: MEMBERS },
+    { name: 'another folder of the publisher', topic: (w) => `group:${w.outside}`, allow: ['publisher'] },
+    { name: 'the project’s review', topic: (w) => `project:${w.project}`, allow: MEMBERS },
+    { name: 'the viewer’s own events', topic: (w) => `user:${w.viewerId}`, allow: ['viewer'] },
+    { name: 'administrators’ events', topic: () => 'admin', allow: ['admin'] },
+    { name: 'every user’s root', topic: () => 'group:root', allow: [] },
+    { name: 'the servers’ channel', topic: () => 'system', allow: [] },
+  ];
+  const cases = topics.flatMap((t) => ACTORS.map((actor) => ({ t, actor })));
+  it.each(cases.map((c) => [`${c.t.name} × ${c.actor}`, c] as const))('%s', async (_label, { t, actor }) => {
+    const socket = await connectRealtime(server.url);
+    try {
+      const token = tokens.get(actor);
+      if (!token) {
+        socket.send({ type: 'subscribe', topic: t.topic(world) });
+        await waitFor(() => socket.closeCode() === 4401, { what: 'the unauthenticated socket closed' });
+        expect(t.allow).not.toContain(actor);
+        return;
+      }
+      await socket.auth(token);
+      const answer = await socket.subscribe(t.topic(world));
+      expect(answer.type, `${t.name} × ${actor}`).toBe(t.allow.includes(actor) ? 'subscribed' : 'denied');
+    } finally {
+      socket.close();
+    }
   });
 });

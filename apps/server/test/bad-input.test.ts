@@ -37,7 +37,6 @@ describe('names', () => {
     ['NUL', 'Mix\u0000Down', NAME_MESSAGES.control],
     ['a right-to-left override', 'vaw.\u202Eexe', NAME_MESSAGES.direction],
     ['dots only', '..', NAME_MESSAGES.dots],
-    ['a separator', 'a/b', NAME_MESSAGES.separator],
   ];
   it.each(cases)('refuses a folder name with %s, and creates nothing', async (_what, name, message) => {
     const before = await count();
@@ -49,7 +48,7 @@ describe('names', () => {
 
   it('refuses the same in file names, in dropped folder paths and in renames', async () => {
     const before = await count();
-    for (const fileName of ['x\u0000.wav', 'vaw.\u202Eexe', '..']) {
+    for (const fileName of ['x\u0000.wav', 'vaw.\u202Eexe', '..', 'up/../x.wav']) {
       expect((await call(server.url, '/api/projects/upload', { method: 'POST', token, body: { groupId: null, fileName, size: 10 } })).status).toBe(400);
     }
     expect((await call(server.url, '/api/groups/ensure', { method: 'POST', token, body: { parentId: null, paths: ['Live/\u0000Drums'] } })).status).toBe(400);

@@ -101,18 +101,16 @@ describe('areas: transfer rows never show in storage', () => {
     await db
       .insert(projects)
       .values({ id: projectId, name: 'Transfer_Secret File', type: 'AUDIO', groupId: null, path: [projectId], publisherId: anaId, mode: 'TRANSFER' });
-    await db
-      .insert(projects)
-      .values({
-        id: trashedId,
-        name: 'Transfer_Secret Trashed',
-        type: 'ANY',
-        path: [trashedId],
-        publisherId: anaId,
-        mode: 'TRANSFER',
-        flag: 'DELETE',
-        deletedAt: new Date(),
-      });
+    await db.insert(projects).values({
+      id: trashedId,
+      name: 'Transfer_Secret Trashed',
+      type: 'ANY',
+      path: [trashedId],
+      publisherId: anaId,
+      mode: 'TRANSFER',
+      flag: 'DELETE',
+      deletedAt: new Date(),
+    });
     const client = storageClient(server.url, ana);
     const names = (items: { name: string }[]) => items.map((i) => i.name).filter((n) => n.startsWith('Transfer_Secret'));
     expect(names((await client.list(null)).items)).toEqual([]);
@@ -142,6 +140,28 @@ describe('the sweeper (time moved through the clock seam)', () => {
     expect(root.items.map((i) => i.id)).not.toContain(answer.project.id);
     expect((await storage.usage(actorOf(ana).userId)).usedBytes).toBe(0);
     clock.set(new Date());
+  });
+
+  it('a "Creating…" project deleted for good closes its upload: no part lands afterwards', async () => {
+    const ticket = (await upload(ana, 'Half Sent.wav', 20 * 1024 * 1024)).body as { upload: { id: string }; project: { id: string } };
+    const { url } = (await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).body as { url: string };
+    await call(server.url, '/api/items/trash', { method: 'POST', token: ana, body: { items: [{ kind: 'project', id: ticket.project.id }] } });
+    expect(
+      (await call(server.url, '/api/items/delete', { method: 'POST', token: ana, body: { items: [{ kind: 'project', id: ticket.project.id }] } })).status,
+    ).toBe(204);
+    const late = await fetch(url, { method: 'PUT', body: Buffer.alloc(1024, 1) });
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect((await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).status).toBe(409);
+    expect((await usage(ana)).usedBytes).toBe(0);
+  });
+
+  it('an aborted session does not leave its project "Creating…" holding quota: the next sweep removes it', async () => {
+    const ticket = (await upload(ana, 'Aborted.wav', GB)).body as { upload: { id: string }; project: { id: string } };
+    await server.context.services.uploads.abortSession(ticket.upload.id);
+    expect((await usage(ana)).usedBytes).toBe(GB);
+    expect((await server.context.services.storage.sweeper.run()).dropped).toBe(1);
+    expect((await storageClient(server.url, ana).list(null)).items.map((i) => i.id)).not.toContain(ticket.project.id);
+    expect((await usage(ana)).usedBytes).toBe(0);
   });
 
   it('queues a version stuck in processing again, and it finishes', async () => {

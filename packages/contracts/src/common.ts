@@ -1,4 +1,4 @@
-import { nameProblem, textProblem } from '@mixroom/shared';
+import { fileNameProblem, nameProblem, textProblem } from '@mixroom/shared';
 import { z } from 'zod';
 
 /** The one error shape every API failure uses. */
@@ -20,6 +20,13 @@ export const isoDate = z.string().meta({ format: 'date-time' });
 export const safeName = <T extends z.ZodType<string>>(schema: T) =>
   schema.superRefine((value, context) => {
     const problem = nameProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
+/** Refuses a file name the rule refuses, separators included (a file name is one path segment). */
+export const safeFileName = <T extends z.ZodType<string>>(schema: T) =>
+  schema.superRefine((value, context) => {
+    const problem = fileNameProblem(value);
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 

@@ -1,6 +1,6 @@
 import { FILE_KIND_FILTERS, LIMITS, nameProblem, STORAGE_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
-import { isoDate, safeName } from './common';
+import { isoDate, safeFileName, safeName } from './common';
 
 /** An item name: trimmed, 1–50 characters, with the spec's required-text for the dialog at hand. */
 export const itemName = (required: string) =>
@@ -153,7 +153,7 @@ export const updateProjectBody = z.object({
     .optional(),
 });
 
-const fileName = safeName(z.string().min(1, { message: 'The file has no name.' }).max(255, { message: 'File names are limited to 255 characters.' }));
+const fileName = safeFileName(z.string().min(1, { message: 'The file has no name.' }).max(255, { message: 'File names are limited to 255 characters.' }));
 const fileSize = z.number().int().min(1, { message: STORAGE_MESSAGES.emptyFile }).max(Number.MAX_SAFE_INTEGER);
 
 export const startVersionBody = z.object({ name: itemName(STORAGE_MESSAGES.versionNameRequired), fileName, size: fileSize });

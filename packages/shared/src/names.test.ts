@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_MESSAGES, nameProblem, storedExtension, textProblem } from './names';
+import { fileNameProblem, NAME_MESSAGES, nameProblem, storedExtension, textProblem } from './names';
 
 describe('the one name rule', () => {
   it('accepts ordinary names in any script', () => {
@@ -11,8 +11,9 @@ describe('the one name rule', () => {
     expect(nameProblem('Line\nbreak')).toBe(NAME_MESSAGES.control);
     expect(nameProblem('vaw.\u202Eexe')).toBe(NAME_MESSAGES.direction);
     expect(nameProblem('a\u2066b')).toBe(NAME_MESSAGES.direction);
-    expect(nameProblem('../etc')).toBe(NAME_MESSAGES.separator);
-    expect(nameProblem('a\\b')).toBe(NAME_MESSAGES.separator);
+    expect(nameProblem('AC/DC tribute')).toBeNull();
+    expect(fileNameProblem('../etc')).toBe(NAME_MESSAGES.separator);
+    expect(fileNameProblem('a\\b')).toBe(NAME_MESSAGES.separator);
     expect(nameProblem('..')).toBe(NAME_MESSAGES.dots);
     expect(nameProblem(' . ')).toBe(NAME_MESSAGES.dots);
   });

@@ -19,13 +19,21 @@ export const NAME_MESSAGES = {
   text: 'The text contains characters that are not allowed.',
 } as const;
 
-/** Why a name is refused, or null when it is fine. */
+/**
+ * Why a name is refused, or null when it is fine. Item names are metadata, so "AC/DC" is a fine
+ * folder name (archives and paths are built from ids or cleaned copies); a dot-only name would
+ * still read as "here" or "up" in an unzipped tree.
+ */
 export function nameProblem(name: string): string | null {
   if (CONTROL.test(name)) return NAME_MESSAGES.control;
   if (BIDI.test(name)) return NAME_MESSAGES.direction;
-  if (/[/\\]/.test(name)) return NAME_MESSAGES.separator;
   if (/^\.+$/.test(name.trim())) return NAME_MESSAGES.dots;
   return null;
+}
+
+/** A file name is one path segment: the name rule, and no separators. */
+export function fileNameProblem(name: string): string | null {
+  return nameProblem(name) ?? (/[/\\]/.test(name) ? NAME_MESSAGES.separator : null);
 }
 
 /** Why free text (a comment, a note) is refused: control characters other than tabs and line breaks. */

@@ -272,7 +272,9 @@ export class ProjectsService {
     const remaining = (await this.deps.versions.list(project.id)).filter((v) => v.id !== versionId);
     if (version.uploadId && version.status === 'uploading') await this.deps.uploads.abortSession(version.uploadId).catch(() => undefined);
     if (remaining.length === 0) {
-      for (const owned of await this.deps.projects.idsUnder(project.id)) await this.deps.blobs.deletePrefix(`projects/${owned}/`);
+      const owned = await this.deps.projects.idsUnder(project.id);
+      for (const uploadId of await this.deps.versions.openUploadIds(owned)) await this.deps.uploads.abortSession(uploadId);
+      for (const id of owned) await this.deps.blobs.deletePrefix(`projects/${id}/`);
       await this.deps.projects.delete(project.id);
     } else {
       await this.deps.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);

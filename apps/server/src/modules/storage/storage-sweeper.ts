@@ -26,8 +26,8 @@ export interface StorageSweeperDeps {
  * Repairs what a crash or a vanished client leaves behind, on a schedule:
  * - a version whose media job stopped beating (its node died mid-job, or the job was lost) is
  *   queued again; processing is idempotent, so a slow job that was merely late does no harm;
- * - an upload abandoned mid-way (no part for a day, or its session closed) is removed with its
- *   "Uploading…" tile, its stored parts and the quota it reserved.
+ * - an upload abandoned mid-way (no part for a day, or its session closed or aborted) is removed with
+ *   its "Uploading…" tile, its stored parts and the quota it reserved.
  */
 export class StorageSweeper {
   constructor(private readonly deps: StorageSweeperDeps) {}
@@ -42,7 +42,7 @@ export class StorageSweeper {
       });
       log?.warn({ versionId: version.id }, 'processing stalled: queued again');
     }
-    const abandoned = await this.deps.versions.abandonedUploads(new Date(now - ABANDONED_UPLOAD_MS));
+    const abandoned = await this.deps.versions.abandonedUploads(new Date(now - ABANDONED_UPLOAD_MS), new Date(now));
     for (const version of abandoned) {
       const found = await this.deps.facts.project(version.projectId);
       if (version.uploadId) await this.deps.uploads.abortSession(version.uploadId);

@@ -1,5 +1,6 @@
-import { mergePlans, storageLimitBytes } from '@mixroom/shared';
+import { storageLimitBytes } from '@mixroom/shared';
 import { z } from 'zod';
+import type { Entitlements } from '../../access/entitlements';
 import { STORAGE_SCOPE } from '../../access/item-scope';
 import type { MediaTools } from '../../platform/media/ffmpeg';
 import { defineJob } from '../../platform/jobs/job-definition';
@@ -45,7 +46,7 @@ export type StorageModule = AppModule<StorageServices>;
 /** The storage area: folders, projects and versions, media, trash, search and downloads. */
 export function createStorageModule(
   core: CoreDeps,
-  deps: { uploads: UploadsService; users: UsersService; mediaTools: MediaTools },
+  deps: { uploads: UploadsService; users: UsersService; entitlements: Entitlements; mediaTools: MediaTools },
 ): StorageModule {
   const { db, items: policy, accessChanges } = core;
   const signTtlSeconds = core.config.signedUrlTtlSeconds;
@@ -54,7 +55,7 @@ export function createStorageModule(
   const versions = new VersionsRepository(db);
   const presenter = new StoragePresenter(deps.users, core.blobs);
   const events = new StorageEvents(core.bus, core.facts);
-  const limitsFor = async (userId: string) => mergePlans(await deps.users.activeSkus(userId));
+  const limitsFor = (userId: string) => deps.entitlements.limits(userId);
 
   const groups = new GroupsService({ groups: groupsRepo, projects: projectsRepo, versions, policy, presenter, events, accessChanges });
   const projects = new ProjectsService({
@@ -82,6 +83,7 @@ export function createStorageModule(
     events,
     accessChanges,
     blobs: core.blobs,
+    uploads: deps.uploads,
     clock: core.clock,
   });
   const search = new SearchService({ repository: new SearchRepository(db, STORAGE_SCOPE), policy });
@@ -124,10 +126,7 @@ export function createStorageModule(
 
   return {
     name: 'storage',
-    routes: [
-      (app) => app.register(storageRoutes, { groups, projects, trash, search, zip, usage }),
-      (app) => app.register(attachmentsRoutes, { attachments }),
-    ],
+    routes: [(app) => app.register(storageRoutes, { groups, projects, trash, search, zip, usage }), (app) => app.register(attachmentsRoutes, { attachments })],
     jobs,
     services: { groups, projects, trash, search, zip, media, attachments, catalog, presenter, sweeper, usage },
   };

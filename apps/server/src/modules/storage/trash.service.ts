@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/clock/clock';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { Actor } from '../../platform/identity/actor';
+import type { UploadsService } from '../uploads/uploads.service';
 import type { GroupRow, GroupsRepository } from './groups.repository';
 import type { ProjectRow, ProjectsRepository } from './projects.repository';
 import { eventItem, type EventItem, type StorageEvents } from './storage.events';
@@ -26,6 +27,7 @@ export interface TrashServiceDeps {
   events: StorageEvents;
   accessChanges: AccessChanges;
   blobs: BlobStore;
+  uploads: Pick<UploadsService, 'abortSession'>;
   clock: Clock;
 }
 
@@ -44,7 +46,10 @@ export class TrashService {
       if (!row) throw AppError.notFound('This item does not exist.');
       rows.push({ kind: ref.kind, row });
     }
-    const roles = await this.deps.policy.roles(actor, rows.map((r) => r.row));
+    const roles = await this.deps.policy.roles(
+      actor,
+      rows.map((r) => r.row),
+    );
     return rows.map(({ kind, row }) => {
       const role = roles.get(row.id) ?? 'NONE';
       const caps = kind === 'group' ? groupCapabilities(role) : projectCapabilities(role, false);
@@ -105,6 +110,8 @@ export class TrashService {
   private async remove(item: Resolved, by: string | null): Promise<void> {
     await this.setFlag(item, 'DELETING', by);
     const projectIds = await this.deps.projects.idsUnder(item.row.id);
+    // Close uploads still open into what goes, first: no part may land after its files are removed.
+    for (const uploadId of await this.deps.versions.openUploadIds(projectIds)) await this.deps.uploads.abortSession(uploadId);
     for (const id of projectIds) await this.deps.blobs.deletePrefix(`projects/${id}/`);
     if (item.kind === 'group') await this.deps.groups.delete(item.row.id);
     else await this.deps.projects.delete(item.row.id);

@@ -102,7 +102,9 @@ export class VersionsRepository {
    * Versions still uploading whose session is closed, gone, or untouched since `before`: uploads
    * that will never finish, holding a tile and a quota reservation.
    */
-  async abandonedUploads(before: Date): Promise<VersionRow[]> {
+  async abandonedUploads(before: Date, now: Date): Promise<VersionRow[]> {
+    // A row without a session yet is an upload being opened: give it a few minutes.
+    const opening = new Date(now.getTime() - 10 * 60_000).toISOString();
     const rows = await this.db
       .select({ version: versions })
       .from(versions)
@@ -110,8 +112,7 @@ export class VersionsRepository {
       .where(
         and(
           eq(versions.status, 'uploading'),
-          lt(versions.createdAt, before),
-          sql`(${uploads.id} is null or ${uploads.status} <> 'open' or ${uploads.updatedAt} < ${before.toISOString()})`,
+          sql`((${uploads.id} is null and ${versions.createdAt} < ${opening}) or ${uploads.status} <> 'open' or ${uploads.updatedAt} < ${before.toISOString()})`,
         ),
       );
     return rows.map((r) => r.version);
@@ -125,6 +126,16 @@ export class VersionsRepository {
       .where(and(eq(versions.status, 'ready'), eq(versions.progress, 100), isNull(versions.lossyPreviewKey), isNotNull(versions.durationSeconds)))
       .orderBy(sql`random()`)
       .limit(limit);
+  }
+
+  /** Upload sessions still open for versions of these projects (to close before the projects go). */
+  async openUploadIds(projectIds: string[]): Promise<string[]> {
+    if (projectIds.length === 0) return [];
+    const rows = await this.db
+      .select({ uploadId: versions.uploadId })
+      .from(versions)
+      .where(and(inArray(versions.projectId, projectIds), eq(versions.status, 'uploading')));
+    return rows.flatMap((r) => (r.uploadId ? [r.uploadId] : []));
   }
 
   async delete(id: string): Promise<void> {
