@@ -54,6 +54,11 @@ import { systemClock, type Clock } from './platform/clock/clock';
 import { AttemptLimiter } from './platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from './platform/security/attempt-limits.repository';
 import { revokeOidcRowsOfAccount } from './platform/identity/oidc.repository';
+import { Entitlements } from './access/entitlements';
+import { EntitlementsRepository } from './access/entitlements.repository';
+import { createBillingModule } from './modules/billing/billing.module';
+import { createCreditsModule } from './modules/credits/credits.module';
+import type { CreditsService } from './modules/credits/credits.service';
 
 /** Everything a node runs with, built once from the configuration. */
 export interface AppContext {
@@ -85,6 +90,8 @@ export interface AppContext {
     pushDevices: PushRepository;
     comments: CommentsService;
     review: ReviewService;
+    entitlements: Entitlements;
+    credits: CreditsService;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -131,7 +138,8 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
     cleanups.push(() => outbox.stop());
 
     const usersRepository = new UsersRepository(db);
-    const users = new UsersService(usersRepository, config.identity);
+    // /api/me carries usage and credits; the month's credits are given on the first read of a month.
+    const users = new UsersService(usersRepository, config.identity, { summary: (userId) => meSummary(userId) });
     const uploads = new UploadsService(new UploadsRepository(db), blobs, config.signedUrlTtlSeconds);
     const admin = new AdminService(usersRepository, bus);
 
@@ -183,7 +191,14 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       links: new PublicLinkPolicy(facts),
       accessChanges: new AccessChanges(bus),
     };
-    const storage = createStorageModule(core, { uploads, users, mediaTools: locateMediaTools(config.media) });
+    const billing = createBillingModule(core);
+    const entitlements = new Entitlements(new EntitlementsRepository(db), clock, billing.services.provider.info);
+    const credits = createCreditsModule(core, { entitlements });
+    const meSummary = async (userId: string) => {
+      await credits.services.credits.ensureMonthlyGrant(userId);
+      return entitlements.summary(userId);
+    };
+    const storage = createStorageModule(core, { uploads, users, entitlements, mediaTools: locateMediaTools(config.media) });
     const sharing = createSharingModule(core, { catalog: storage.services.catalog, zip: storage.services.zip, projects: storage.services.projects });
     const comments = createCommentsModule(core);
     const review = createReviewModule(core, { projects: storage.services.projects, media: storage.services.media, presenter: storage.services.presenter });
@@ -195,7 +210,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       jobs: [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...pushJobs(push, pushDevices)],
       services: {},
     };
-    const modules: AppModule[] = [platformModule, storage, sharing, comments, review];
+    const modules: AppModule[] = [platformModule, storage, sharing, comments, review, credits, billing];
     const jobDefinitions = modules.flatMap((m) => m.jobs);
 
     return {
@@ -226,6 +241,8 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
         pushDevices,
         comments: comments.services.comments,
         review: review.services.review,
+        entitlements,
+        credits: credits.services.credits,
       },
       dispose,
     };

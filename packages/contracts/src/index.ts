@@ -8,5 +8,7 @@ export * from './storage';
 export * from './sharing';
 export * from './comments';
 export * from './review';
+export * from './credits';
+export * from './billing';
 export * from './endpoint';
 export * from './endpoints';

@@ -1,5 +1,6 @@
 import { PLAN_SKUS } from '@mixroom/shared';
 import { z } from 'zod';
+import { entitlementsSummary } from './billing';
 import { isoDate } from './common';
 
 export const planSku = z.enum(PLAN_SKUS);
@@ -40,6 +41,7 @@ export const meResponse = z
     plans: z.array(planGrant),
     limits: planLimits,
     capabilities: z.object({ admin: z.boolean() }),
+    entitlements: entitlementsSummary,
   })
   .meta({ id: 'Me' });
 export type Me = z.infer<typeof meResponse>;

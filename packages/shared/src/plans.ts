@@ -39,7 +39,10 @@ export interface Plan {
   name: string;
   /** Monthly price in euro cents; annual subscriptions save 30 %. */
   priceCents: number;
+  /** Price of a year paid at once, in euro cents: twelve months less the annual saving. */
+  annualPriceCents: number;
   description: string;
+  /** Plan-card lines; a line starting with '$' is a highlighted heading, the others get a check mark. */
   features: string[];
   limits: PlanLimits;
 }
@@ -80,13 +83,45 @@ const liveLimits: PlanLimits = {
   liveCoHost: true,
 };
 
+/** Annual subscriptions save 30 % on twelve monthly payments. */
+export const ANNUAL_SAVING = 0.3;
+
+/** Twelve months of `monthlyCents` less the annual saving, rounded to the cent. */
+export function annualPrice(monthlyCents: number): number {
+  return Math.round(monthlyCents * 12 * (1 - ANNUAL_SAVING));
+}
+
+const liveFeatures = [
+  '$Live only',
+  '150 guests, unlimited sessions',
+  'Recording and broadcast',
+  'Bi-directional audio (co-host)',
+  '$Storage',
+  '15 GB storage',
+  '$Transfers',
+  'Up to 5 GB per transfer, 15 per month',
+  '$AI tools',
+  '20 credits per month',
+];
+
 export const PLANS: Record<PlanSku, Plan> = {
   FREE: {
     sku: 'FREE',
     name: 'Free',
     priceCents: 0,
     description: 'Everything you need to start collaborating.',
-    features: ['15 GB storage', 'Transfers up to 15 GB, 15 per month', 'Live rooms: 5 guests, 30 min', '20 AI credits per month'],
+    annualPriceCents: 0,
+    features: [
+      '$Storage',
+      '15 GB storage',
+      '$Transfers',
+      'Up to 15 GB per transfer, 15 per month',
+      'Expiry choices of 3, 7, 15 or 30 days',
+      '$Live',
+      '5 guests, 30 min per session',
+      '$AI tools',
+      '20 credits per month',
+    ],
     limits: freeLimits,
   },
   ESSENTIAL: {
@@ -94,7 +129,19 @@ export const PLANS: Record<PlanSku, Plan> = {
     name: 'Essential',
     priceCents: 1990,
     description: 'For working engineers and producers.',
-    features: ['1 TB storage', 'Unlimited transfers, up to 1 year, with password', 'Live rooms: 30 guests, unlimited time', '200 AI credits per month'],
+    annualPriceCents: annualPrice(1990),
+    features: [
+      '$Storage',
+      '1 TB storage',
+      '$Transfers',
+      'Unlimited transfers, up to 1 year expiry',
+      'Password protection',
+      'Expired transfer reload',
+      '$Live',
+      '30 guests, unlimited sessions',
+      '$AI tools',
+      '200 credits per month',
+    ],
     limits: {
       ...freeLimits,
       ...paidTransfers,
@@ -109,11 +156,20 @@ export const PLANS: Record<PlanSku, Plan> = {
     name: 'Studio',
     priceCents: 3990,
     description: 'For studios and teams.',
+    annualPriceCents: annualPrice(3990),
     features: [
+      '$Storage',
       '5 TB storage',
-      'Unlimited transfers, up to 1 year, with password',
-      'Live rooms: 150 guests, recording, broadcast, co-host',
-      '400 AI credits per month',
+      '$Transfers',
+      'Unlimited transfers, up to 1 year expiry',
+      'Password protection',
+      'Expired transfer reload',
+      '$Live',
+      '150 guests, unlimited sessions',
+      'Recording and broadcast',
+      'Bi-directional audio (co-host)',
+      '$AI tools',
+      '400 credits per month',
     ],
     limits: {
       ...liveLimits,
@@ -127,7 +183,8 @@ export const PLANS: Record<PlanSku, Plan> = {
     name: 'Live',
     priceCents: 790,
     description: 'Live streaming only.',
-    features: ['Live rooms: 150 guests, recording, broadcast, co-host', '15 GB storage', 'Transfers up to 5 GB'],
+    annualPriceCents: annualPrice(790),
+    features: liveFeatures,
     limits: liveLimits,
   },
   LIVE_PREMIUM: {
@@ -135,7 +192,8 @@ export const PLANS: Record<PlanSku, Plan> = {
     name: 'Live',
     priceCents: 790,
     description: 'Live streaming only, with broadcast.',
-    features: ['Live rooms: 150 guests, recording, broadcast, co-host', '15 GB storage', 'Transfers up to 5 GB'],
+    annualPriceCents: annualPrice(790),
+    features: liveFeatures,
     limits: liveLimits,
   },
 };
@@ -189,3 +247,50 @@ export function isGrantActive(grant: { startsAt: Date | string; endsAt: Date | s
   const ends = grant.endsAt === null ? Number.POSITIVE_INFINITY : new Date(grant.endsAt).getTime();
   return starts <= now.getTime() && now.getTime() < ends;
 }
+
+/** A free trial of a paid plan that comes without dates lasts this long from the moment it starts. */
+export const TRIAL_DAYS = 30;
+/** A subscription longer than this many days... */
+const TRIAL_MIN_LENGTH_DAYS = 30;
+/** ...counts as a trial during its first days. */
+const TRIAL_FIRST_DAYS = 7;
+
+/** Whether a subscription counts as a trial at `now`: longer than 30 days and within its first 7 days. */
+export function isTrialSubscription(period: { startsAt: Date; endsAt: Date | null }, now: Date): boolean {
+  if (!period.endsAt) return false;
+  const length = period.endsAt.getTime() - period.startsAt.getTime();
+  const age = now.getTime() - period.startsAt.getTime();
+  return length > TRIAL_MIN_LENGTH_DAYS * DAY_MS && age >= 0 && age < TRIAL_FIRST_DAYS * DAY_MS;
+}
+
+/** The window of a free trial that arrived without dates: 30 days from now. */
+export function freeTrialWindow(now: Date): { startsAt: Date; endsAt: Date } {
+  return { startsAt: now, endsAt: new Date(now.getTime() + TRIAL_DAYS * DAY_MS) };
+}
+
+/**
+ * Early-access skus a shop may still send: each grants a plan, and only before its expiry date
+ * (the moment the date begins, UTC). After it, an event naming the sku grants nothing.
+ */
+export const EARLY_ACCESS_SKUS = {
+  ALPHA: { grants: 'STUDIO', validUntil: '2024-11-09T00:00:00.000Z' },
+  BETA: { grants: 'STUDIO', validUntil: '2024-05-09T00:00:00.000Z' },
+} as const satisfies Record<string, { grants: PlanSku; validUntil: string }>;
+export type EarlyAccessSku = keyof typeof EARLY_ACCESS_SKUS;
+
+export function isEarlyAccessSku(sku: string): sku is EarlyAccessSku {
+  return Object.hasOwn(EARLY_ACCESS_SKUS, sku);
+}
+
+/** Whether an early-access sku still grants its plan at `now`. */
+export function isEarlyAccessValid(sku: EarlyAccessSku, now: Date): boolean {
+  return now.getTime() < new Date(EARLY_ACCESS_SKUS[sku].validUntil).getTime();
+}
+
+/** The calendar month (UTC) that monthly credits are given for, as `YYYY-MM`. */
+export function creditPeriod(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/** AI credits one task costs. */
+export const CREDITS_PER_TASK = 5;

@@ -52,6 +52,8 @@ export const configSchema = z
     PUSH_TEST_ALLOW_HOSTS: z.string().optional(),
     PUSH_TEST_CA_FILE: z.string().min(1).optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    BILLING_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    BILLING_SHOP_URL: url(/^https?:$/, 'http(s)').optional(),
   })
   .superRefine((c, ctx) => {
     if (c.BLOB_DRIVER === 's3' && !c.S3_BUCKET) {

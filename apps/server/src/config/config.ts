@@ -33,6 +33,8 @@ export interface AppConfig {
   pushTest: { allowHosts: string[]; caFile: string | undefined };
   /** Origins besides PUBLIC_URL allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];
+  /** A shop's signed webhook (when a secret is set) or plans from administrators; where to buy. */
+  billing: { webhookSecret: string | null; shopUrl: string | null };
 }
 
 export class ConfigError extends Error {
@@ -96,5 +98,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       caFile: c.PUSH_TEST_CA_FILE,
     },
     devOrigins: c.MIXROOM_DEV_ORIGIN ? [c.MIXROOM_DEV_ORIGIN.replace(/\/$/, '')] : [],
+    billing: { webhookSecret: c.BILLING_WEBHOOK_SECRET ?? null, shopUrl: c.BILLING_SHOP_URL ?? null },
   };
 }

@@ -1,7 +1,9 @@
 import type { EndpointDefinition } from '../endpoint';
 import { adminEndpoints } from './admin.endpoints';
 import { authEndpoints, blobEndpoints, interactionEndpoints } from './auth.endpoints';
+import { billingEndpoints } from './billing.endpoints';
 import { commentEndpoints } from './comments.endpoints';
+import { creditEndpoints } from './credits.endpoints';
 import { reviewEndpoints } from './review.endpoints';
 import { sharingEndpoints } from './sharing.endpoints';
 import { attachmentEndpoints, storageEndpoints } from './storage.endpoints';
@@ -10,7 +12,9 @@ import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints
 
 export * from './admin.endpoints';
 export * from './auth.endpoints';
+export * from './billing.endpoints';
 export * from './comments.endpoints';
+export * from './credits.endpoints';
 export * from './review.endpoints';
 export * from './sharing.endpoints';
 export * from './storage.endpoints';
@@ -32,6 +36,8 @@ export const endpointGroups = {
   push: pushEndpoints,
   comments: commentEndpoints,
   review: reviewEndpoints,
+  credits: creditEndpoints,
+  billing: billingEndpoints,
 } satisfies Record<string, Record<string, EndpointDefinition>>;
 
 /** Every declared endpoint: the server registers them all, and a test checks that it does. */

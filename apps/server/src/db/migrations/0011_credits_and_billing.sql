@@ -30,6 +30,7 @@ CREATE TABLE "credit_balances" (
 --> statement-breakpoint
 CREATE TABLE "credit_ledger" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "credit_ledger_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"user_id" uuid NOT NULL,
 	"kind" text NOT NULL,
 	"amount" integer NOT NULL,
@@ -47,7 +48,7 @@ ALTER TABLE "credit_ledger" ADD CONSTRAINT "credit_ledger_user_id_users_id_fk" F
 ALTER TABLE "credit_ledger" ADD CONSTRAINT "credit_ledger_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "billing_subscriptions_external_key" ON "billing_subscriptions" USING btree ("external_id");--> statement-breakpoint
 CREATE INDEX "billing_subscriptions_user_idx" ON "billing_subscriptions" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "credit_ledger_user_idx" ON "credit_ledger" USING btree ("user_id","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "credit_ledger_user_idx" ON "credit_ledger" USING btree ("user_id","seq" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "credit_ledger_spend_ref_key" ON "credit_ledger" USING btree ("ref") WHERE "credit_ledger"."kind" = 'spend';--> statement-breakpoint
 CREATE UNIQUE INDEX "credit_ledger_refund_ref_key" ON "credit_ledger" USING btree ("ref") WHERE "credit_ledger"."kind" = 'refund';--> statement-breakpoint
 CREATE UNIQUE INDEX "credit_ledger_grant_key" ON "credit_ledger" USING btree ("user_id","period","ref") WHERE "credit_ledger"."kind" = 'grant';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { planGrants, users } from './users';
 
 /**
@@ -10,6 +10,8 @@ export const creditLedger = pgTable(
   'credit_ledger',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Order of appending: entries made in the same millisecond still list in the order they happened. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -26,12 +28,18 @@ export const creditLedger = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('credit_ledger_user_idx').on(t.userId, t.at.desc()),
+    index('credit_ledger_user_idx').on(t.userId, t.seq.desc()),
     // A spend and its refund happen at most once per reference, whoever asks and however often.
-    uniqueIndex('credit_ledger_spend_ref_key').on(t.ref).where(sql`${t.kind} = 'spend'`),
-    uniqueIndex('credit_ledger_refund_ref_key').on(t.ref).where(sql`${t.kind} = 'refund'`),
+    uniqueIndex('credit_ledger_spend_ref_key')
+      .on(t.ref)
+      .where(sql`${t.kind} = 'spend'`),
+    uniqueIndex('credit_ledger_refund_ref_key')
+      .on(t.ref)
+      .where(sql`${t.kind} = 'refund'`),
     // A user's monthly grant (and each top-up of it) lands once, however many nodes run the job.
-    uniqueIndex('credit_ledger_grant_key').on(t.userId, t.period, t.ref).where(sql`${t.kind} = 'grant'`),
+    uniqueIndex('credit_ledger_grant_key')
+      .on(t.userId, t.period, t.ref)
+      .where(sql`${t.kind} = 'grant'`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { isGrantActive, mergePlans, type PlanSku } from '@mixroom/shared';
-import type { Me } from '@mixroom/contracts';
+import type { EntitlementsSummary, Me } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
@@ -22,6 +22,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly identity: { mode: 'embedded' | 'external'; issuer: string },
+    private readonly entitlements: { summary(userId: string): Promise<EntitlementsSummary> },
   ) {}
 
   /**
@@ -84,6 +85,7 @@ export class UsersService {
       plans: grants.map((g) => presentGrant(g)),
       limits: mergePlans(active),
       capabilities: { admin: user.isAdmin },
+      entitlements: await this.entitlements.summary(user.id),
     };
   }
 }

@@ -1,0 +1,150 @@
+import type { BillingSubscription, EntitlementsSummary } from '@mixroom/contracts';
+import { creditPeriod, isGrantActive, isTrialSubscription, mergePlans, PLAN_SKUS, storageLimitBytes, type PlanLimits, type PlanSku } from '@mixroom/shared';
+import type { Clock } from '../platform/clock/clock';
+import type { EntitlementsRepository, SubscriptionRow } from './entitlements.repository';
+
+/** What a user may do: the merged plan of the grants in force, the admin flags and the trial. */
+export interface Entitlement {
+  userId: string;
+  /** Plans in force besides Free, which everyone holds. */
+  skus: PlanSku[];
+  limits: PlanLimits;
+  isAdmin: boolean;
+  canBroadcast: boolean;
+  trial: { sku: PlanSku; startsAt: Date; endsAt: Date | null } | null;
+}
+
+/** How a server hands out plans, for the settings screen: by an administrator, or at a shop. */
+export interface BillingInfo {
+  provider: 'admin' | 'shop';
+  shopUrl: string | null;
+}
+
+const isPlanSku = (sku: string): sku is PlanSku => (PLAN_SKUS as readonly string[]).includes(sku);
+
+/** The first moment of the calendar month (UTC) after `now`. */
+export function nextMonthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+function monthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/**
+ * The one answer to "what may this user do, and how much is left?" that every module asks: limits
+ * come from the merged plan of the user's grants in force at the clock's now (max of each limit,
+ * unlimited wins, flags OR-ed, never below Free), usage from the user's own rows.
+ */
+export class Entitlements {
+  constructor(
+    private readonly facts: EntitlementsRepository,
+    private readonly clock: Clock,
+    private readonly billing: BillingInfo = { provider: 'admin', shopUrl: null },
+  ) {}
+
+  async of(userId: string): Promise<Entitlement> {
+    const now = this.clock.now();
+    const [flags, grants, subscriptions] = await Promise.all([this.facts.flags(userId), this.facts.grants(userId), this.facts.subscriptions(userId)]);
+    const skus = [...new Set(grants.filter((g) => isGrantActive(g, now)).map((g) => g.sku))].filter(isPlanSku);
+    const trial = subscriptions.find((s) => this.runs(s, now) && this.isTrial(s, now));
+    return {
+      userId,
+      skus,
+      limits: mergePlans(skus),
+      isAdmin: flags?.isAdmin ?? false,
+      canBroadcast: flags?.canBroadcast ?? false,
+      trial: trial && isPlanSku(trial.sku) ? { sku: trial.sku, startsAt: trial.startsAt, endsAt: trial.endsAt } : null,
+    };
+  }
+
+  /** The merged limits alone (what quota checks need). */
+  async limits(userId: string): Promise<PlanLimits> {
+    return (await this.of(userId)).limits;
+  }
+
+  /** Bytes the user may store; capped to a safe integer so "unlimited" still compares and serialises. */
+  async storageLimitBytes(userId: string): Promise<number> {
+    return Math.min(Number.MAX_SAFE_INTEGER, storageLimitBytes(await this.limits(userId)));
+  }
+
+  async storageUsedBytes(userId: string): Promise<number> {
+    return (await this.facts.storageUse(userId)).reduce((total, use) => total + use.bytes, 0);
+  }
+
+  /** Transfers sent in the current calendar month (UTC), the period the monthly transfer limit counts. */
+  transfersThisMonth(userId: string): Promise<number> {
+    return this.facts.transfersSince(userId, monthStart(this.clock.now()));
+  }
+
+  /** Minutes of live sessions hosted this month; no live sessions are recorded on this server yet. */
+  liveMinutesThisMonth(_userId: string): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  creditBalance(userId: string): Promise<number> {
+    return this.facts.creditBalance(userId);
+  }
+
+  /** Whether the user pays for a subscription that still renews (account deletion waits for it to end). */
+  hasRunningPaidSubscription(userId: string): Promise<boolean> {
+    return this.facts.hasRunningPaidSubscription(userId, this.clock.now());
+  }
+
+  /** Usage and what is left, as the signed-in user sees it (the settings screen). */
+  async summary(userId: string): Promise<EntitlementsSummary> {
+    const now = this.clock.now();
+    const [entitlement, storageUse, transfers, liveMinutes, balance, subscriptions] = await Promise.all([
+      this.of(userId),
+      this.facts.storageUse(userId),
+      this.transfersThisMonth(userId),
+      this.liveMinutesThisMonth(userId),
+      this.facts.creditBalance(userId),
+      this.facts.subscriptions(userId),
+    ]);
+    const limit = storageLimitBytes(entitlement.limits);
+    return {
+      trial: entitlement.trial
+        ? { sku: entitlement.trial.sku, startsAt: entitlement.trial.startsAt.toISOString(), endsAt: entitlement.trial.endsAt?.toISOString() ?? null }
+        : null,
+      storage: {
+        usedBytes: storageUse.reduce((total, use) => total + use.bytes, 0),
+        limitBytes: Number.isFinite(limit) ? limit : null,
+        breakdown: storageUse.filter((use) => use.bytes > 0),
+      },
+      transfersThisMonth: transfers,
+      liveMinutesThisMonth: liveMinutes,
+      credits: { balance, perMonth: entitlement.limits.creditsPerMonth, renewsAt: nextMonthStart(now).toISOString() },
+      subscriptions: subscriptions.map((s) => this.present(s, now)),
+      billing: this.billing,
+    };
+  }
+
+  /** The calendar month monthly credits are given for now. */
+  creditPeriod(): string {
+    return creditPeriod(this.clock.now());
+  }
+
+  private runs(subscription: SubscriptionRow, now: Date): boolean {
+    return subscription.status !== 'expired' && isGrantActive(subscription, now);
+  }
+
+  /** Flagged by the shop, or by shape: a long subscription still within its first days. */
+  private isTrial(subscription: SubscriptionRow, now: Date): boolean {
+    return subscription.trial || isTrialSubscription(subscription, now);
+  }
+
+  private present(s: SubscriptionRow, now: Date): BillingSubscription {
+    return {
+      id: s.id,
+      sku: isPlanSku(s.sku) ? s.sku : 'FREE',
+      shopSku: s.shopSku,
+      interval: s.interval,
+      status: s.status === 'active' && !this.runs(s, now) ? 'expired' : s.status,
+      trial: this.isTrial(s, now),
+      startsAt: s.startsAt.toISOString(),
+      endsAt: s.endsAt?.toISOString() ?? null,
+      manageUrl: s.manageUrl,
+    };
+  }
+}

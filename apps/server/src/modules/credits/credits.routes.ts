@@ -1,0 +1,11 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { creditEndpoints as endpoints } from '@mixroom/contracts';
+import { requireActor } from '../../http/authentication';
+import { route } from '../../http/endpoint';
+import type { CreditsService } from './credits.service';
+
+export const creditsRoutes: FastifyPluginAsyncZod<{ credits: CreditsService }> = async (app, { credits }) => {
+  route(app, endpoints.mine, (request) => credits.mine(requireActor(request), request.query));
+  route(app, endpoints.ofUser, (request) => credits.ofUser(request.actor, request.params.id, request.query));
+  route(app, endpoints.adjust, (request) => credits.adjust(request.actor, request.params.id, request.body));
+};
