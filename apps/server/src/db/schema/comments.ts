@@ -3,7 +3,7 @@ import { versions } from './storage';
 import { users } from './users';
 
 /**
- * Timed comments on a version (spec 2 annotations): a point (timestamp) or a span (range) in
+ * Timed comments on a version: a point (timestamp) or a span (range) in
  * seconds, rounded to hundredths. A reply is a comment whose parent is the comment it answers.
  */
 export const comments = pgTable(
@@ -21,6 +21,9 @@ export const comments = pgTable(
     startTime: doublePrecision('start_time'),
     endTime: doublePrecision('end_time'),
     text: text('text').notNull(),
+    /** A resolved comment is done with (its author or an editor says so); reopening clears it. */
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -140,6 +140,12 @@ export const versions = pgTable(
     /** Rich-text notes (sanitized HTML) and when they were last saved. */
     note: text('note'),
     noteUpdatedAt: timestamp('note_updated_at', { withTimezone: true }),
+    /** The review's verdict on this version, set by the publisher or an editor. */
+    approval: text('approval', { enum: ['none', 'needs_changes', 'approved'] })
+      .notNull()
+      .default('none'),
+    approvalBy: uuid('approval_by').references(() => users.id, { onDelete: 'set null' }),
+    approvalAt: timestamp('approval_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
