@@ -136,6 +136,22 @@ const TABLE: Row[] = [
     path: (w, actor) => `/api/public/versions/${w.version}/preview?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
     allow: EVERYONE_WITH_LINK,
   },
+  { name: 'export comments as DAW markers', method: 'GET', path: (w) => `/api/versions/${w.version}/markers?format=midi`, allow: MEMBERS },
+  {
+    // The world's comment is the publisher's: its author and editors may resolve it.
+    name: 'resolve a comment',
+    method: 'PUT',
+    path: (w) => `/api/comments/${w.comment}/resolved`,
+    body: () => ({ resolved: false }),
+    allow: EDITORS,
+  },
+  {
+    name: 'set a version verdict',
+    method: 'PUT',
+    path: (w) => `/api/versions/${w.version}/approval`,
+    body: () => ({ approval: 'none' }),
+    allow: EDITORS,
+  },
   { name: 'read version notes', method: 'GET', path: (w) => `/api/versions/${w.version}/note`, allow: MEMBERS },
   { name: 'save version notes', method: 'PUT', path: (w) => `/api/versions/${w.version}/note`, body: () => ({ html: '<p>Notes</p>' }), allow: EDITORS },
   { name: 'export notes as PDF', method: 'POST', path: (w) => `/api/versions/${w.version}/note/pdf`, body: () => ({ html: '<p>Notes</p>' }), allow: MEMBERS },

@@ -1,4 +1,4 @@
-import { COMMENT_LIMITS, COMMENT_MESSAGES } from '@mixroom/shared';
+import { COMMENT_LIMITS, COMMENT_MESSAGES, MARKER_FORMATS } from '@mixroom/shared';
 import { z } from 'zod';
 import { isoDate, safeText } from './common';
 
@@ -34,9 +34,30 @@ export const comment = z
     user: author,
     createdAt: isoDate,
     updatedAt: isoDate,
-    capabilities: mine,
+    /** Done with: marked by its author or by someone who may edit the project; reopening clears it. */
+    resolved: z.boolean(),
+    resolvedAt: isoDate.nullable(),
+    capabilities: mine.extend({ canResolve: z.boolean() }),
     replies: z.array(commentReply),
   })
   .meta({ id: 'Comment' });
 export type Comment = z.infer<typeof comment>;
 export const commentsResponse = z.object({ comments: z.array(comment) }).meta({ id: 'Comments' });
+
+/**
+ * Comments exported as DAW markers: which format, all comments or only open ones, and where the
+ * session starts (a session at bar 1 = 00:00:02:00 takes 2000), in milliseconds.
+ */
+export const markersQuery = z.object({
+  format: z.enum(MARKER_FORMATS),
+  scope: z.enum(['all', 'open']).default('all'),
+  offsetMs: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3_600_000)
+    .default(0),
+});
+export type MarkersQuery = z.infer<typeof markersQuery>;
+
+export const resolveCommentBody = z.object({ resolved: z.boolean() });

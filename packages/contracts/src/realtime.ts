@@ -33,11 +33,21 @@ export const eventPayloads = {
   'download.progress': z.object({ downloadId: z.string(), percent: z.number() }),
   'comment.changed': z.object({
     versionId: z.string(),
-    action: z.enum(['created', 'replied', 'edited', 'deleted']),
+    action: z.enum(['created', 'replied', 'edited', 'deleted', 'resolved', 'reopened']),
     /** The new comment, presented as non-authors see it, when it fits the bus's payload limit. */
     comment: comment.optional(),
   }),
   'note.changed': z.object({ versionId: z.string() }),
+  /** A version's verdict changed: shown live and told to everyone who may see the project. */
+  'approval.changed': z.object({
+    projectId: z.string(),
+    projectName: z.string(),
+    versionId: z.string(),
+    versionNumber: z.number(),
+    approval: z.enum(['none', 'needs_changes', 'approved']),
+    by: z.string(),
+    byId: z.string(),
+  }),
   'presence.changed': z.object({ versionId: z.string(), userId: z.string(), state: z.enum(['online', 'offline']) }),
   'sharing.changed': z.object({ resourceId: z.string() }),
   'join.requested': z.object({ resourceId: z.string(), userId: z.string() }),
@@ -67,6 +77,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('download.progress'),
   eventOf('comment.changed'),
   eventOf('note.changed'),
+  eventOf('approval.changed'),
   eventOf('presence.changed'),
   eventOf('sharing.changed'),
   eventOf('join.requested'),

@@ -31,6 +31,9 @@ export const mediaInfo = z.object({
 });
 export const loudnessInfo = z.object({ integrated: z.number(), truePeak: z.number(), range: z.number().nullable() });
 
+export const versionApproval = z.enum(['none', 'needs_changes', 'approved']);
+export type VersionApproval = z.infer<typeof versionApproval>;
+
 export const version = z
   .object({
     id: z.uuid(),
@@ -51,9 +54,12 @@ export const version = z
     hasThumbnail: z.boolean(),
     /** Signed, short-lived: tiles show it with a plain <img>. */
     thumbnailUrl: z.string().nullable(),
+    /** The review's verdict, set by the publisher or an editor. */
+    approval: versionApproval,
     createdAt: isoDate,
   })
   .meta({ id: 'Version' });
+export const setApprovalBody = z.object({ approval: versionApproval });
 export type Version = z.infer<typeof version>;
 
 const itemBase = {

@@ -7,3 +7,4 @@ export * from './files';
 export * from './comments';
 export * from './review';
 export * from './names';
+export * from './markers';

@@ -114,6 +114,20 @@ export class ItemAccessRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Everyone who may see an item: its publisher, the publishers of the folders above it, and the
+   * members of it or of any folder above it.
+   */
+  async audience(target: Omit<AccessTarget, 'id'>): Promise<string[]> {
+    const path = uuidArray(target.path);
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`select ${groups.publisherId} as id from ${groups} where ${groups.id} = any(${path})
+          union select ${memberships.userId} from ${memberships} where ${memberships.resourceId} = any(${path})`,
+    );
+    return [...new Set([target.publisherId, ...rows.map((r) => r.id)])];
+  }
+
   /** Users given any of these items directly (they see them at their root). */
   async directMembers(itemIds: string[]): Promise<string[]> {
     if (itemIds.length === 0) return [];

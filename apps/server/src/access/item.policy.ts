@@ -7,7 +7,7 @@ import type { AccessTarget, ItemAccessRepository } from './item-access.repositor
 export const NOT_AUTHORIZED_GROUP = 'You are not authorized to access this group';
 export const NOT_AUTHORIZED_PROJECT = 'You are not authorized to access this project';
 export const DOWNLOADS_OFF = 'Downloads are not enabled for this project.';
-export const MOVE_ACROSS_PUBLISHERS = "Items can only be moved into folders of their own publisher.";
+export const MOVE_ACROSS_PUBLISHERS = 'Items can only be moved into folders of their own publisher.';
 
 /** What an action on an item needs: see it, change it, or take its original bytes away. */
 export type ItemNeed = 'view' | 'edit' | 'download' | 'manage';
@@ -89,6 +89,11 @@ export class ItemPolicy {
   /** Whether `code` is an active invitation to this item. */
   isInvitedBy(resourceId: string, code: string): Promise<boolean> {
     return this.facts.activeInviteFor(resourceId, code);
+  }
+
+  /** Everyone who may see an item (for notifications about it). */
+  audience(item: Omit<AccessTarget, 'id'>): Promise<string[]> {
+    return this.facts.audience(item);
   }
 
   /** Roles on many items at once, in one query. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commentsResponse, createCommentBody, editCommentBody, replyBody } from '../comments';
+import { commentsResponse, createCommentBody, editCommentBody, markersQuery, replyBody, resolveCommentBody } from '../comments';
 import { errorResponse, idParam } from '../common';
 import { endpoint } from '../endpoint';
 
@@ -22,6 +22,23 @@ export const commentEndpoints = {
     summary: 'Comment at a time or over a range',
     body: createCommentBody,
     responses: created,
+  }),
+  markers: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/versions/:id/markers',
+    summary: "A version's comments as DAW markers: Standard MIDI File, Reaper CSV, Audacity labels or plain CSV",
+    query: markersQuery,
+    raw: 'file',
+    responses: errors,
+  }),
+  resolve: endpoint({
+    ...base,
+    method: 'PUT',
+    path: '/api/comments/:id/resolved',
+    summary: 'Mark a comment resolved, or open it again (its author or an editor)',
+    body: resolveCommentBody,
+    responses: { 204: z.null(), ...errors },
   }),
   reply: endpoint({ ...base, method: 'POST', path: '/api/comments/:id/replies', summary: 'Reply to a comment', body: replyBody, responses: created }),
   edit: endpoint({

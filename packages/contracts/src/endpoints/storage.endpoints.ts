@@ -27,6 +27,7 @@ import {
   uploadFileBody,
   uploadTicket,
   version,
+  setApprovalBody,
 } from '../storage';
 
 const tags = ['storage'];
@@ -149,6 +150,15 @@ export const storageEndpoints = {
     summary: 'Rename a version',
     params: idParam,
     body: z.object({ name: itemName(STORAGE_MESSAGES.versionNameRequired) }),
+    responses: { 200: version, ...errors },
+  }),
+  setApproval: endpoint({
+    ...base,
+    method: 'PUT',
+    path: '/api/versions/:id/approval',
+    summary: "Set a version's verdict: none, needs changes or approved (publisher or editor)",
+    params: idParam,
+    body: setApprovalBody,
     responses: { 200: version, ...errors },
   }),
   deleteVersion: endpoint({

@@ -28,6 +28,13 @@ export class CommentsRepository {
     await this.db.update(comments).set({ text, updatedAt: new Date() }).where(eq(comments.id, id));
   }
 
+  async setResolved(id: string, resolved: { at: Date; by: string } | null): Promise<void> {
+    await this.db
+      .update(comments)
+      .set({ resolvedAt: resolved?.at ?? null, resolvedBy: resolved?.by ?? null })
+      .where(eq(comments.id, id));
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.delete(comments).where(eq(comments.id, id));
   }

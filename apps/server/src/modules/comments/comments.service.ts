@@ -1,5 +1,5 @@
-import { COMMENT_MESSAGES, roundTime } from '@mixroom/shared';
-import type { Comment, CreateCommentBody, EventData } from '@mixroom/contracts';
+import { audacityLabels, COMMENT_MESSAGES, midiMarkers, plainCsvMarkers, reaperMarkers, roundTime, type Marker } from '@mixroom/shared';
+import type { Comment, CreateCommentBody, EventData, MarkersQuery } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { ItemPolicy } from '../../access/item.policy';
@@ -35,7 +35,7 @@ export class CommentsService {
   }
 
   async list(actor: Actor, versionId: string): Promise<Comment[]> {
-    await this.version(actor, versionId);
+    const { capabilities } = await this.policy.version(actor, versionId);
     const { top, replies } = await this.comments.forVersion(versionId);
     const people = new Map((await this.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]));
     return top.map((c) =>
@@ -43,9 +43,40 @@ export class CommentsService {
         c,
         replies.filter((r) => r.parentId === c.id),
         (id) => people.get(id),
-        actor.userId,
+        { id: actor.userId, moderates: capabilities.canEdit },
       ),
     );
+  }
+
+  /**
+   * The version's comments as markers a DAW imports, oldest first, at their times to the
+   * millisecond (shifted by the session's start). Anyone who may read the comments may export them.
+   */
+  async markers(actor: Actor, versionId: string, query: MarkersQuery): Promise<{ body: Buffer; contentType: string; fileName: string }> {
+    const { version, project } = await this.policy.version(actor, versionId);
+    const list = (await this.list(actor, versionId)).filter((c) => query.scope === 'all' || !c.resolved);
+    const markers: Marker[] = list
+      .map((c) => ({ start: c.startTime, end: c.endTime, author: c.user.displayName, text: c.text, replies: c.replies.length, resolved: c.resolved }))
+      .sort((a, b) => a.start - b.start);
+    const base = `${project.name} v${version.number} comments`;
+    switch (query.format) {
+      case 'midi':
+        return {
+          body: Buffer.from(midiMarkers(markers, { offsetMs: query.offsetMs, title: `${project.name} v${version.number}` })),
+          contentType: 'audio/midi',
+          fileName: `${base}.mid`,
+        };
+      case 'reaper':
+        return { body: Buffer.from(reaperMarkers(markers, query.offsetMs)), contentType: 'text/csv; charset=utf-8', fileName: `${base} (Reaper).csv` };
+      case 'audacity':
+        return {
+          body: Buffer.from(audacityLabels(markers, query.offsetMs)),
+          contentType: 'text/plain; charset=utf-8',
+          fileName: `${base} (Audacity labels).txt`,
+        };
+      case 'csv':
+        return { body: Buffer.from(plainCsvMarkers(markers, query.offsetMs)), contentType: 'text/csv; charset=utf-8', fileName: `${base}.csv` };
+    }
   }
 
   async create(actor: Actor, versionId: string, input: CreateCommentBody): Promise<{ id: string }> {
@@ -85,6 +116,20 @@ export class CommentsService {
     return { row, version };
   }
 
+  /**
+   * Marks a comment done (or open again). Its author may, and so may anyone who may edit the
+   * project: the engineer closing the client's notes one by one.
+   */
+  async resolve(actor: Actor, commentId: string, resolved: boolean): Promise<void> {
+    const row = await this.comments.find(commentId);
+    if (!row || row.parentId) throw AppError.notFound('No such comment.');
+    const { version, capabilities } = await this.policy.version(actor, row.versionId);
+    if (row.userId !== actor.userId && !capabilities.canEdit) throw AppError.forbidden('Only its author or an editor can resolve this comment.');
+    if (Boolean(row.resolvedAt) === resolved) return;
+    await this.comments.setResolved(row.id, resolved ? { at: new Date(), by: actor.userId } : null);
+    await this.announce(version.projectId, row.versionId, resolved ? 'resolved' : 'reopened');
+  }
+
   async edit(actor: Actor, commentId: string, text: string): Promise<void> {
     const { row, version } = await this.authored(actor, commentId);
     await this.comments.updateText(row.id, text);
@@ -102,12 +147,18 @@ export class CommentsService {
 type Person = Comment['user'];
 
 /**
- * A comment as `viewerId` sees it: author-only edit and delete (spec 2 §6). A null viewer is
- * anyone but the author, which is how a comment travels on its realtime event.
+ * A comment as `viewer` sees it: only its author edits or deletes it; its author and whoever may
+ * edit the project resolve it. A null viewer is anyone but the author with no edit rights, which is
+ * how a comment travels on its realtime event (the receiving page refetches its capabilities).
  */
-function presentComment(row: CommentRow, replies: CommentRow[], person: (id: string) => Person | undefined, viewerId: string | null): Comment {
+function presentComment(
+  row: CommentRow,
+  replies: CommentRow[],
+  person: (id: string) => Person | undefined,
+  viewer: { id: string; moderates: boolean } | null,
+): Comment {
   const who = (id: string) => person(id) ?? { id, displayName: 'Former member', photoUrl: null };
-  const mine = (r: CommentRow) => ({ canEdit: r.userId === viewerId, canDelete: r.userId === viewerId });
+  const mine = (r: CommentRow) => ({ canEdit: r.userId === viewer?.id, canDelete: r.userId === viewer?.id });
   return {
     id: row.id,
     versionId: row.versionId,
@@ -118,7 +169,9 @@ function presentComment(row: CommentRow, replies: CommentRow[], person: (id: str
     user: who(row.userId),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    capabilities: mine(row),
+    resolved: Boolean(row.resolvedAt),
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    capabilities: { ...mine(row), canResolve: row.userId === viewer?.id || Boolean(viewer?.moderates) },
     replies: replies.map((r) => ({
       id: r.id,
       user: who(r.userId),

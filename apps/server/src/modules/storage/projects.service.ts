@@ -13,7 +13,7 @@ import {
   type PlanLimits,
   type Role,
 } from '@mixroom/shared';
-import type { ProjectItem, UploadTicket, Version } from '@mixroom/contracts';
+import type { ProjectItem, UploadTicket, Version, VersionApproval } from '@mixroom/contracts';
 import type { AccessChanges } from '../../access/access-changes';
 import { DOWNLOADS_OFF, NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../access/item.policy';
 import type { UnitOfWork } from '../../db/database';
@@ -252,6 +252,27 @@ export class ProjectsService {
     if (remaining.length === 0) await this.deps.projects.delete(project.id);
     else await this.deps.versions.delete(version.id);
     await this.deps.events.changed(eventItem.project(project), 'deleted');
+  }
+
+  /**
+   * The review's verdict on a version (none, needs changes, approved), set by the publisher or an
+   * editor; shown on tiles and the version picker, and told live to everyone who may see it.
+   */
+  async setApproval(actor: Actor, versionId: string, approval: VersionApproval): Promise<Version> {
+    const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
+    if (version.approval === approval) return presentVersion(version);
+    const updated = await this.deps.versions.update(versionId, { approval, approvalBy: actor.userId, approvalAt: new Date() });
+    await this.deps.events.changed(eventItem.project(project), 'updated');
+    await this.deps.events.approval(await this.deps.policy.audience(project), {
+      projectId: project.id,
+      projectName: project.name,
+      versionId,
+      versionNumber: version.number,
+      approval,
+      by: actor.displayName,
+      byId: actor.userId,
+    });
+    return presentVersion(updated);
   }
 
   /** Rename a version; saving the same name changes nothing (spec 2 §4). */

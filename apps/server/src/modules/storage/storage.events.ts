@@ -62,6 +62,11 @@ export class StorageEvents {
     return this.bus.publish({ topic: `project:${parentId}`, type: 'attachment.changed', data });
   }
 
+  /** A version's verdict, to the open review and to the own topic of everyone who may see it. */
+  async approval(audience: string[], data: EventData<'approval.changed'>): Promise<void> {
+    for (const topic of [`project:${data.projectId}`, ...audience.map((id) => `user:${id}`)]) await this.bus.publish({ topic, type: 'approval.changed', data });
+  }
+
   /** Processing progress of a version, where its project shows. */
   async progress(data: EventData<'version.progress'>): Promise<void> {
     const found = await this.facts.project(data.projectId);

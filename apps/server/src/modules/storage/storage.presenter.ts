@@ -36,6 +36,7 @@ export function presentVersion(v: VersionRow, thumbnailUrl: string | null = null
     loudness: (v.loudness as Version['loudness']) ?? null,
     hasThumbnail: Boolean(v.thumbnailKey),
     thumbnailUrl,
+    approval: v.approval,
     createdAt: v.createdAt.toISOString(),
   };
 }

@@ -43,6 +43,7 @@ export const storageRoutes: FastifyPluginAsyncZod<StorageRouteDeps> = async (app
   ] as const) {
     route(app, endpoint, async (request, reply) => reply.redirect(await deps.projects.derivedUrl(requireActor(request), request.params.id, kind), 302));
   }
+  route(app, endpoints.setApproval, (request) => deps.projects.setApproval(requireActor(request), request.params.id, request.body.approval));
   route(app, endpoints.renameVersion, (request) => deps.projects.renameVersion(requireActor(request), request.params.id, request.body.name));
   route(app, endpoints.deleteVersion, (request) => deps.projects.deleteVersion(requireActor(request), request.params.id));
 

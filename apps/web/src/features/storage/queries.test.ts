@@ -23,6 +23,7 @@ function version(id: string, projectId: string, patch: Partial<Version> = {}): V
     media: null,
     loudness: null,
     hasThumbnail: true,
+    approval: 'none',
     thumbnailUrl: `http://mixroom.test/api/blob/get?k=projects/${projectId}/${id}/waveform.png`,
     createdAt: at,
     ...patch,

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import type { Comment, DomainEvent } from '@mixroom/contracts';
+import type { Comment, DomainEvent, EventData } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
@@ -55,9 +55,17 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
       const arrived = event.data.comment;
       if (arrived && arrived.user.id !== selfId && queryClient.getQueryData(key)) {
         queryClient.setQueryData<Comment[]>(key, (list) => [arrived, ...(list ?? []).filter((c) => c.id !== arrived.id)]);
+        // Shown at once; then fetched once more for what this viewer may do with it (resolve).
+        void queryClient.invalidateQueries({ queryKey: key });
         return;
       }
       void queryClient.invalidateQueries({ queryKey: key });
+      return;
+    }
+    case 'approval.changed': {
+      void queryClient.invalidateQueries({ queryKey: storageKeys.all });
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+      if (event.data.byId !== selfId) notify('info', 'Review', approvalNotice(event.data));
       return;
     }
     case 'presence.changed':
@@ -89,6 +97,14 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
       return unhandled;
     }
   }
+}
+
+/** What a collaborator reads when a version's verdict changes. */
+function approvalNotice(data: EventData<'approval.changed'>): string {
+  const what = `v${data.versionNumber} of “${data.projectName}”`;
+  if (data.approval === 'approved') return `${data.by} approved ${what}.`;
+  if (data.approval === 'needs_changes') return `${data.by} asked for changes on ${what}.`;
+  return `${data.by} cleared the verdict on ${what}.`;
 }
 
 const RealtimeContext = createContext<RealtimeClient | null>(null);

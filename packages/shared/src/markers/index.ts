@@ -1,0 +1,3 @@
+export * from './marker';
+export * from './midi-markers';
+export * from './text-markers';
