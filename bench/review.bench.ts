@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { generateAudio } from '../apps/server/test/helpers/audio';
+import { inviteOf } from '../apps/server/test/helpers/invite';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer } from '../apps/server/test/helpers/test-server';
@@ -94,7 +95,7 @@ export async function benchReview(): Promise<string> {
     const folder = await anaApi.createFolder('Bench', null);
     const { ticket } = await anaApi.upload(wav, folder.id);
     const bobApi = storageClient(server.url, bobToken);
-    await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+    await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) } });
     const bobId = JSON.parse(Buffer.from(bobToken.split('.')[1]!, 'base64url').toString()).sub as string;
     await anaApi.api(`/api/join-requests/${folder.id}/${bobId}/approve`, { method: 'POST' });
     await waitFor(async () => (await anaApi.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 600_000 });

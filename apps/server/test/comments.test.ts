@@ -3,6 +3,7 @@ import type { Comment } from '@mixroom/contracts';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
+import { inviteOf } from './helpers/invite';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   versionId = ticket.version.id;
   projectId = ticket.project.id;
   await waitFor(async () => (await ana.project(projectId)).versions[0]?.status === 'ready', { what: 'processing' });
-  await bob.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id } });
+  await bob.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(ana, 'group', folder.id) } });
   const bobId = JSON.parse(Buffer.from(bobToken.split('.')[1]!, 'base64url').toString()).sub as string;
   await ana.api(`/api/join-requests/${folder.id}/${bobId}/approve`, { method: 'POST' });
 });
