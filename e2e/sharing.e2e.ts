@@ -133,6 +133,19 @@ describe('sharing between two people in Chromium', () => {
       return Boolean(audio && audio.currentTime > 0.2);
     });
     await screenshot(page, 'public-share-player');
+    // Downloads are off until the publisher turns them on: the visitor is told, and offered nothing to download.
+    await player.getByText('The owner has not enabled downloads for this project.').waitFor();
+    expect(await page.getByRole('button', { name: 'Download all' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await tile(ana, 'Band Stems').dblclick();
+    await ana.getByRole('button', { name: 'Actions for Groove' }).click();
+    await ana.getByRole('menuitem', { name: 'Settings' }).click();
+    await ana.getByRole('switch', { name: 'Anyone with access may download' }).click({ force: true });
+    await ana.getByRole('button', { name: 'Save' }).click();
+    await ana.getByText('Project Settings Updated!').waitFor();
+    await ana.getByRole('navigation', { name: 'Breadcrumb' }).getByLabel('Home').click();
+    await page.reload();
+    await page.locator('[data-testid="public-tile"]').filter({ hasText: 'Groove' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), player.getByRole('button', { name: /Download Groove.wav/ }).click()]);
     expect(download.suggestedFilename()).toBe('Groove.wav');
     await page.keyboard.press('Escape');

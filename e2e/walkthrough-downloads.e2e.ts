@@ -91,6 +91,7 @@ describe('downloads in Chromium', () => {
       .waitFor();
     expect(dialogs.map((d) => d.type())).toEqual([]);
     expect(ana.url()).toBe(before);
+    expect(await ana.getByText('The download could not start.').count()).toBe(0);
   });
 
   it('downloads a selection of two projects as one ZIP without a prompt', async () => {

@@ -42,7 +42,8 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
         ) : (
           <Loader color="violet" />
         )}
-        {version && (
+        {/* The original is offered only where its publisher turned downloads on. */}
+        {version && item.canDownload !== false ? (
           <Button
             leftSection={<IconDownload size={16} />}
             variant="light"
@@ -55,6 +56,12 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
           >
             Download {version.fileName}
           </Button>
+        ) : (
+          version && (
+            <Text size="sm" c="dimmed">
+              The owner has not enabled downloads for this project.
+            </Text>
+          )
         )}
       </Stack>
     </Modal>
