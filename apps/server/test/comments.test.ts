@@ -52,7 +52,7 @@ describe('timed comments', () => {
       startTime: 3.14,
       text: 'Kick too loud here',
       user: { displayName: 'Ana' },
-      capabilities: { canEdit: false, canDelete: false },
+      capabilities: { canEdit: false, canDelete: false, canResolve: false },
       replies: [],
     });
 
@@ -61,7 +61,7 @@ describe('timed comments', () => {
       ['range', 5, 15, 'Love this section', 'Ana'],
       ['timestamp', 3.14, null, 'Kick too loud here', 'Ana'],
     ]);
-    expect(comments[0]!.capabilities).toEqual({ canEdit: false, canDelete: false });
+    expect(comments[0]!.capabilities).toEqual({ canEdit: false, canDelete: false, canResolve: false });
     watcher.close();
   });
 

@@ -336,8 +336,8 @@ export class ProjectsService {
     if (version.status === 'uploading') throw AppError.conflict('This version is still uploading.', 'NOT_READY');
     const key = playbackKey(version, canDownload);
     if (!key) {
-      // A file that is not audio never gets a preview: only its download is offered.
-      if (version.durationSeconds === null) throw AppError.forbidden(DOWNLOADS_OFF);
+      // A processed file that is not audio never gets a preview: only its download is offered.
+      if (version.status !== 'processing' && version.durationSeconds === null) throw AppError.forbidden(DOWNLOADS_OFF);
       throw AppError.conflict(PREVIEW_PREPARING_MESSAGE, 'PREVIEW_PREPARING');
     }
     return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds });
