@@ -44,6 +44,9 @@ export class RealtimeClient {
         if (isReconnect) this.onReconnect?.();
       } else if (data.type === 'event') {
         for (const listener of this.listeners) listener(data.event);
+      } else if (data.type === 'revoked') {
+        // Access to something on screen was taken away: refetching shows the page as it now is.
+        this.onReconnect?.();
       }
     };
     socket.onclose = () => {
