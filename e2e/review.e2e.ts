@@ -54,7 +54,8 @@ beforeAll(async () => {
   await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) } });
   const bobId = JSON.parse(Buffer.from(bobToken.split('.')[1]!, 'base64url').toString()).sub as string;
   await anaApi.api(`/api/join-requests/${folder.id}/${bobId}/approve`, { method: 'POST' });
-  await waitFor(async () => (await anaApi.project(projectId)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 120_000 });
+  // Ready and with its lossy preview, which Bob (a viewer, downloads off) streams.
+  await waitFor(async () => (await anaApi.project(projectId)).versions[0]?.progress === 100, { what: 'processing', timeoutMs: 120_000 });
 
   browser = await launchBrowser();
   ana = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })).newPage();

@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { PublicListing } from '@mixroom/contracts';
 import { Logo } from '../components/logo';
 import { storageApi } from '../features/storage/api';
+import { isPreparingPreview } from '../features/review/queries';
 import { sharingApi } from '../features/sharing/api';
 import { usePublicListing } from '../features/sharing/queries';
 import { useAuth } from '../lib/auth/auth-context';
@@ -19,15 +20,29 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
   const [src, setSrc] = useState<string | null>(null);
   const [failed, setFailed] = useState<'retrieval' | 'playback' | null>(null);
   const version = item?.latestVersion;
+  const [preparing, setPreparing] = useState(false);
   useEffect(() => {
     if (!version) return;
     let live = true;
-    void sharingApi.publicVersionUrl(token, version.id, 'preview').then(
-      ({ url }) => live && setSrc(url),
-      () => live && setFailed('retrieval'),
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // With downloads off the player gets the lossy preview, made a little after upload: ask again until it is there.
+    const ask = (attempt: number) =>
+      void sharingApi.publicVersionUrl(token, version.id, 'preview').then(
+        ({ url }) => live && (setPreparing(false), setSrc(url)),
+        (error: unknown) => {
+          if (!live) return;
+          if (isPreparingPreview(error) && attempt < 100) {
+            setPreparing(true);
+            timer = setTimeout(() => ask(attempt + 1), 3000);
+            return;
+          }
+          setFailed('retrieval');
+        },
+      );
+    ask(0);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [token, version]);
   return (
@@ -39,6 +54,8 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
           <Text c="dimmed">Preview not available, please download.</Text>
         ) : src ? (
           <audio controls autoPlay src={src} style={{ width: '100%' }} onError={() => setFailed('playback')} />
+        ) : preparing ? (
+          <Text c="dimmed">Preparing the preview…</Text>
         ) : (
           <Loader color="violet" />
         )}

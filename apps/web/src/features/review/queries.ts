@@ -1,3 +1,4 @@
+import { ApiError } from '../../lib/api-client';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { EventData } from '@mixroom/contracts';
 import { reviewApi } from './api';
@@ -39,9 +40,24 @@ export const usePeaks = (versionId: string | undefined, enabled: boolean) =>
     gcTime: 5 * 60_000,
   });
 
-/** The signed URL the player streams; signatures last longer than a review session usually does. */
+/** Whether an answer says the lossy preview (what plays when downloads are off) is still being made. */
+export const isPreparingPreview = (error: unknown) => error instanceof ApiError && error.code === 'PREVIEW_PREPARING';
+
+/**
+ * The signed URL the player streams. With downloads off it is the lossy preview, which a fresh
+ * upload gets a little after it is ready for review: until then the server answers 409 and this
+ * asks again every few seconds.
+ */
 export const useStreamUrl = (versionId: string, enabled: boolean) =>
-  useQuery({ queryKey: reviewKeys.stream(versionId), queryFn: () => reviewApi.streamUrl(versionId), enabled, staleTime: 20 * 60_000 });
+  useQuery({
+    queryKey: reviewKeys.stream(versionId),
+    queryFn: () => reviewApi.streamUrl(versionId),
+    enabled,
+    staleTime: 4 * 60_000,
+    retry: (failures, error) => (isPreparingPreview(error) ? failures < 100 : failures < 2),
+    retryDelay: (failures, error) => (isPreparingPreview(error) ? 3000 : Math.min(1000 * 2 ** failures, 10_000)),
+    meta: { silent: true },
+  });
 
 export const useSpectrogram = (versionId: string | undefined, enabled: boolean) =>
   useQuery({
