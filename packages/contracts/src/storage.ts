@@ -52,7 +52,7 @@ export const version = z
     media: mediaInfo.nullable(),
     loudness: loudnessInfo.nullable(),
     hasThumbnail: z.boolean(),
-    /** Signed, short-lived: tiles show it with a plain <img>. */
+    /** Signed, and the same all day for one version, so browsers cache it: tiles show it with a plain <img>. */
     thumbnailUrl: z.string().nullable(),
     /** The review's verdict, set by the publisher or an editor. */
     approval: versionApproval,

@@ -5,7 +5,7 @@ import { route } from '../../http/endpoint';
 import type { DiskBlobStore } from './disk-blob-store';
 import { contentDisposition } from './content-disposition';
 import { parseRange } from './range';
-import type { UrlSigner } from './url-signer';
+import { cacheControlOf, type UrlSigner } from './url-signer';
 
 type Query = Record<string, string | undefined>;
 
@@ -34,7 +34,7 @@ export async function diskBlobRoutes(app: FastifyInstance, deps: { store: DiskBl
     void reply
       .header('Accept-Ranges', 'bytes')
       .header('Content-Type', claims.contentType ?? 'application/octet-stream')
-      .header('Cache-Control', 'private, max-age=3600');
+      .header('Cache-Control', cacheControlOf(claims));
     if (claims.fileName) void reply.header('Content-Disposition', contentDisposition(claims.fileName));
     if (range) {
       void reply
