@@ -38,7 +38,8 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
     loggerInstance: logger,
     // One line per request only when debugging; failures are logged by the error handler anyway.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
-    trustProxy: true,
+    // Client addresses (sign-in limits, logs) come from X-Forwarded-For only when told to trust a proxy.
+    trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });

@@ -207,7 +207,11 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
     const platformModule: AppModule = {
       name: 'platform',
       routes: [(app) => app.register(uploadsRoutes, { uploads })],
-      jobs: [...mailJobs(mailer), ...maintenanceJobs({ db, uploads, embedded: database.kind === 'pglite' }), ...pushJobs(push, pushDevices)],
+      jobs: [
+        ...mailJobs(mailer),
+        ...maintenanceJobs({ db, uploads, attempts: new AttemptLimitsRepository(db), clock, embedded: database.kind === 'pglite' }),
+        ...pushJobs(push, pushDevices),
+      ],
       services: {},
     };
     const modules: AppModule[] = [platformModule, storage, sharing, comments, review, credits, billing];

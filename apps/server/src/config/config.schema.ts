@@ -13,6 +13,8 @@ export const configSchema = z
     PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(8080),
     // Loopback by default: a laptop install is not reachable from the network until HOST opens it.
     HOST: z.string().min(1).default('127.0.0.1'),
+    // Only behind a reverse proxy that sets X-Forwarded-For: otherwise a client could claim any address.
+    TRUST_PROXY: bool.default(false),
     PUBLIC_URL: url(/^https?:$/, 'http(s)').optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

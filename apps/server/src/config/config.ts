@@ -4,6 +4,8 @@ import { configSchema } from './config.schema';
 export interface AppConfig {
   port: number;
   host: string;
+  /** Take the client's address from X-Forwarded-For (behind a reverse proxy only). */
+  trustProxy: boolean;
   publicUrl: string;
   dataDir: string;
   logLevel: string;
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: c.PORT,
     host: c.HOST,
+    trustProxy: c.TRUST_PROXY,
     publicUrl,
     dataDir,
     logLevel: c.LOG_LEVEL,
