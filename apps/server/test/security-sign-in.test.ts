@@ -13,7 +13,8 @@ let server: Awaited<ReturnType<typeof startClockedServer>>;
 const victim = { displayName: 'Vic', email: 'vic@abuse.test', password: 'vic-real-password' };
 
 beforeAll(async () => {
-  server = await startClockedServer();
+  // As behind a reverse proxy: each request's address comes from X-Forwarded-For, so a test can be two places.
+  server = await startClockedServer({ TRUST_PROXY: 'true' });
   const interaction = await startInteraction(server.url);
   const created = await submit(interaction, 'signup', victim);
   await finish(interaction, created.redirectTo!);
