@@ -16,7 +16,7 @@ export const shareUser = z.object({
   canRemove: z.boolean(),
 });
 
-/** The Share dialog's content (spec 1 §4.7), with what the actor may change. */
+/** The Share dialog's content, with what the actor may change. */
 export const shareInfo = z
   .object({
     resource: z.object({ type: resourceType, id: z.uuid(), name: z.string() }),

@@ -1,4 +1,4 @@
-/** Comment rules of spec 2 §5 and §9. */
+/** Comment rules: limits and the texts users see. */
 export const COMMENT_LIMITS = { textMax: 2000, defaultRangeSeconds: 10 } as const;
 
 export const COMMENT_MESSAGES = {

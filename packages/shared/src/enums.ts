@@ -1,4 +1,4 @@
-// Enumerations of spec 1 §3, kept as string unions so they survive JSON unchanged.
+// Enumerations of the product, kept as string unions so they survive JSON unchanged.
 export const ITEM_FLAGS = ['NONE', 'CREATE', 'DELETE', 'DELETING'] as const;
 export type ItemFlag = (typeof ITEM_FLAGS)[number];
 

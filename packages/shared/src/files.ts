@@ -1,4 +1,4 @@
-// File kinds and extensions (spec 1 §5, spec 2 §5).
+// File kinds and extensions: what counts as audio, and the kinds the storage filter offers.
 
 export const AUDIO_EXTENSIONS = ['wav', 'flac', 'mp3', 'aac', 'aiff', 'aif', 'm4a'] as const;
 

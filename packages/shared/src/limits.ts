@@ -1,4 +1,4 @@
-// Business constants of spec 1 §9, spec 2 §9 and spec 3 §9, shared by server and web.
+// Business constants, shared by server and web.
 export const LIMITS = {
   nameMax: 50,
   singleFieldMax: 110,

@@ -1,4 +1,4 @@
-// User-facing texts from the spec, verbatim but for obvious typos (DESIGN.md §1). One place so the
+// User-facing texts, word for word as users know them (obvious typos fixed). One place so the
 // server's errors and the web's toasts never drift apart.
 export const MESSAGES = {
   genericErrorTitle: 'Oops',
@@ -18,7 +18,7 @@ export const MESSAGES = {
   downloadFailed: 'The download could not start.',
 } as const;
 
-/** Texts of the storage area (spec 1 §5, §8; spec 2 §5, §8). */
+/** Texts of the storage area. */
 export const STORAGE_MESSAGES = {
   folderNameRequired: 'A name is required',
   groupNameRequired: 'A folder name is required',

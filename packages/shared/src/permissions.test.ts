@@ -9,7 +9,7 @@ describe('roles', () => {
     expect(strongestRole()).toBe('NONE');
   });
 
-  it('tags a tile owner, editor, or viewer — also without an entry (spec 1 §6)', () => {
+  it('tags a tile owner, editor, or viewer — also without an entry', () => {
     expect(roleTag('OWNER')).toBe('owner');
     expect(roleTag('EDITOR')).toBe('editor');
     expect(roleTag('VIEWER')).toBe('viewer');
@@ -27,7 +27,7 @@ describe('group capabilities', () => {
 });
 
 describe('project capabilities', () => {
-  it('lets publisher and editors download; anyone with access when downloads are enabled (spec 2 §6)', () => {
+  it('lets publisher and editors download; anyone with access when downloads are enabled', () => {
     expect(projectCapabilities('EDITOR', false).canDownload).toBe(true);
     expect(projectCapabilities('VIEWER', false).canDownload).toBe(false);
     expect(projectCapabilities('VIEWER', true).canDownload).toBe(true);

@@ -1,4 +1,4 @@
-// The rules of spec 1 §6 and spec 2 §6, once, as pure functions. The server decides with them; its
+// Who may do what with folders and projects, once, as pure functions. The server decides with them; its
 // responses carry the resulting capabilities so the web never re-derives a rule.
 
 /** The actor's relation to an item: its publisher, or the strongest permission reaching it. */
@@ -10,7 +10,7 @@ export function strongestRole(...roles: Role[]): Role {
   return roles.reduce<Role>((best, role) => (RANK[role] > RANK[best] ? role : best), 'NONE');
 }
 
-/** The tag a tile shows (spec 1 §6): owner, editor, or viewer (also when there is no entry). */
+/** The tag a tile shows: owner, editor, or viewer (also when there is no entry). */
 export function roleTag(role: Role): 'owner' | 'editor' | 'viewer' {
   if (role === 'OWNER') return 'owner';
   if (role === 'EDITOR') return 'editor';

@@ -1,4 +1,4 @@
-/** Player and review constants of spec 2 §9. */
+/** Player and review constants. */
 export const PLAYER = {
   skipSeconds: 15,
   rateMin: 0.1,
@@ -19,7 +19,7 @@ export const PLAYER = {
 /** A presence row not renewed within this window reads as offline. */
 export const PRESENCE = { renewMs: 30_000, windowMs: 75_000 } as const;
 
-/** Streaming loudness targets (spec 2 §2, §9), integrated LUFS. */
+/** Streaming platforms' loudness targets, integrated LUFS. */
 export const LOUDNESS_TARGETS = [
   { platform: 'Spotify', lufs: -14 },
   { platform: 'Apple Music', lufs: -16 },

@@ -5,7 +5,7 @@ import type { ErrorResponse } from '@mixroom/contracts';
 import { AppError } from './app-error';
 import { RateLimitedError } from '../platform/security/attempt-limiter';
 
-/** Every failure leaves the API as `{ error: { code, message } }` (DESIGN.md §2). */
+/** Every failure leaves the API as `{ error: { code, message } }`: one shape for every client. */
 /** `serveApp` answers unknown GETs outside /api and /oidc with the web app (client-side routes). */
 export function registerErrorHandler(app: FastifyInstance, serveApp: ((reply: FastifyReply) => Promise<unknown>) | null): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {

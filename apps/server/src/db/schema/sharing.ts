@@ -1,7 +1,7 @@
 import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** A request to join a group or project, decided by its publisher (spec 1 §4.5). */
+/** A request to join a group or project, decided by its publisher. */
 export const joinRequests = pgTable(
   'join_requests',
   {
@@ -44,7 +44,7 @@ export const shareLinks = pgTable(
   (t) => [uniqueIndex('share_links_resource_kind_key').on(t.resourceId, t.kind)],
 );
 
-/** A browser's Web Push subscription, one per device of a user (spec 1 §3 device token). */
+/** A browser's Web Push subscription, one per device of a user. */
 export const pushDevices = pgTable(
   'push_devices',
   {

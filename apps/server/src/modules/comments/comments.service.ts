@@ -14,7 +14,7 @@ const END_SLACK = 0.01;
 
 /**
  * Timed comments and replies on a version. Anyone who can see the project comments and replies;
- * only the author edits or deletes (spec 2 §6). Changes reach every open review live.
+ * only the author edits or deletes. Changes reach every open review live.
  */
 export class CommentsService {
   constructor(

@@ -24,7 +24,7 @@ interface Resolved {
 
 const HOUR = 3_600_000;
 
-/** Sharing (spec 1 §4.5, §4.7): collaborators, roles, invitations, join requests, public links. */
+/** Sharing: collaborators, roles, invitations, join requests, public links. */
 export interface SharingServiceDeps {
   repository: SharingRepository;
   policy: ItemPolicy;
@@ -118,8 +118,16 @@ export class SharingService {
     const existing = await this.deps.repository.link(id, 'public');
     let token: string;
     if (!existing) {
-      token = (await this.deps.repository.ensureLink({ token: newToken(), kind: 'public', resourceId: id, resourceType: type, active: isActive, createdBy: actor.userId }))
-        .token;
+      token = (
+        await this.deps.repository.ensureLink({
+          token: newToken(),
+          kind: 'public',
+          resourceId: id,
+          resourceType: type,
+          active: isActive,
+          createdBy: actor.userId,
+        })
+      ).token;
     } else if (isActive && !existing.active) {
       token = newToken();
       await this.deps.repository.replaceToken(existing.token, token, true);

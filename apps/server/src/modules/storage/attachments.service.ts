@@ -22,7 +22,7 @@ export interface AttachmentsServiceDeps {
 }
 
 /**
- * Files attached to a project (spec 2 Attachments): ANY projects whose parent is the project. They
+ * Files attached to a project: ANY projects whose parent is the project. They
  * live under the project's path, so whoever may see the project sees them; adding and deleting
  * need the right to edit the project; downloads follow the project's download setting.
  */

@@ -275,7 +275,7 @@ export class ProjectsService {
     return presentVersion(updated);
   }
 
-  /** Rename a version; saving the same name changes nothing (spec 2 §4). */
+  /** Rename a version; saving the same name changes nothing. */
   async renameVersion(actor: Actor, versionId: string, name: string): Promise<Version> {
     const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
     if (version.name === name) return presentVersion(version);
@@ -285,7 +285,7 @@ export class ProjectsService {
   }
 
   /**
-   * Deletes a version and its files. A project's only version takes the project with it (spec 2 §4);
+   * Deletes a version and its files. A project's only version takes the project with it (no empty project stays behind);
    * otherwise the project shows its new latest version.
    */
   async deleteVersion(actor: Actor, versionId: string): Promise<{ projectDeleted: boolean }> {
