@@ -46,8 +46,13 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ regex: String.raw`(^|/)modules/`, message: 'Policies decide from facts, not from modules.' }] }],
     },
   },
-  {
-    files: ['apps/server/src/modules/**/*.ts'],
+  // A module's files sit one or two folders deep (modules/storage/x.ts, modules/storage/trash/x.ts):
+  // "another module" is a sibling folder of the module's own.
+  ...[
+    { files: ['apps/server/src/modules/*/*.ts'], up: String.raw`\.\./` },
+    { files: ['apps/server/src/modules/*/*/*.ts'], up: String.raw`\.\./\.\./` },
+  ].map(({ files, up }) => ({
+    files,
     // Accounts (sign-up, passwords) and admin are the users module's other doors: they share its repository.
     ignores: ['**/*.test.ts', 'apps/server/src/modules/module.ts', 'apps/server/src/modules/accounts/**', 'apps/server/src/modules/admin/**'],
     rules: {
@@ -56,14 +61,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: String.raw`^(\.\./[\w-]+/|\.\./\.\./modules/[\w-]+/)[\w.-]+\.repository$`,
+              regex: `^${up}[\\w-]+/[\\w./-]*\\.repository$`,
               message: "A module asks another module's service (or a policy), never its repository.",
             },
           ],
         },
       ],
     },
-  },
+  })),
   {
     files: ['apps/server/src/**/*.routes.ts'],
     rules: {

@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../src/platform/clock/clock';
-import { PROCESSING_HEARTBEAT_MS, PROCESSING_STALLED_AFTER_MS, type Ticker } from '../src/modules/storage/processing-heartbeat';
+import { PROCESSING_HEARTBEAT_MS, PROCESSING_STALLED_AFTER_MS, type Ticker } from '../src/modules/storage/media/processing-heartbeat';
 import { audioDir, generateAudio } from './helpers/audio';
 import { startMediaHarness, type MediaHarness } from './helpers/media-harness';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeLossyPreview, locateMediaTools, probe, type MediaTools } from '../src/platform/media/ffmpeg';
-import { playbackKey } from '../src/modules/storage/playback';
+import { playbackKey } from '../src/modules/storage/media/playback';
 import { audioDir, generateAudio } from './helpers/audio';
 import { decodeMono, loudestSample, startMediaHarness, type MediaHarness } from './helpers/media-harness';
 

@@ -13,10 +13,10 @@ import { systemClock, type Clock } from '../../src/platform/clock/clock';
 import { DiskBlobStore } from '../../src/platform/blob/disk-blob-store';
 import { UrlSigner } from '../../src/platform/blob/url-signer';
 import { locateMediaTools } from '../../src/platform/media/ffmpeg';
-import { MediaService } from '../../src/modules/storage/media.service';
-import { systemTicker, type Ticker } from '../../src/modules/storage/processing-heartbeat';
+import { MediaService } from '../../src/modules/storage/media/media.service';
+import { systemTicker, type Ticker } from '../../src/modules/storage/media/processing-heartbeat';
 import type { StorageEvents } from '../../src/modules/storage/storage.events';
-import { VersionsRepository, type VersionRow } from '../../src/modules/storage/versions.repository';
+import { VersionsRepository, type VersionRow } from '../../src/modules/storage/projects/versions.repository';
 
 /**
  * The media job on its own: a real database, disk blob store and ffmpeg, without HTTP, so each

@@ -1,6 +1,6 @@
 import type { CoreDeps, AppModule } from '../module';
-import type { MediaService } from '../storage/media.service';
-import type { ProjectsService } from '../storage/projects.service';
+import type { MediaService } from '../storage/media/media.service';
+import type { ProjectsService } from '../storage/projects/projects.service';
 import type { StoragePresenter } from '../storage/storage.presenter';
 import { NotesRepository } from './notes.repository';
 import { PresenceRepository } from './presence.repository';

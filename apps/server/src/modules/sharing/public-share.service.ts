@@ -6,7 +6,7 @@ import { AppError } from '../../http/app-error';
 import type { VersionRow } from '../../db/rows';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { CatalogService } from '../storage/catalog.service';
-import type { ZipService } from '../storage/zip.service';
+import type { ZipService } from '../storage/downloads/zip.service';
 
 export interface PublicShareServiceDeps {
   links: PublicLinkPolicy;

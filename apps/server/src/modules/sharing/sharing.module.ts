@@ -1,8 +1,8 @@
 import type { CoreDeps, AppModule } from '../module';
 import { sendPushJob } from '../push/push.jobs';
 import type { CatalogService } from '../storage/catalog.service';
-import type { ProjectsService } from '../storage/projects.service';
-import type { ZipService } from '../storage/zip.service';
+import type { ProjectsService } from '../storage/projects/projects.service';
+import type { ZipService } from '../storage/downloads/zip.service';
 import { PublicShareService } from './public-share.service';
 import { SharingRepository } from './sharing.repository';
 import { sharingRoutes } from './sharing.routes';

@@ -1,9 +1,9 @@
 import type { Version } from '@mixroom/contracts';
 import type { GroupRow, ProjectRow } from '../../db/rows';
-import type { GroupsRepository } from './groups.repository';
-import type { ProjectsRepository } from './projects.repository';
+import type { GroupsRepository } from './folders/groups.repository';
+import type { ProjectsRepository } from './projects/projects.repository';
 import { presentVersion, type StoragePresenter } from './storage.presenter';
-import type { VersionsRepository } from './versions.repository';
+import type { VersionsRepository } from './projects/versions.repository';
 
 /**
  * Read-only views of the storage tree for other modules (public links, later transfers), so they

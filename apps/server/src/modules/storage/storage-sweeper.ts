@@ -4,10 +4,10 @@ import type { UnitOfWork } from '../../db/database';
 import type { Clock } from '../../platform/clock/clock';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { UploadsService } from '../uploads/uploads.service';
-import { processVersionJob } from './media.jobs';
-import { PROCESSING_STALLED_AFTER_MS } from './processing-heartbeat';
-import type { ProjectsService } from './projects.service';
-import type { VersionsRepository } from './versions.repository';
+import { processVersionJob } from './media/media.jobs';
+import { PROCESSING_STALLED_AFTER_MS } from './media/processing-heartbeat';
+import type { ProjectsService } from './projects/projects.service';
+import type { VersionsRepository } from './projects/versions.repository';
 
 /** An upload no part has reached for this long is abandoned: its tile and its reservation go. */
 export const ABANDONED_UPLOAD_MS = 24 * 3_600_000;

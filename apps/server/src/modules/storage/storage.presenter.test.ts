@@ -8,7 +8,7 @@ import { S3BlobStore } from '../../platform/blob/s3-blob-store';
 import { cacheControlOf, UrlSigner } from '../../platform/blob/url-signer';
 import type { UsersRepository } from '../users/users.repository';
 import { StoragePresenter, THUMBNAIL_WINDOW_SECONDS } from './storage.presenter';
-import type { VersionRow } from './versions.repository';
+import type { VersionRow } from './projects/versions.repository';
 
 const DAY_MS = THUMBNAIL_WINDOW_SECONDS * 1000;
 const windowStart = Date.UTC(2026, 10, 24);

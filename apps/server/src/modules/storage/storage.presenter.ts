@@ -1,9 +1,9 @@
 import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
 import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import type { GroupRow } from './groups.repository';
-import type { ProjectRow } from './projects.repository';
-import type { VersionRow } from './versions.repository';
+import type { GroupRow } from './folders/groups.repository';
+import type { ProjectRow } from './projects/projects.repository';
+import type { VersionRow } from './projects/versions.repository';
 
 type Person = { id: string; displayName: string; photoUrl: string | null };
 

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { storageEndpoints as endpoints } from '@mixroom/contracts';
 import { requireActor } from '../../http/authentication';
 import { route } from '../../http/endpoint';
-import type { GroupsService } from './groups.service';
-import type { ProjectsService } from './projects.service';
-import type { SearchService } from './search.service';
-import type { TrashService } from './trash.service';
-import type { ZipService } from './zip.service';
+import type { GroupsService } from './folders/groups.service';
+import type { ProjectsService } from './projects/projects.service';
+import type { SearchService } from './search/search.service';
+import type { TrashService } from './trash/trash.service';
+import type { ZipService } from './downloads/zip.service';
 import { contentDisposition } from '../../platform/blob/content-disposition';
 
 export interface StorageRouteDeps {

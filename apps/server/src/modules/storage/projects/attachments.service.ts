@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS, baseName, projectCapabilities } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket } from '@mixroom/contracts';
-import { AppError } from '../../http/app-error';
-import type { BlobStore } from '../../platform/blob/blob-store';
-import type { ItemPolicy } from '../../access/item.policy';
-import type { Actor } from '../../platform/identity/actor';
+import { AppError } from '../../../http/app-error';
+import type { BlobStore } from '../../../platform/blob/blob-store';
+import type { ItemPolicy } from '../../../access/item.policy';
+import type { Actor } from '../../../platform/identity/actor';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectsService } from './projects.service';
-import type { StorageEvents } from './storage.events';
-import type { StoragePresenter } from './storage.presenter';
+import type { StorageEvents } from '../storage.events';
+import type { StoragePresenter } from '../storage.presenter';
 import type { VersionsRepository } from './versions.repository';
 
 export interface AttachmentsServiceDeps {

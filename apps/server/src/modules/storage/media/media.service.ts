@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { isAudioExtension } from '@mixroom/shared';
-import type { BlobStore } from '../../platform/blob/blob-store';
-import { DiskBlobStore } from '../../platform/blob/disk-blob-store';
-import { systemClock, type Clock } from '../../platform/clock/clock';
-import type { JobContext } from '../../platform/jobs/job-definition';
-import { HEADER_BYTES, id3v2Length, readDeclaredLength, type DeclaredLength } from '../../platform/media/audio-integrity';
+import type { BlobStore } from '../../../platform/blob/blob-store';
+import { DiskBlobStore } from '../../../platform/blob/disk-blob-store';
+import { systemClock, type Clock } from '../../../platform/clock/clock';
+import type { JobContext } from '../../../platform/jobs/job-definition';
+import { HEADER_BYTES, id3v2Length, readDeclaredLength, type DeclaredLength } from '../../../platform/media/audio-integrity';
 import {
   decodePeaks,
   encodeLossyPreview,
@@ -21,15 +21,15 @@ import {
   type Loudness,
   type MediaTools,
   type ProbeResult,
-} from '../../platform/media/ffmpeg';
-import { readFileRange, readWavLayout, scanWavPeaks } from '../../platform/media/wav-peaks';
-import { renderWaveformThumbnail } from '../../platform/media/png';
+} from '../../../platform/media/ffmpeg';
+import { readFileRange, readWavLayout, scanWavPeaks } from '../../../platform/media/wav-peaks';
+import { renderWaveformThumbnail } from '../../../platform/media/png';
 import { lossyPreviewKeyOf } from './playback';
 import { startHeartbeat, systemTicker, type Ticker } from './processing-heartbeat';
-import type { ProjectsRepository } from './projects.repository';
-import type { StorageEvents } from './storage.events';
+import type { ProjectsRepository } from '../projects/projects.repository';
+import type { StorageEvents } from '../storage.events';
 import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
-import type { VersionRow, VersionsRepository } from './versions.repository';
+import type { VersionRow, VersionsRepository } from '../projects/versions.repository';
 
 const PROGRESS_INTERVAL_MS = 500;
 const PLAYABLE_CODECS = new Set(['mp3', 'aac', 'flac', 'vorbis', 'opus', 'pcm_s16le', 'pcm_s24le', 'pcm_f32le', 'pcm_u8', 'alac']);

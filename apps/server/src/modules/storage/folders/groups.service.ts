@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { fileKind, groupCapabilities, STORAGE_MESSAGES, type Role } from '@mixroom/shared';
 import type { GroupItem, Listing, ListQuery } from '@mixroom/contracts';
-import type { AccessChanges } from '../../access/access-changes';
-import { NOT_AUTHORIZED_GROUP, type ItemNeed, type ItemPolicy, type ResolvedFolder } from '../../access/item.policy';
-import { AppError } from '../../http/app-error';
-import type { Actor } from '../../platform/identity/actor';
+import type { AccessChanges } from '../../../access/access-changes';
+import { NOT_AUTHORIZED_GROUP, type ItemNeed, type ItemPolicy, type ResolvedFolder } from '../../../access/item.policy';
+import { AppError } from '../../../http/app-error';
+import type { Actor } from '../../../platform/identity/actor';
 import type { GroupRow, GroupsRepository } from './groups.repository';
-import type { ProjectRow, ProjectsRepository } from './projects.repository';
-import { eventItem, type StorageEvents } from './storage.events';
-import type { StoragePresenter } from './storage.presenter';
-import type { VersionsRepository } from './versions.repository';
+import type { ProjectRow, ProjectsRepository } from '../projects/projects.repository';
+import { eventItem, type StorageEvents } from '../storage.events';
+import type { StoragePresenter } from '../storage.presenter';
+import type { VersionsRepository } from '../projects/versions.repository';
 
 export { NOT_AUTHORIZED_GROUP };
 

@@ -1,14 +1,14 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { ALL_KNOWN_EXTENSIONS, extensionsOfKind } from '@mixroom/shared';
 import type { ListFilters } from '@mixroom/contracts';
-import type { Db, Tx } from '../../db/database';
-import type { ItemScope } from '../../access/item-scope';
-import { groups, projects } from '../../db/schema';
-import { uuidArray } from '../../db/sql';
-import type { Sort } from './groups.repository';
+import type { Db, Tx } from '../../../db/database';
+import type { ItemScope } from '../../../access/item-scope';
+import { groups, projects } from '../../../db/schema';
+import { uuidArray } from '../../../db/sql';
+import type { Sort } from '../folders/groups.repository';
 
-export type { ProjectRow } from '../../db/rows';
-import type { ProjectRow } from '../../db/rows';
+export type { ProjectRow } from '../../../db/rows';
+import type { ProjectRow } from '../../../db/rows';
 
 const order = (sort: Sort) => (sort === 'newest' ? [desc(projects.updatedAt), asc(projects.id)] : [asc(sql`lower(${projects.name})`), asc(projects.id)]);
 

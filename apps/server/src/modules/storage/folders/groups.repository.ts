@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import type { ItemScope } from '../../access/item-scope';
-import { groups, projects } from '../../db/schema';
-import { uuidArray } from '../../db/sql';
+import type { Db } from '../../../db/database';
+import type { ItemScope } from '../../../access/item-scope';
+import { groups, projects } from '../../../db/schema';
+import { uuidArray } from '../../../db/sql';
 
-export type { GroupRow } from '../../db/rows';
-import type { GroupRow } from '../../db/rows';
+export type { GroupRow } from '../../../db/rows';
+import type { GroupRow } from '../../../db/rows';
 export type Sort = 'alphabetical' | 'newest';
 
 const order = (sort: Sort) => (sort === 'newest' ? [desc(groups.updatedAt), asc(groups.id)] : [asc(sql`lower(${groups.name})`), asc(groups.id)]);

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { projectCapabilities } from '@mixroom/shared';
-import type { ItemPolicy } from '../../access/item.policy';
-import type { ProjectRow } from '../../db/rows';
-import { AppError } from '../../http/app-error';
-import type { BlobStore } from '../../platform/blob/blob-store';
-import type { Actor } from '../../platform/identity/actor';
-import type { EventBus } from '../../platform/realtime/event-bus';
-import type { TokenSigner } from '../../platform/secrets/token-signer';
-import type { ProjectsRepository } from './projects.repository';
-import type { VersionsRepository } from './versions.repository';
+import type { ItemPolicy } from '../../../access/item.policy';
+import type { ProjectRow } from '../../../db/rows';
+import { AppError } from '../../../http/app-error';
+import type { BlobStore } from '../../../platform/blob/blob-store';
+import type { Actor } from '../../../platform/identity/actor';
+import type { EventBus } from '../../../platform/realtime/event-bus';
+import type { TokenSigner } from '../../../platform/secrets/token-signer';
+import type { ProjectsRepository } from '../projects/projects.repository';
+import type { VersionsRepository } from '../projects/versions.repository';
 
 export interface ZipServiceDeps {
   policy: ItemPolicy;

@@ -1,4 +1,4 @@
-import { formatClock, type DeclaredLength } from '../../platform/media/audio-integrity';
+import { formatClock, type DeclaredLength } from '../../../platform/media/audio-integrity';
 
 /**
  * What users read about a file that failed or plays damaged. Never the decoder's own output: it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from '../../platform/clock/clock';
+import { TestClock } from '../../../platform/clock/clock';
 import { isStalled, PROCESSING_HEARTBEAT_MS, PROCESSING_STALLED_AFTER_MS, startHeartbeat, type Ticker } from './processing-heartbeat';
 
 function manualTicker() {

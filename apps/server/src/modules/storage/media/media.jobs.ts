@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob, type JobType } from '../../platform/jobs/job-definition';
+import { defineJob, type JobType } from '../../../platform/jobs/job-definition';
 import type { MediaService } from './media.service';
 
 /** Probe, peaks, loudness, thumbnail and preview of one uploaded version. */

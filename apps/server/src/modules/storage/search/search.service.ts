@@ -1,5 +1,5 @@
-import type { ItemPolicy } from '../../access/item.policy';
-import type { Actor } from '../../platform/identity/actor';
+import type { ItemPolicy } from '../../../access/item.policy';
+import type { Actor } from '../../../platform/identity/actor';
 import type { SearchHit, SearchRepository } from './search.repository';
 
 export type { SearchHit } from './search.repository';

@@ -14,20 +14,20 @@ import {
   type Role,
 } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket, Version, VersionApproval } from '@mixroom/contracts';
-import type { AccessChanges } from '../../access/access-changes';
-import { DOWNLOADS_OFF, NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../access/item.policy';
-import type { UnitOfWork } from '../../db/database';
-import { AppError } from '../../http/app-error';
-import type { BlobStore } from '../../platform/blob/blob-store';
-import type { FaultPoints } from '../../platform/faults/fault-points';
-import type { Actor } from '../../platform/identity/actor';
-import type { Outbox } from '../../platform/jobs/outbox';
-import type { UploadsService } from '../uploads/uploads.service';
-import { processVersionJob } from './media.jobs';
-import { playbackKey, PREVIEW_PREPARING_MESSAGE } from './playback';
+import type { AccessChanges } from '../../../access/access-changes';
+import { DOWNLOADS_OFF, NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../../access/item.policy';
+import type { UnitOfWork } from '../../../db/database';
+import { AppError } from '../../../http/app-error';
+import type { BlobStore } from '../../../platform/blob/blob-store';
+import type { FaultPoints } from '../../../platform/faults/fault-points';
+import type { Actor } from '../../../platform/identity/actor';
+import type { Outbox } from '../../../platform/jobs/outbox';
+import type { UploadsService } from '../../uploads/uploads.service';
+import { processVersionJob } from '../media/media.jobs';
+import { playbackKey, PREVIEW_PREPARING_MESSAGE } from '../media/playback';
 import type { ProjectRow, ProjectsRepository } from './projects.repository';
-import { eventItem, type StorageEvents } from './storage.events';
-import { presentVersion, type StoragePresenter } from './storage.presenter';
+import { eventItem, type StorageEvents } from '../storage.events';
+import { presentVersion, type StoragePresenter } from '../storage.presenter';
 import type { VersionRow, VersionsRepository } from './versions.repository';
 
 export { NOT_AUTHORIZED_PROJECT };

@@ -1,4 +1,4 @@
-import type { VersionRow } from './versions.repository';
+import type { VersionRow } from '../projects/versions.repository';
 
 /** The 409 answer while a version's lossy preview is still being made. */
 export const PREVIEW_PREPARING_MESSAGE = 'The preview is being prepared.';

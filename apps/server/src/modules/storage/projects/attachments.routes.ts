@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { attachmentEndpoints as endpoints } from '@mixroom/contracts';
-import { requireActor } from '../../http/authentication';
-import { route } from '../../http/endpoint';
+import { requireActor } from '../../../http/authentication';
+import { route } from '../../../http/endpoint';
 import type { AttachmentsService } from './attachments.service';
 
 export const attachmentsRoutes: FastifyPluginAsyncZod<{ attachments: AttachmentsService }> = async (app, { attachments }) => {

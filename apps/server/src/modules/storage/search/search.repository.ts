@@ -1,8 +1,8 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { groups, projects } from '../../db/schema';
-import { likePattern, uuidArray } from '../../db/sql';
-import type { ItemScope } from '../../access/item-scope';
+import type { Db } from '../../../db/database';
+import { groups, projects } from '../../../db/schema';
+import { likePattern, uuidArray } from '../../../db/sql';
+import type { ItemScope } from '../../../access/item-scope';
 
 export interface SearchHit {
   kind: 'group' | 'project';

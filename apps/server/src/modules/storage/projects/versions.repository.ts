@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/database';
-import { uuidArray } from '../../db/sql';
-import { projects, uploads, versions } from '../../db/schema';
+import type { Db, Tx } from '../../../db/database';
+import { uuidArray } from '../../../db/sql';
+import { projects, uploads, versions } from '../../../db/schema';
 
 export type VersionRow = typeof versions.$inferSelect;
 

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import type { ItemScope } from '../../access/item-scope';
-import { groups, projects } from '../../db/schema';
-import type { GroupRow } from './groups.repository';
-import type { ProjectRow } from './projects.repository';
+import type { Db } from '../../../db/database';
+import type { ItemScope } from '../../../access/item-scope';
+import { groups, projects } from '../../../db/schema';
+import type { GroupRow } from '../folders/groups.repository';
+import type { ProjectRow } from '../projects/projects.repository';
 
 const inTrash = (flag: typeof groups.flag | typeof projects.flag) => inArray(flag, ['DELETE', 'DELETING']);
 

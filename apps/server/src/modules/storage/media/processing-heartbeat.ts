@@ -1,4 +1,4 @@
-import type { Clock } from '../../platform/clock/clock';
+import type { Clock } from '../../../platform/clock/clock';
 
 /** How often a running media job marks its version as alive. */
 export const PROCESSING_HEARTBEAT_MS = 15_000;
