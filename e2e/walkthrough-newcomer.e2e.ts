@@ -229,11 +229,13 @@ describe('a newcomer in Chromium', () => {
     for (const path of ['/public/transfer', '/public/live/ABCD']) {
       await visitor.goto(`${server.url}${path}`);
       await visitor.getByRole('link', { name: 'Mixroom home' }).waitFor();
+      await screenshot(visitor, `walkthrough-placeholder${path.replace(/\//g, '-')}`);
       await visitor.getByRole('link', { name: 'Back to Mixroom' }).click();
       await visitor.waitForURL('**/public/landing');
     }
     const coming = visitor.locator('[data-testid="feature"]').filter({ hasText: 'Coming' });
     await coming.first().waitFor();
+    await screenshot(visitor, 'walkthrough-landing');
     expect(await coming.count()).toBe(3);
     for (const title of ['Transfers that expire', 'Stream your DAW live', 'AI tools']) expect(await coming.filter({ hasText: title }).count()).toBe(1);
     await context.close();

@@ -12,7 +12,7 @@ export function PeopleAvatars({ publisher, collaborators, size }: { publisher: P
   const shown = people.length > SHOWN ? people.slice(0, SHOWN - 1) : people;
   const hidden = people.length - shown.length;
   return (
-    <Avatar.Group spacing={size / 3} data-testid="people" aria-label={`People: ${people.map((p) => p.displayName).join(', ')}`}>
+    <Avatar.Group spacing={size / 4} data-testid="people" aria-label={`People: ${people.map((p) => p.displayName).join(', ')}`}>
       {shown.map((person, index) => (
         <Tooltip key={person.id} label={index === 0 ? `${person.displayName} (Publisher)` : person.displayName} withinPortal>
           <Avatar size={size} radius="xl" src={person.photoUrl} name={person.displayName} alt={person.displayName} color="initials" />
