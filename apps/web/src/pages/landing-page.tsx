@@ -166,9 +166,18 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
                   {plan.description}
                 </Text>
                 <List spacing={6} size="sm" icon={<IconCheck size={16} color="var(--mantine-color-teal-5)" />}>
-                  {plan.features.map((feature) => (
-                    <List.Item key={feature}>{feature}</List.Item>
-                  ))}
+                  {plan.features.map((feature) =>
+                    // A feature written '$Name' is a heading over the features after it, not a feature.
+                    feature.startsWith('$') ? (
+                      <List.Item key={feature} icon={<span />} mt="xs">
+                        <Text size="xs" fw={700} tt="uppercase" c="violet.3">
+                          {feature.slice(1)}
+                        </Text>
+                      </List.Item>
+                    ) : (
+                      <List.Item key={feature}>{feature}</List.Item>
+                    ),
+                  )}
                 </List>
               </Card>
             );
