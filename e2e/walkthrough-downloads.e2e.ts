@@ -136,7 +136,7 @@ describe('downloads in Chromium', () => {
     await bob.waitForURL(`${server.url}/groups`);
     await bob.getByRole('button', { name: 'Actions for Three Songs' }).click();
     await bob.getByRole('menuitem', { name: 'Download' }).click();
-    await bob.getByText('There is nothing to download here.').first().waitFor();
+    await bob.getByText('Downloads are not enabled for the projects here.').first().waitFor();
     expect(bob.url()).toBe(`${server.url}/groups`);
     await tile(bob, 'Three Songs').waitFor();
     expect(dialogs).toEqual([]);

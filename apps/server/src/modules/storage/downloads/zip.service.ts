@@ -43,6 +43,7 @@ interface ZipClaims {
 }
 
 const PROGRESS_MS = 500;
+const DOWNLOADS_OFF_HERE = 'Downloads are not enabled for the projects here.';
 const TOKEN_TTL_SECONDS = 300;
 
 /** Names inside one folder of the archive stay unique: "Mix.wav", "Mix (2).wav". */
@@ -96,7 +97,10 @@ export class ZipService {
       actor,
       files.map((f) => f.project),
     );
-    return files.filter((f) => projectCapabilities(roles.get(f.project.id) ?? 'NONE', f.project.enableDownload).canDownload);
+    const allowed = files.filter((f) => projectCapabilities(roles.get(f.project.id) ?? 'NONE', f.project.enableDownload).canDownload);
+    // Say why an archive would be empty: everything in it has downloads off for this actor.
+    if (allowed.length === 0 && files.length > 0) throw AppError.forbidden(DOWNLOADS_OFF_HERE);
+    return allowed;
   }
 
   /** What a public link's visitor may take: projects whose downloads are on, and nothing else. */
