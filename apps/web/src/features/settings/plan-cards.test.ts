@@ -76,5 +76,6 @@ describe('plan cards', () => {
   it('prices per month, or per year with the annual saving', () => {
     expect(priceOf(PLANS.STUDIO, 'month')).toEqual({ amount: '€39.90', per: '/ month' });
     expect(priceOf(PLANS.STUDIO, 'year')).toEqual({ amount: '€335.16', per: '/ year' });
+    expect(priceOf(PLANS.FREE, 'year')).toEqual({ amount: '€0', per: 'free forever' });
   });
 });

@@ -17,6 +17,7 @@ export interface PlanCardModel {
 
 /** The price a card shows for the chosen interval, e.g. "€19.90" and "/ month". */
 export function priceOf(plan: Plan, interval: BillingInterval): { amount: string; per: string } {
+  if (plan.priceCents === 0) return { amount: '€0', per: 'free forever' };
   const cents = interval === 'year' ? plan.annualPriceCents : plan.priceCents;
   return { amount: `€${(cents / 100).toFixed(2)}`, per: interval === 'year' ? '/ year' : '/ month' };
 }

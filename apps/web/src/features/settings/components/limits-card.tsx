@@ -1,5 +1,6 @@
 import { Card, Table, Text } from '@mantine/core';
 import type { Me } from '@mixroom/contracts';
+import { UNLIMITED } from '@mixroom/shared';
 import { formatBytes, formatLimit } from '../../../lib/format/format';
 
 /** What the plans a user holds add up to (the larger of each limit, unlimited wins). */
@@ -8,7 +9,12 @@ export function LimitsCard({ me }: { me: Me }) {
   const rows: [string, string][] = [
     ['Storage', formatBytes(limits.storageMb * 1_000_000)],
     ['Largest transfer', formatBytes(limits.transferMaxBytes)],
-    ['Transfers per month', `${entitlements.transfersThisMonth} of ${formatLimit(limits.transfersPerMonth)} used`],
+    [
+      'Transfers per month',
+      limits.transfersPerMonth === UNLIMITED
+        ? `Unlimited (${entitlements.transfersThisMonth} this month)`
+        : `${entitlements.transfersThisMonth} of ${limits.transfersPerMonth} used`,
+    ],
     ['Transfer expiry choices', `${limits.transferDurationDays.join(', ')} days`],
     ['Transfer passwords', limits.transferPassword ? 'Yes' : 'No'],
     ['Live guests per room', formatLimit(limits.liveGuests)],

@@ -82,7 +82,15 @@ export function PlanCard({ card, interval, free }: { card: PlanCardModel; interv
       </ScrollArea>
       <Stack gap="xs" mt="md">
         {active && !free ? (
-          <LinkButton href={card.manage} label="Manage" variant="default" />
+          card.manage ? (
+            <LinkButton href={card.manage} label="Manage" variant="default" />
+          ) : (
+            <Tooltip label="Assigned by an administrator of this server." withArrow>
+              <div>
+                <LinkButton href={null} label="Manage" variant="default" />
+              </div>
+            </Tooltip>
+          )
         ) : !card.buy && !free ? (
           <Tooltip label={ADMIN_HINT} withArrow>
             <div>{buy}</div>

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../apps/server/test/helpers/api';
+import { makeAudio } from '../apps/server/test/helpers/audio';
+import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { storageClient } from '../apps/server/test/helpers/storage-client';
+import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { artifacts, launchBrowser, screenshot, signInAt } from './helpers/browser';
+
+let server: TestServer;
+let browser: Browser;
+const ana = { email: 'ana@settings.test', password: 'ana-password-long', displayName: 'Ana Mixer' };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('/settings', () => {
+  it('shows credits, storage and plan cards, and follows an admin grant without a reload', async () => {
+    const admin = (await signInThroughOidc(server.url, { email: 'admin@settings.test', password: 'admin-password-long' })).access_token;
+    const anaToken = (await signInThroughOidc(server.url, ana)).access_token;
+    const anaId = ((await call(server.url, '/api/me', { token: anaToken })).body as { id: string }).id;
+    await storageClient(server.url, anaToken).upload(makeAudio('Mix.wav', { seconds: 2 }), null);
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signInAt(page, server.url, '/settings', ana);
+    await page.getByText('Available credits').waitFor();
+    expect(await page.getByTestId('credits-balance').innerText()).toMatch(/^20\s+credits$/);
+    await page.getByText('Monthly credits (Free)').waitFor();
+    await page.getByText('of 15 GB').waitFor();
+    await page.getByText('Projects and versions').waitFor();
+    // Free is the active plan; its buttons are disabled; '$' lines are headings, not check items.
+    const free = page.getByTestId('plan-FREE');
+    await free.getByText('Active').waitFor();
+    expect(await free.getByRole('button', { name: 'Buy' }).isDisabled()).toBe(true);
+    expect(await page.getByText('$Storage').count()).toBe(0);
+    await page.getByText('Annual', { exact: true }).click();
+    await page.getByTestId('plan-STUDIO').getByText('€335.16').waitFor();
+    await screenshot(page, 'settings-1440');
+
+    const granted = await call(server.url, `/api/admin/users/${anaId}/plans`, { method: 'POST', token: admin, body: { sku: 'STUDIO' } });
+    expect(granted.status).toBe(201);
+    // No reload: the realtime user.updated refreshes the user, the ledger and the cards.
+    await page.getByTestId('plan-STUDIO').getByText('Active').waitFor();
+    await page.getByTestId('credits-balance').getByText('400').waitFor();
+    await page.getByText('Monthly credits topped up to 400 (Studio)').waitFor();
+    await page.getByText('of 5 TB').waitFor();
+    await screenshot(page, 'settings-1440-studio');
+
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'settings-420-top.png') });
+    await page.getByTestId('plan-STUDIO').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'settings-420-studio.png') });
+    await context.close();
+  });
+});
