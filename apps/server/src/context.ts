@@ -122,7 +122,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
 
     const secrets = new SecretsRepository(db);
     const urlSecret = await secrets.getOrCreate('blob.urlSecret', () => randomBytes(32).toString('base64url'));
-    const signer = new UrlSigner(Buffer.from(urlSecret, 'base64url'), config.publicUrl);
+    const signer = new UrlSigner(Buffer.from(urlSecret, 'base64url'), config.publicUrl, clock);
     const tokens = new TokenSigner(Buffer.from(await secrets.getOrCreate('tokens.secret', () => randomBytes(32).toString('base64url')), 'base64url'));
     const blobs = createBlobStore(config.blob, signer);
 

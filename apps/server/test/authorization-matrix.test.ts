@@ -65,7 +65,14 @@ const TABLE: Row[] = [
   { name: 'version thumbnail', method: 'GET', path: (w) => `/api/versions/${w.version}/thumbnail`, allow: MEMBERS },
   { name: 'version peaks', method: 'GET', path: (w) => `/api/versions/${w.version}/peaks`, allow: MEMBERS },
   { name: 'download a version (downloads off)', method: 'GET', path: (w) => `/api/versions/${w.version}/download`, allow: EDITORS },
-  { name: 'ZIP of the folder', method: 'POST', path: () => '/api/downloads/zip', body: (w) => ({ items: [{ kind: 'group', id: w.folder }] }), allow: MEMBERS },
+  {
+    // Downloads are off for the world's project: a viewer's archive would hold nothing, and says why.
+    name: 'ZIP of the folder',
+    method: 'POST',
+    path: () => '/api/downloads/zip',
+    body: (w) => ({ items: [{ kind: 'group', id: w.folder }] }),
+    allow: EDITORS,
+  },
   { name: 'create a folder inside', method: 'POST', path: () => '/api/groups', body: (w) => ({ name: 'Inside', parentId: w.folder }), allow: EDITORS },
   { name: 'rename a sub-folder', method: 'PATCH', path: (w) => `/api/groups/${w.sub}`, body: () => ({ name: 'Sub' }), allow: EDITORS },
   { name: 'project settings', method: 'PATCH', path: (w) => `/api/projects/${w.project}`, body: () => ({ name: 'Mix' }), allow: EDITORS },

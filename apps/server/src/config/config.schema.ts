@@ -42,7 +42,7 @@ export const configSchema = z
       .int()
       .min(30)
       .max(7 * 86400)
-      .default(3600),
+      .default(300),
     SMTP_URL: url(/^smtps?:$/, 'smtp:// or smtps://').optional(),
     MAIL_FROM: z.string().min(3).default('Mixroom <no-reply@mixroom.local>'),
     OIDC_ISSUER: url(/^https?:$/, 'http(s)').optional(),

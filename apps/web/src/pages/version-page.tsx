@@ -218,6 +218,7 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
                 key={version.id}
                 peaks={peaks.data}
                 streamUrl={stream.data.url}
+                onSourceExpired={() => void stream.refetch()}
                 comments={comments.data ?? []}
                 draft={draft}
                 spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}

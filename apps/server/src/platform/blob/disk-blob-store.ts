@@ -17,7 +17,7 @@ import {
 } from './blob-store';
 import type { UrlSigner } from './url-signer';
 
-const expiry = (o: SignOptions & StableSignOptions) => Math.floor((o.signedAt?.getTime() ?? Date.now()) / 1000) + o.expiresInSeconds;
+const expiry = (o: SignOptions & StableSignOptions, now: number) => Math.floor((o.signedAt?.getTime() ?? now) / 1000) + o.expiresInSeconds;
 
 /** Blobs as files under DATA_DIR/blobs; the app itself serves the signed URLs (disk-blob.routes). */
 export class DiskBlobStore implements BlobStore {
@@ -110,7 +110,7 @@ export class DiskBlobStore implements BlobStore {
 
   async signUploadUrl(key: string, options: SignOptions): Promise<string> {
     assertSafeKey(key);
-    return this.signer.sign({ action: 'put', key, expires: expiry(options) });
+    return this.signer.sign({ action: 'put', key, expires: expiry(options, this.signer.now()) });
   }
 
   async signDownloadUrl(key: string, options: DownloadSignOptions): Promise<string> {
@@ -118,7 +118,7 @@ export class DiskBlobStore implements BlobStore {
     return this.signer.sign({
       action: 'get',
       key,
-      expires: expiry(options),
+      expires: expiry(options, this.signer.now()),
       ...(options.fileName ? { fileName: options.fileName } : {}),
       ...(options.contentType ? { contentType: options.contentType } : {}),
       ...(options.cacheSeconds !== undefined ? { cacheSeconds: options.cacheSeconds } : {}),
@@ -141,7 +141,7 @@ export class DiskBlobStore implements BlobStore {
 
   async signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions): Promise<string> {
     assertSafeKey(key);
-    return this.signer.sign({ action: 'part', key, uploadId, partNumber, expires: expiry(options) });
+    return this.signer.sign({ action: 'part', key, uploadId, partNumber, expires: expiry(options, this.signer.now()) });
   }
 
   private async meta(key: string, uploadId: string): Promise<{ dir: string; partSize: number; size: number | null }> {

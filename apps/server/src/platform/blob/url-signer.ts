@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { systemClock, type Clock } from '../clock/clock';
 
 export type SignedAction = 'get' | 'put' | 'part';
 
@@ -25,7 +26,13 @@ export class UrlSigner {
   constructor(
     private readonly secret: Buffer,
     private readonly baseUrl: string,
+    private readonly clock: Clock = systemClock,
   ) {}
+
+  /** Now, in epoch milliseconds, as expiries are signed and checked (a test moves it). */
+  now(): number {
+    return this.clock.now().getTime();
+  }
 
   private mac(claims: SignedClaims): string {
     const canonical = [
@@ -54,7 +61,7 @@ export class UrlSigner {
   }
 
   /** Returns the claims when the signature is valid and unexpired, else null. */
-  verify(action: SignedAction, query: Record<string, string | undefined>, now = Date.now()): SignedClaims | null {
+  verify(action: SignedAction, query: Record<string, string | undefined>, now = this.now()): SignedClaims | null {
     const { k, e, s, u, p, n, t, c } = query;
     if (!k || !e || !s) return null;
     const claims: SignedClaims = {

@@ -62,13 +62,23 @@ export class PlayerController {
   private readonly listeners = new Set<() => void>();
   private draftRegion: Region | null = null;
   private frame = 0;
+  /** The stream URL in use, a fresher one waiting, and a recovery under way (see renewSource). */
+  private source: string;
+  private nextSource: string | null = null;
+  private recovering: { at: number; playing: boolean } | null = null;
 
   constructor(
     private readonly container: HTMLElement,
     peaks: PeaksFile,
     streamUrl: string,
-    options: { minimap: HTMLElement; onDraftChange: (range: { start: number; end: number }) => void },
+    private readonly options: {
+      minimap: HTMLElement;
+      onDraftChange: (range: { start: number; end: number }) => void;
+      /** The stream URL stopped working (signed URLs live minutes): ask for a fresh one. */
+      onSourceExpired?: () => void;
+    },
   ) {
+    this.source = streamUrl;
     this.media = new Audio();
     this.media.preload = 'metadata';
     // Lets the peak meter read samples when the store is on another origin (S3).
@@ -119,7 +129,7 @@ export class PlayerController {
     this.ws.on('pause', () => this.set({ playing: false }));
     this.ws.on('finish', () => this.set({ playing: false }));
     this.ws.on('timeupdate', (time) => this.onTime(time));
-    this.media.addEventListener('error', () => this.set({ error: this.media.error?.message || 'The audio could not be loaded.' }));
+    this.media.addEventListener('error', () => this.onMediaError());
     this.media.addEventListener('canplay', () => this.set({ ready: true }), { once: true });
     container.addEventListener('wheel', this.onWheel, { passive: false });
     void this.ws.load(streamUrl, [coarse], duration).catch(() => undefined);
@@ -274,6 +284,56 @@ export class PlayerController {
     }
     if (this.draftRegion) return this.draftRegion.setOptions({ start: range.start, end: range.end });
     this.draftRegion = this.regions.addRegion({ start: range.start, end: range.end, color: 'rgba(255, 196, 0, 0.25)', drag: true, resize: true });
+  }
+
+  /**
+   * A signed stream URL expires after a few minutes; the browser notices at its next range request
+   * and the media element fails. The first failure after playback worked is taken as that: the
+   * player keeps its place, asks for a fresh URL, and carries on from the same time (playing if it
+   * was). A failure with a fresh URL, or before anything played, is a real error.
+   */
+  private onMediaError(): void {
+    if (!this.recovering && this.state.ready && this.media.error?.code !== MediaError.MEDIA_ERR_ABORTED) {
+      this.recovering = { at: this.state.currentTime, playing: this.state.playing };
+      if (this.nextSource) this.swapSource();
+      else this.options.onSourceExpired?.();
+      return;
+    }
+    this.recovering = null;
+    this.set({ error: this.media.error?.message || 'The audio could not be loaded.' });
+  }
+
+  /** A fresh URL for the same audio: used at once when recovering, else kept for the next failure. */
+  renewSource(url: string): void {
+    if (url === this.source) {
+      // Asked for a fresh URL and got the same one: the failure was not an expiry.
+      if (this.recovering) {
+        this.recovering = null;
+        this.set({ error: 'The audio could not be loaded.' });
+      }
+      return;
+    }
+    this.nextSource = url;
+    if (this.recovering) this.swapSource();
+  }
+
+  private swapSource(): void {
+    const url = this.nextSource;
+    const resume = this.recovering ?? { at: this.media.currentTime, playing: !this.media.paused };
+    if (!url) return;
+    this.source = url;
+    this.nextSource = null;
+    this.media.addEventListener(
+      'loadedmetadata',
+      () => {
+        this.media.currentTime = resume.at;
+        this.recovering = null;
+        if (resume.playing) void this.media.play().catch(() => undefined);
+      },
+      { once: true },
+    );
+    this.media.src = url;
+    this.media.load();
   }
 
   destroy(): void {

@@ -29,6 +29,7 @@ export function WaveformView({
   onDraftChange,
   onOpenComment,
   onPlayer,
+  onSourceExpired,
   children,
 }: {
   peaks: PeaksFile;
@@ -39,15 +40,19 @@ export function WaveformView({
   onDraftChange: (range: { start: number; end: number }) => void;
   onOpenComment: (comment: Comment) => void;
   onPlayer: (player: PlayerController | null) => void;
+  /** The player's stream URL expired: fetch a fresh one (it arrives as a new `streamUrl`). */
+  onSourceExpired?: () => void;
   children: ReactNode;
 }) {
   const waveRef = useRef<HTMLDivElement>(null);
   const minimapRef = useRef<HTMLDivElement>(null);
   const [player, setPlayer] = useState<PlayerController | null>(null);
   const draftChange = useRef(onDraftChange);
+  const sourceExpired = useRef(onSourceExpired);
   useEffect(() => {
     draftChange.current = onDraftChange;
-  }, [onDraftChange]);
+    sourceExpired.current = onSourceExpired;
+  }, [onDraftChange, onSourceExpired]);
   useEffect(() => {
     onPlayer(player);
   }, [player, onPlayer]);
@@ -57,6 +62,7 @@ export function WaveformView({
     const controller = new PlayerController(waveRef.current, peaks, streamUrl, {
       minimap: minimapRef.current,
       onDraftChange: (range) => draftChange.current(range),
+      onSourceExpired: () => sourceExpired.current?.(),
     });
     setPlayer(controller);
     // The benchmark drives the real player from the page.
@@ -68,6 +74,11 @@ export function WaveformView({
     // A new stream URL for the same version must not rebuild the waveform.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [peaks]);
+
+  // A renewed stream URL reaches the playing player without rebuilding it.
+  useEffect(() => {
+    player?.renewSource(streamUrl);
+  }, [player, streamUrl]);
 
   useEffect(() => {
     player?.showDraftRange(draft?.type === 'range' && draft.end !== null ? { start: draft.start, end: draft.end } : null);

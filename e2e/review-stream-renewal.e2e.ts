@@ -1,0 +1,69 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAudio } from '../apps/server/test/helpers/audio';
+import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { storageClient } from '../apps/server/test/helpers/storage-client';
+import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { waitFor } from '../apps/server/test/helpers/wait-for';
+import { launchBrowser, signInAt } from './helpers/browser';
+
+/**
+ * Stream URLs are signed for minutes. When the one in use stops working mid-review (the browser's
+ * next range request is refused), the player asks for a fresh URL and carries on where it was.
+ * Expiry is played out at the network layer: the old URL is answered 403, as the store answers an
+ * expired signature (the signature's own expiry is tested with the blob store).
+ */
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+const ana = { email: 'ana@renewal.example.com', password: 'ana-password-1', displayName: 'Ana Mixer' };
+type Player = { media: HTMLAudioElement; playPause(): Promise<void>; seek(t: number): void };
+/** Distinct stream URLs the page was given, in order. */
+const streamUrls: string[] = [];
+const expired = new Set<string>();
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const api = storageClient(server.url, (await signInThroughOidc(server.url, ana)).access_token);
+  const { ticket } = await api.upload(makeAudio('Long Take.wav', { seconds: 120 }), null);
+  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 60_000 });
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  page.on('response', (response) => {
+    if (!/\/api\/versions\/[^/]+\/stream$/.test(new URL(response.url()).pathname)) return;
+    void response.json().then((body: { url: string }) => {
+      const url = new URL(body.url, server.url).toString();
+      if (!streamUrls.includes(url)) streamUrls.push(url);
+    });
+  });
+  await page.route('**/*', (route) => (expired.has(route.request().url()) ? route.fulfill({ status: 403, body: 'expired' }) : route.continue()));
+  await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
+  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, { timeout: 30_000 });
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('a stream URL that expires during a review', () => {
+  it('is renewed by the player, which keeps its place and keeps playing', async () => {
+    await page.evaluate(() => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.playPause());
+    await page.waitForFunction(() => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.media.currentTime > 0.5);
+    expect(streamUrls).toHaveLength(1);
+    const first = streamUrls[0]!;
+    expired.add(first);
+    // A jump far ahead needs a new range request, on the URL that no longer works.
+    await page.evaluate(() => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.seek(90));
+    await waitFor(() => streamUrls.length >= 2, { what: 'a fresh stream URL', timeoutMs: 20_000 });
+    expect(streamUrls[1]).not.toBe(first);
+    await page.waitForFunction(
+      () => {
+        const { media } = (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer;
+        return !media.paused && media.currentTime > 90.5 && media.currentSrc !== '';
+      },
+      null,
+      { timeout: 20_000 },
+    );
+    expect(await page.getByText('The audio could not be loaded.').count()).toBe(0);
+  });
+});
