@@ -1,5 +1,5 @@
 /**
- * The review screen on an hour-long master (issue 5): a 60-minute 48 kHz stereo 24-bit WAV, in
+ * The review screen on an hour-long master: a 60-minute 48 kHz stereo 24-bit WAV, in
  * Debian's Chromium, median of 5. Each figure has a baseline measured in the same run.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Storage benchmarks of issue 3, each against a baseline measured in the same run:
+// Storage benchmarks, each against a baseline measured in the same run:
 //  (a) a 1 GiB upload through the real client path (the web's upload engine → signed part URLs →
 //      disk driver) vs `cp` of the same file on the same disk;
 //  (b) processing a 60-minute 48 kHz stereo 24-bit WAV (the media job) vs one `ffmpeg -i F -f null -`;

@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
-/** Debian's Chromium, headless, with the flags this machine needs (DESIGN.md §4). */
+/** Debian's Chromium, headless, with the flags this machine needs. */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

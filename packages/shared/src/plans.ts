@@ -1,11 +1,11 @@
-// The plan table of spec 2 §9 and spec 3 §9. Where the two readings of spec 3 differ we take the
-// more generous one (spec README): Free transfers up to 15 GB, Essential live rooms of 30 guests.
-// Storage is in MB, the spec's unit (1 MB = 1,000,000 bytes). -1 means unlimited.
+// The plan table and the merged-plan rule. Where two readings of a limit exist we take the more
+// generous one: Free transfers up to 15 GB, Essential live rooms of 30 guests.
+// Storage is in MB (1 MB = 1,000,000 bytes). -1 means unlimited.
 
 export const UNLIMITED = -1;
 export const DAY_MS = 86_400_000;
 
-/** Transfer durations the product offers, in days (spec 3 §9). */
+/** Transfer durations the product offers, in days. */
 export const TRANSFER_DURATION_DAYS = [3, 7, 15, 30, 90, 180, 360] as const;
 const FREE_DURATIONS = [3, 7, 15, 30];
 
@@ -207,7 +207,7 @@ function maxLimit(a: number, b: number): number {
 }
 
 /**
- * The merged-plan rule of spec 3 §9: a user holding several plans gets the maximum of each limit
+ * The merged-plan rule: a user holding several plans gets the maximum of each limit
  * (-1 = unlimited wins), flags OR-ed, the union of allowed durations. Free is always part of the
  * merge, so a user's limits never drop below Free. A live length of 0 counts as unset and falls
  * back to 30 minutes.

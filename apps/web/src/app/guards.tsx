@@ -11,7 +11,7 @@ const FullPageLoader = () => (
   </Center>
 );
 
-/** Public guard: always allows (spec 1 §4.6). */
+/** Public guard: always allows. */
 export function PublicGuard() {
   return <Outlet />;
 }

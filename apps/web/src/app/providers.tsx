@@ -10,7 +10,7 @@ import { notify } from '../lib/notify';
 import { theme } from './theme';
 
 /**
- * The global failed-request toast of spec 1 §8: 'Oops' with the server's message (or the generic
+ * The global failed-request toast: 'Oops' with the server's message (or the generic
  * one). A query or mutation that shows its error in place sets `meta: { silent: true }`.
  */
 function onRequestError(error: unknown, meta: Record<string, unknown> | undefined): void {

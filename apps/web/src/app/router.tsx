@@ -21,7 +21,7 @@ const soon = (feature: string, description: string) => <NotAvailablePage feature
 /** A placeholder in the public area, which has no signed-in frame around it. */
 const soonPublic = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} standalone />;
 
-/** The route table of spec 1 §2.1. */
+/** The route table: every screen's path, and who may open it. */
 export const router = createBrowserRouter([
   { path: '/', element: <RootRedirect /> },
   {

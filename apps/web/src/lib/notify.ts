@@ -5,7 +5,7 @@ type Kind = 'success' | 'error' | 'info' | 'warning';
 const colors: Record<Kind, string> = { success: 'teal', error: 'red', info: 'violet', warning: 'yellow' };
 
 /**
- * Toasts: bottom right, 5 s, never duplicated (spec 1 §8). The id is derived from the text, so the
+ * Toasts: bottom right, 5 s, never duplicated. The id is derived from the text, so the
  * same message shown twice replaces itself instead of stacking.
  */
 export function notify(kind: Kind, title: string, message: string, options: { sticky?: boolean } = {}): void {

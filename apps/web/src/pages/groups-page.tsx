@@ -102,7 +102,7 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
 
   if (listing.isError) {
     const error = listing.error;
-    // A folder the user may not open: say so and go back to their groups (spec 1 §8).
+    // A folder the user may not open: say so and go back to their groups.
     if (error instanceof ApiError && error.status === 403 && groupId) return <NotAuthorized message={error.message} />;
     if (error instanceof ApiError && (error.status === 404 || error.status === 400) && groupId) return <MissingItem kind="folder" />;
     return (

@@ -85,7 +85,7 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
   );
 }
 
-/** /public/share: a shared folder or project, for anyone with the link (spec 2, public share screen). */
+/** /public/share: a shared folder or project, for anyone with the link. */
 export function PublicSharePage() {
   const [params] = useSearchParams();
   const token = params.get('shared_group') ?? params.get('shared_project');

@@ -12,7 +12,7 @@ import { useDeleteForever, useEmptyTrash, useRecoverItems, useTrash } from '../f
 
 const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id });
 
-/** /groups/trash (spec 1 §2.4). */
+/** /groups/trash. */
 export function TrashPage() {
   const [sort, setSort] = useState<'newest' | 'alphabetical'>('newest');
   const trash = useTrash(sort);

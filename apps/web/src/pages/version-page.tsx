@@ -49,7 +49,7 @@ function PlayerEffects({ versionId, onLoadError }: { versionId: string; onLoadEr
   ) : null;
 }
 
-/** /version/{projectId}/{versionNumber}: listen, comment on the waveform, keep notes (spec 2 §2). */
+/** /version/{projectId}/{versionNumber}: listen, comment on the waveform, keep notes. */
 export function VersionPage() {
   const { projectId = '', versionNumber = '' } = useParams();
   const navigate = useNavigate();

@@ -59,7 +59,7 @@ function RequestRow({ request, incoming }: { request: JoinRequest; incoming: boo
   );
 }
 
-/** Join requests to and from the user (spec 1 §4.5), live through the realtime channel. */
+/** Join requests to and from the user, live through the realtime channel. */
 export function NotificationsBell() {
   const requests = useJoinRequests().data;
   const incomingPending = requests?.incoming.filter((r) => r.status === 'pending').length ?? 0;

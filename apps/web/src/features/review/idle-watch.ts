@@ -1,5 +1,5 @@
 /**
- * Tells when a user has been inactive for `timeoutMs` (spec 2: inactivity timeout 300,000 ms), and
+ * Tells when a user has been inactive for `timeoutMs`, and
  * when they come back. While `busy()` holds (audio playing) the user is never idle.
  */
 export class IdleWatch {

@@ -19,7 +19,7 @@ let activities: Activity[] = [];
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((listener) => listener());
 
-/** Uploads and downloads in flight, for the Activities panel (spec 1 §2.6). */
+/** Uploads and downloads in flight, for the Activities panel. */
 export const activitiesStore = {
   add(activity: Activity): void {
     activities = [...activities, activity];

@@ -26,7 +26,7 @@ export function createUserManager(config: AuthConfig): UserManager {
   });
 }
 
-/** The deep URL to come back to after sign-in (spec 1 §2.1). */
+/** The deep URL to come back to after sign-in. */
 export function rememberReturnTo(path: string): void {
   sessionStorage.setItem(RETURN_TO_KEY, path);
 }

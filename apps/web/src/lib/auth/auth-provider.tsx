@@ -71,7 +71,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [manager, queryClient],
   );
 
-  // The token check of spec 1 §4.6: renew when expired, give up with a clear message.
+  // The token check: renew when expired, give up with a clear message.
   useEffect(() => {
     if (!manager || !user) return;
     const timer = setInterval(() => {

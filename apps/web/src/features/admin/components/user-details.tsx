@@ -18,7 +18,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** A user's private data (spec 1 §2.5), each section with its 'No …' text when absent. */
+/** A user's private data, each section with its 'No …' text when absent. */
 export function UserDetails({ user }: { user: AdminUserRow }) {
   const [sku, setSku] = useState<PlanSku | null>(null);
   const grant = useGrantPlan();

@@ -83,7 +83,7 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
   );
 }
 
-/** Files that belong with a project — lyrics, session files, references (spec 2 Attachments dialog). */
+/** Files that belong with a project — lyrics, session files, references. */
 export function AttachmentsDialog({ projectId, opened, onClose }: { projectId: string; opened: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const orchestrator = useUploadOrchestrator();

@@ -14,7 +14,7 @@ import { sendsOnEnter } from '../send-on-enter';
 import { CommentItem } from './comment-item';
 import type { Draft } from './waveform-view';
 
-/** Case-insensitive match on the text, the author, or any reply's text or author (spec 2 §5). */
+/** Case-insensitive match on the text, the author, or any reply's text or author. */
 export function matchesSearch(comment: Comment, q: string): boolean {
   const needle = q.trim().toLowerCase();
   if (!needle) return true;
@@ -66,7 +66,7 @@ export function CommentsPanel({
   }, [highlightedId]);
 
   const now = () => player?.getState().currentTime ?? 0;
-  // Pressing the active draft button again cancels the draft (spec 2 §4).
+  // Pressing the active draft button again cancels the draft.
   const toggle = (type: Draft['type']) => {
     if (draft?.type === type) return onDraft(null);
     const start = roundTime(now());

@@ -97,7 +97,7 @@ function downloadBlob(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Rich-text notes per version (spec 2 Version notes dialog): select, edit, save, export as PDF. */
+/** Rich-text notes per version: select, edit, save, export as PDF. */
 export default function NotesDialog({ versions, initialVersionId, onClose }: { versions: Version[]; initialVersionId: string; onClose: () => void }) {
   const [versionId, setVersionId] = useState(initialVersionId);
   const note = useNote(versionId);

@@ -16,7 +16,7 @@ import { formatPrecise } from '../time-format';
 
 const SHORTCUTS = 'Space play/pause · ←/→ 5 s · Shift+←/→ 15 s · ↑/↓ volume · M mute · L loop';
 
-/** Play/pause, ±15 s, position, volume, rate and zoom: every control of spec 2 §2's player. */
+/** Play/pause, ±15 s, position, volume, rate and zoom: every control of the player. */
 export const TransportBar = memo(function TransportBar() {
   const player = usePlayer();
   const playing = usePlayerState((s) => s.playing);

@@ -8,7 +8,7 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as con
 
 /**
  * Online while the review is open and the user active; offline on leaving, on closing the tab, and
- * after five minutes without input (spec 2: inactivity timeout 300,000 ms). Returns whether the
+ * after five minutes without input. Returns whether the
  * user counts as inactive.
  */
 export function usePresenceHeartbeat(versionId: string | undefined, playing: boolean): boolean {

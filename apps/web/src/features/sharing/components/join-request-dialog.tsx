@@ -23,7 +23,7 @@ function takePending(): { id: string; type: ResourceType; invite?: string | null
 }
 
 /**
- * After an invitation link, the Join Request dialog (spec 1 §2.6): Accept sends a request to the
+ * After an invitation link, the Join Request dialog: Accept sends a request to the
  * publisher, Reject forgets the invitation. A member is taken straight to the item instead.
  */
 export function JoinRequestDialog() {

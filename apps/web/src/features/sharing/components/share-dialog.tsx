@@ -48,7 +48,7 @@ function CopyField({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The Share dialog (spec 1 §4.7): public link, invitation link, invite by e-mail, collaborators. */
+/** The Share dialog: public link, invitation link, invite by e-mail, collaborators. */
 export function ShareDialog({ target, onClose }: { target: { type: ResourceType; id: string; name: string } | null; onClose: () => void }) {
   return (
     <Modal opened={Boolean(target)} onClose={onClose} title={target ? `Share “${target.name}”` : ''} centered size="lg">

@@ -54,7 +54,7 @@ function NameForm({ label, requiredMessage, submitLabel, initial = '', onClose, 
         value={value}
         data-autofocus
         onChange={(e) => {
-          // The error shows once the field is dirty (spec 2 §5).
+          // The error shows once the field is dirty.
           setValue(e.target.value);
           setError(validate(e.target.value));
         }}

@@ -10,7 +10,7 @@ import { useCreateProject } from '../queries';
 type Kind = 'empty' | 'file';
 
 /**
- * The New Project wizard (spec 2): step 0 Empty Project or Project from File, step 1 the name, then
+ * The New Project wizard: step 0 Empty Project or Project from File, step 1 the name, then
  * for a file project step 2 the audio file and step 3 the first version's name. 'Step n/1' or 'n/3'.
  */
 export function NewProjectWizard({

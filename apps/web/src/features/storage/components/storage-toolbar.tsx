@@ -30,7 +30,7 @@ interface Props {
 
 const THIRD = 'calc((100% - 16px) / 3)';
 
-/** Back, the New menu, sort, owner and type filters, and search (spec 1 §2.3). */
+/** Back, the New menu, sort, owner and type filters, and search. */
 export function StorageToolbar(props: Props) {
   const { query, onQuery } = props;
   return (

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 
 /**
- * Selection as spec 1 §4.3 describes it: click selects one, Ctrl/⌘+click toggles, Shift+click
+ * Selection as file managers do it: click selects one, Ctrl/⌘+click toggles, Shift+click
  * selects the range from the last selected tile in the current sort order, Ctrl/⌘+A selects all.
  */
 export function useSelection(orderedIds: string[]) {
