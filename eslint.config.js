@@ -4,7 +4,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'apps/server/src/db/migrations/**', 'e2e/artifacts/**', '.test-data/**', 'data/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'apps/server/src/db/migrations/**',
+      'e2e/artifacts/**',
+      '.test-data/**',
+      'data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -35,7 +44,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: String.raw`(^|/)(modules|access)/`, message: 'Platform drivers are below the access layer and the modules.' }] },
+        {
+          patterns: [
+            {
+              regex: String.raw`(^|/)(modules|access)/`,
+              message: 'Platform drivers are below the access layer and the modules.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -43,7 +59,10 @@ export default tseslint.config(
     files: ['apps/server/src/access/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: String.raw`(^|/)modules/`, message: 'Policies decide from facts, not from modules.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`(^|/)modules/`, message: 'Policies decide from facts, not from modules.' }] },
+      ],
     },
   },
   // A module's files sit one or two folders deep (modules/storage/x.ts, modules/storage/trash/x.ts):
@@ -54,7 +73,12 @@ export default tseslint.config(
   ].map(({ files, up }) => ({
     files,
     // Accounts (sign-up, passwords) and admin are the users module's other doors: they share its repository.
-    ignores: ['**/*.test.ts', 'apps/server/src/modules/module.ts', 'apps/server/src/modules/accounts/**', 'apps/server/src/modules/admin/**'],
+    ignores: [
+      '**/*.test.ts',
+      'apps/server/src/modules/module.ts',
+      'apps/server/src/modules/accounts/**',
+      'apps/server/src/modules/admin/**',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -75,14 +99,28 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         // (Comes after the modules' rule: for a route file, this list replaces that one.)
-        { patterns: [{ regex: String.raw`(\.repository$|(^|/)db(/|$))`, message: 'Routes call services; only repositories query the database.' }] },
+        {
+          patterns: [
+            {
+              regex: String.raw`(\.repository$|(^|/)db(/|$))`,
+              message: 'Routes call services; only repositories query the database.',
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: String.raw`(apps/server/|^@mixroom/server)`, message: 'The web never imports server code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: String.raw`(apps/server/|^@mixroom/server)`, message: 'The web never imports server code.' },
+          ],
+        },
+      ],
     },
   },
   {

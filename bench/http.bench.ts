@@ -38,7 +38,10 @@ export async function benchHttp(): Promise<Figure[]> {
   const base = `http://127.0.0.1:${port}`;
   const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' });
   try {
-    await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000, what: 'server' });
+    await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, {
+      timeoutMs: 60_000,
+      what: 'server',
+    });
     const tokens = await signInThroughOidc(base, { email: 'bench@mixroom.test', password: 'bench-password' });
     await load(`${base}/api/health`); // warm-up
     const health = await load(`${base}/api/health`);

@@ -17,7 +17,8 @@ import { launchBrowser, signInAt } from '../e2e/helpers/browser';
 const RUNS = 5;
 const COMMENTS = 20;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 async function heapMb(page: Page): Promise<number> {
@@ -31,7 +32,9 @@ async function heapMb(page: Page): Promise<number> {
 /** Navigation start → first contentful paint, and → the complete waveform (the app's own mark). */
 async function openReview(page: Page, url: string): Promise<{ fcp: number; drawn: number }> {
   await page.goto(url);
-  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, { timeout: 60_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
+    timeout: 60_000,
+  });
   return page.evaluate(() => ({
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
     drawn: performance.getEntriesByName('mixroom:waveform-drawn')[0]!.startTime,
@@ -41,11 +44,20 @@ async function openReview(page: Page, url: string): Promise<{ fcp: number; drawn
 /** Click on play → the media element reports `playing`, from a random point of the hour. */
 async function clickToPlaying(page: Page, at: number): Promise<number> {
   return page.evaluate(async (seconds) => {
-    const player = (window as unknown as { __mixroomPlayer: { media: HTMLMediaElement; seek(t: number): void; getState(): { playing: boolean } } })
-      .__mixroomPlayer;
+    const player = (
+      window as unknown as {
+        __mixroomPlayer: { media: HTMLMediaElement; seek(t: number): void; getState(): { playing: boolean } };
+      }
+    ).__mixroomPlayer;
     player.seek(seconds);
-    await new Promise((resolve) => (player.media.readyState >= 1 ? resolve(null) : player.media.addEventListener('loadedmetadata', resolve, { once: true })));
-    const playing = new Promise<number>((resolve) => player.media.addEventListener('playing', () => resolve(performance.now()), { once: true }));
+    await new Promise((resolve) =>
+      player.media.readyState >= 1
+        ? resolve(null)
+        : player.media.addEventListener('loadedmetadata', resolve, { once: true }),
+    );
+    const playing = new Promise<number>((resolve) =>
+      player.media.addEventListener('playing', () => resolve(performance.now()), { once: true }),
+    );
     const start = performance.now();
     document.querySelector<HTMLButtonElement>('[data-testid="play-pause"]')!.click();
     const elapsed = (await playing) - start;
@@ -63,7 +75,9 @@ async function bareAudioToPlaying(page: Page, url: string, at: number): Promise<
       audio.src = src;
       await new Promise((resolve) => audio.addEventListener('loadedmetadata', resolve, { once: true }));
       audio.currentTime = seconds;
-      const playing = new Promise<number>((resolve) => audio.addEventListener('playing', () => resolve(performance.now()), { once: true }));
+      const playing = new Promise<number>((resolve) =>
+        audio.addEventListener('playing', () => resolve(performance.now()), { once: true }),
+      );
       const start = performance.now();
       await audio.play();
       const elapsed = (await playing) - start;
@@ -95,10 +109,16 @@ export async function benchReview(): Promise<string> {
     const folder = await anaApi.createFolder('Bench', null);
     const { ticket } = await anaApi.upload(wav, folder.id);
     const bobApi = storageClient(server.url, bobToken);
-    await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) } });
+    await bobApi.api('/api/join-requests', {
+      method: 'POST',
+      body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) },
+    });
     const bobId = JSON.parse(Buffer.from(bobToken.split('.')[1]!, 'base64url').toString()).sub as string;
     await anaApi.api(`/api/join-requests/${folder.id}/${bobId}/approve`, { method: 'POST' });
-    await waitFor(async () => (await anaApi.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 600_000 });
+    await waitFor(async () => (await anaApi.project(ticket.project.id)).versions[0]?.status === 'ready', {
+      what: 'processing',
+      timeoutMs: 600_000,
+    });
     const path = `/version/${ticket.project.id}/1`;
 
     const anaPage = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
@@ -128,7 +148,8 @@ export async function benchReview(): Promise<string> {
       const seen: Record<string, number> = {};
       (window as unknown as { __seen: Record<string, number> }).__seen = seen;
       new MutationObserver(() => {
-        for (const node of document.querySelectorAll('[data-testid="comment-text"]')) seen[node.textContent ?? ''] ??= Date.now();
+        for (const node of document.querySelectorAll('[data-testid="comment-text"]'))
+          seen[node.textContent ?? ''] ??= Date.now();
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     const latencies: number[] = [];
@@ -136,9 +157,16 @@ export async function benchReview(): Promise<string> {
     for (let i = 0; i < COMMENTS; i++) {
       const text = `Bench comment ${i} ${Math.random().toString(36).slice(2)}`;
       const start = Date.now();
-      await anaApi.api(`/api/versions/${ticket.version.id}/comments`, { method: 'POST', body: { type: 'timestamp', startTime: i * 60, text } });
+      await anaApi.api(`/api/versions/${ticket.version.id}/comments`, {
+        method: 'POST',
+        body: { type: 'timestamp', startTime: i * 60, text },
+      });
       posts.push(Date.now() - start);
-      const handle = await bobPage.waitForFunction((t) => (window as unknown as { __seen: Record<string, number> }).__seen[t], text, { timeout: 10_000 });
+      const handle = await bobPage.waitForFunction(
+        (t) => (window as unknown as { __seen: Record<string, number> }).__seen[t],
+        text,
+        { timeout: 10_000 },
+      );
       latencies.push(((await handle.jsonValue()) as number) - start);
     }
 

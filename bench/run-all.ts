@@ -6,7 +6,13 @@ import { benchReview } from './review.bench';
 import { benchListing, benchProcessing, benchUpload } from './storage.bench';
 
 /** `npm run bench` runs all; `npm run bench -- http listing` picks some. */
-const all = { http: benchHttpTable, upload: benchUpload, processing: benchProcessing, listing: benchListing, review: benchReview } as const;
+const all = {
+  http: benchHttpTable,
+  upload: benchUpload,
+  processing: benchProcessing,
+  listing: benchListing,
+  review: benchReview,
+} as const;
 const picked = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 
 async function benchHttpTable(): Promise<string> {

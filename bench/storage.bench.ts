@@ -26,7 +26,8 @@ import { generateAudio } from '../apps/server/test/helpers/audio';
 import { fillSignIn, launchBrowser } from '../e2e/helpers/browser';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const time = async (fn: () => unknown) => {
   const started = performance.now();
   await fn();
@@ -44,7 +45,10 @@ export async function benchUpload(): Promise<string> {
   const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' });
   try {
     await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000 });
-    const client = storageClient(base, (await signInThroughOidc(base, { email: 'bench@upload.test', password: 'bench-password' })).access_token);
+    const client = storageClient(
+      base,
+      (await signInThroughOidc(base, { email: 'bench@upload.test', password: 'bench-password' })).access_token,
+    );
     // Every measure starts from the same state: the source in the page cache, no writeback pending
     // (a gigabyte of dirty pages from the previous measure would throttle the next one).
     const settled = async <T>(measure: () => Promise<T>) => {
@@ -54,7 +58,10 @@ export async function benchUpload(): Promise<string> {
     const cpMs = await settled(() => time(() => execFileSync('cp', [source, join(work, 'copy.bin')])));
     const socketMs = await settled(() => rawSocketCopy(source, join(work, 'socket.bin')));
     const file = await openAsBlob(source);
-    const ticket = await client.api<UploadTicket>('/api/projects/upload', { method: 'POST', body: { groupId: null, fileName: 'one-gib.bin', size } });
+    const ticket = await client.api<UploadTicket>('/api/projects/upload', {
+      method: 'POST',
+      body: { groupId: null, fileName: 'one-gib.bin', size },
+    });
     const uploadMs = await settled(() => time(() => uploadFile({ api: client.api, ticket, file, concurrency: 4 })));
     const browserMs = await settled(() => uploadInChromium(base, source));
     const mbps = (ms: number) => (size / 1e6 / (ms / 1000)).toFixed(0);
@@ -122,21 +129,39 @@ export async function benchProcessing(): Promise<string> {
   generateAudio(wav, 'anoisesrc=d=3600:c=pink:r=48000:a=0.2', ['-c:a', 'pcm_s24le']);
   const server = await startTestServer({}, { keepDataDir: join(work, 'data') });
   try {
-    const decodeMs = await time(() => spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', wav, '-f', 'null', '-'], { stdio: 'ignore' }));
-    const owner = await new UsersRepository(server.context.database.db).create({ email: 'bench@media.test', displayName: 'Bench' });
+    const decodeMs = await time(() =>
+      spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', wav, '-f', 'null', '-'], { stdio: 'ignore' }),
+    );
+    const owner = await new UsersRepository(server.context.database.db).create({
+      email: 'bench@media.test',
+      displayName: 'Bench',
+    });
     const actor = { userId: owner.id, isAdmin: true, email: owner.email, displayName: owner.displayName };
-    const ticket = await server.context.services.storage.projects.uploadFile(actor, { groupId: null, fileName: 'hour.wav', size: statSync(wav).size });
-    const version = await server.context.database.db.query.versions.findFirst({ where: (v, { eq }) => eq(v.id, ticket.version.id) });
+    const ticket = await server.context.services.storage.projects.uploadFile(actor, {
+      groupId: null,
+      fileName: 'hour.wav',
+      size: statSync(wav).size,
+    });
+    const version = await server.context.database.db.query.versions.findFirst({
+      where: (v, { eq }) => eq(v.id, ticket.version.id),
+    });
     await server.context.blobs.put(version!.blobKey, createReadStream(wav));
     const log = pino({ level: 'silent' });
     // Ready for review = the version's first 'ready' announcement (waveform, thumbnail stored).
     let readyAt = 0;
     const started = performance.now();
     const stop = server.context.bus.subscribe((event) => {
-      if (!readyAt && event.type === 'version.progress' && event.data.versionId === ticket.version.id && event.data.status === 'ready')
+      if (
+        !readyAt &&
+        event.type === 'version.progress' &&
+        event.data.versionId === ticket.version.id &&
+        event.data.status === 'ready'
+      )
         readyAt = performance.now() - started;
     });
-    const processMs = await time(() => server.context.services.storage.media.process(ticket.version.id, { log, progress: async () => undefined }));
+    const processMs = await time(() =>
+      server.context.services.storage.media.process(ticket.version.id, { log, progress: async () => undefined }),
+    );
     stop();
     return [
       '### (b) processing a 60-minute 48 kHz stereo 24-bit WAV',
@@ -159,21 +184,46 @@ export async function benchListing(): Promise<string> {
   const server = await startTestServer();
   try {
     const { db } = server.context.database;
-    const token = (await signInThroughOidc(server.url, { email: 'bench@list.test', password: 'bench-password' })).access_token;
+    const token = (await signInThroughOidc(server.url, { email: 'bench@list.test', password: 'bench-password' }))
+      .access_token;
     const me = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
-    const words = ['kick', 'snare', 'vocal', 'bass', 'pad', 'master', 'mix', 'stem', 'bounce', 'final', 'rough', 'edit'];
+    const words = [
+      'kick',
+      'snare',
+      'vocal',
+      'bass',
+      'pad',
+      'master',
+      'mix',
+      'stem',
+      'bounce',
+      'final',
+      'rough',
+      'edit',
+    ];
     const name = (i: number) => `${words[i % words.length]} ${words[(i * 7) % words.length]} ${i}`;
 
     const big = randomUUID();
     await db.insert(groups).values({ id: big, name: 'Ten thousand', path: [big], publisherId: me });
     const folderIds = Array.from({ length: 100 }, () => randomUUID());
-    await db.insert(groups).values(folderIds.map((id, i) => ({ id, name: `Folder ${i}`, path: [id], publisherId: me })));
+    await db
+      .insert(groups)
+      .values(folderIds.map((id, i) => ({ id, name: `Folder ${i}`, path: [id], publisherId: me })));
     const seed = async (count: number, groupFor: (i: number) => string) => {
       for (let offset = 0; offset < count; offset += 2000) {
         const rows = Array.from({ length: Math.min(2000, count - offset) }, (_, k) => {
           const id = randomUUID();
           const gid = groupFor(offset + k);
-          return { id, name: name(offset + k), type: 'AUDIO' as const, groupId: gid, path: [gid, id], publisherId: me, size: 1000, latestExtension: 'wav' };
+          return {
+            id,
+            name: name(offset + k),
+            type: 'AUDIO' as const,
+            groupId: gid,
+            path: [gid, id],
+            publisherId: me,
+            size: 1000,
+            latestExtension: 'wav',
+          };
         });
         await db.insert(projects).values(rows);
         await db.insert(versions).values(
@@ -203,9 +253,21 @@ export async function benchListing(): Promise<string> {
     const listed = await get(`/api/groups/${big}/items`);
     const listing: number[] = [];
     for (let i = 0; i < 30; i++) listing.push(await time(() => get(`/api/groups/${big}/items`)));
-    const queries = ['kick', 'vocal bass', 'mast', 'snare 12', 'final', 'stem 99', 'rough', 'ed', 'pad kick 4', 'bounce'];
+    const queries = [
+      'kick',
+      'vocal bass',
+      'mast',
+      'snare 12',
+      'final',
+      'stem 99',
+      'rough',
+      'ed',
+      'pad kick 4',
+      'bounce',
+    ];
     const searching: number[] = [];
-    for (let i = 0; i < 100; i++) searching.push(await time(() => get(`/api/search?q=${encodeURIComponent(queries[i % queries.length]!)}`)));
+    for (let i = 0; i < 100; i++)
+      searching.push(await time(() => get(`/api/search?q=${encodeURIComponent(queries[i % queries.length]!)}`)));
     const health: number[] = [];
     for (let i = 0; i < 30; i++) health.push(await time(() => fetch(`${server.url}/api/health`)));
     return [

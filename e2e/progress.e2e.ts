@@ -25,7 +25,12 @@ let folderId: string;
 let longTake: string;
 
 /** What the viewing browser asked for and heard, from playwright's request and WebSocket events. */
-const seen = { thumbnails: new Map<string, number>(), listingGets: 0, events: new Map<string, number>(), ready: new Set<string>() };
+const seen = {
+  thumbnails: new Map<string, number>(),
+  listingGets: 0,
+  events: new Map<string, number>(),
+  ready: new Set<string>(),
+};
 
 async function runAll<T>(items: T[], atOnce: number, work: (item: T) => Promise<unknown>): Promise<void> {
   const queue = [...items];
@@ -53,7 +58,9 @@ beforeAll(async () => {
   await waitFor(
     async () => {
       const items = (await listing()).items;
-      return items.length === FOLDERS + READY && items.every((i) => i.kind === 'group' || i.latestVersion?.thumbnailUrl);
+      return (
+        items.length === FOLDERS + READY && items.every((i) => i.kind === 'group' || i.latestVersion?.thumbnailUrl)
+      );
     },
     { what: 'the seeded takes to be processed', timeoutMs: 90_000, intervalMs: 250 },
   );
@@ -68,7 +75,10 @@ beforeAll(async () => {
   });
   viewer.on('websocket', (socket) =>
     socket.on('framereceived', ({ payload }) => {
-      const message = JSON.parse(String(payload)) as { type: string; event?: { type: string; data: { versionId?: string; status?: string } } };
+      const message = JSON.parse(String(payload)) as {
+        type: string;
+        event?: { type: string; data: { versionId?: string; status?: string } };
+      };
       if (message.type !== 'event' || !message.event) return;
       const { type, data } = message.event;
       seen.events.set(type, (seen.events.get(type) ?? 0) + 1);
@@ -83,7 +93,9 @@ afterAll(async () => {
 });
 
 const thumbnailsShown = (page: Page) =>
-  page.locator('[data-testid="tile"] img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete).length);
+  page
+    .locator('[data-testid="tile"] img')
+    .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete).length);
 
 describe('processing progress in a folder of 200 items', () => {
   it('shows five files processing without refetching the listing per tick, and downloads each thumbnail once', async () => {
@@ -105,7 +117,11 @@ describe('processing progress in a folder of 200 items', () => {
     );
     await viewer.locator('[data-testid="tile"]', { hasText: 'Processing' }).first().waitFor({ timeout: 30_000 });
     await screenshot(viewer, 'progress-processing');
-    await waitFor(() => versions.every((v) => seen.ready.has(v.id)), { what: 'the five takes to be ready', timeoutMs: 180_000, intervalMs: 100 });
+    await waitFor(() => versions.every((v) => seen.ready.has(v.id)), {
+      what: 'the five takes to be ready',
+      timeoutMs: 180_000,
+      intervalMs: 100,
+    });
     await expect.poll(() => thumbnailsShown(viewer), { timeout: 30_000 }).toBe(READY + PROCESSING);
     await expect.poll(() => viewer.locator('[data-testid="tile"]').count()).toBe(FOLDERS + READY + PROCESSING);
     await screenshot(viewer, 'progress-ready');

@@ -18,11 +18,16 @@ beforeAll(async () => {
   const api = storageClient(server.url, (await signInThroughOidc(server.url, ana)).access_token);
   const folder = await api.createFolder('Mixes', null);
   const { ticket } = await api.upload(makeAudio('Chorus.wav', { seconds: 12 }), folder.id);
-  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 60_000 });
+  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', {
+    what: 'processing',
+    timeoutMs: 60_000,
+  });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
-  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
+    timeout: 30_000,
+  });
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -32,7 +37,9 @@ afterAll(async () => {
 describe('writing comments on the review screen', () => {
   it('stamps a comment with the time the playhead shows, to the hundredth', async () => {
     // 4.987 s: shown truncated it read 0:04.98 while the comment was stored as 0:04.99.
-    await page.evaluate(() => (window as unknown as { __mixroomPlayer: { seek(t: number): void } }).__mixroomPlayer.seek(4.987));
+    await page.evaluate(() =>
+      (window as unknown as { __mixroomPlayer: { seek(t: number): void } }).__mixroomPlayer.seek(4.987),
+    );
     await expect.poll(() => page.getByTestId('current-time').innerText()).toMatch(/^0:04\.\d\d/);
     const shown = (await page.getByTestId('current-time').innerText()).split(' ')[0]!;
     await page.getByLabel('Comment', { exact: true }).fill('Kick drifts here');

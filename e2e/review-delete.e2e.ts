@@ -23,7 +23,10 @@ const toasts = () => page.evaluate(() => (window as unknown as { __toasts: strin
 
 async function uploaded(file: string, status: 'ready' | 'corrupt'): Promise<string> {
   const { ticket } = await api.upload(file, folderId);
-  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === status, { what: status, timeoutMs: 60_000 });
+  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === status, {
+    what: status,
+    timeoutMs: 60_000,
+  });
   return ticket.project.id;
 }
 

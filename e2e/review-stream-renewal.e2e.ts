@@ -26,7 +26,10 @@ beforeAll(async () => {
   server = await startTestServer();
   const api = storageClient(server.url, (await signInThroughOidc(server.url, ana)).access_token);
   const { ticket } = await api.upload(makeAudio('Long Take.wav', { seconds: 120 }), null);
-  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 60_000 });
+  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', {
+    what: 'processing',
+    timeoutMs: 60_000,
+  });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   page.on('response', (response) => {
@@ -36,9 +39,13 @@ beforeAll(async () => {
       if (!streamUrls.includes(url)) streamUrls.push(url);
     });
   });
-  await page.route('**/*', (route) => (expired.has(route.request().url()) ? route.fulfill({ status: 403, body: 'expired' }) : route.continue()));
+  await page.route('**/*', (route) =>
+    expired.has(route.request().url()) ? route.fulfill({ status: 403, body: 'expired' }) : route.continue(),
+  );
   await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
-  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
+    timeout: 30_000,
+  });
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -48,7 +55,9 @@ afterAll(async () => {
 describe('a stream URL that expires during a review', () => {
   it('is renewed by the player, which keeps its place and keeps playing', async () => {
     await page.evaluate(() => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.playPause());
-    await page.waitForFunction(() => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.media.currentTime > 0.5);
+    await page.waitForFunction(
+      () => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.media.currentTime > 0.5,
+    );
     expect(streamUrls).toHaveLength(1);
     const first = streamUrls[0]!;
     expired.add(first);

@@ -41,11 +41,16 @@ beforeAll(async () => {
   const api = storageClient(server.url, (await signInThroughOidc(server.url, ana)).access_token);
   const folder = await api.createFolder('Masters', null);
   const { ticket } = await api.upload(wav, folder.id);
-  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 120_000 });
+  await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', {
+    what: 'processing',
+    timeoutMs: 120_000,
+  });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
-  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
+    timeout: 30_000,
+  });
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -58,7 +63,9 @@ describe('zooming into an hour-long master', () => {
     await expect.poll(async () => (await rulerLabels()).length).toBeGreaterThan(2);
     for (const label of await rulerLabels()) expect(label.text).toMatch(/^\d:\d\d:\d\d$/);
 
-    await page.evaluate(() => (window as unknown as { __mixroomPlayer: { seek(t: number): void } }).__mixroomPlayer.seek(1800));
+    await page.evaluate(() =>
+      (window as unknown as { __mixroomPlayer: { seek(t: number): void } }).__mixroomPlayer.seek(1800),
+    );
     const zoom = page.getByRole('slider', { name: 'Zoom' });
     await zoom.focus();
     for (let step = 0; step < 50; step++) await zoom.press('ArrowRight');
@@ -85,19 +92,25 @@ describe('zooming into an hour-long master', () => {
     const wave = (await page.getByTestId('waveform').boundingBox())!;
     await page.mouse.move(wave.x + wave.width / 2, wave.y + wave.height / 2);
     await page.mouse.wheel(0, 600);
-    await expect.poll(async () => Math.min(...(await rulerLabels()).map((l) => seconds(l.text)))).toBeGreaterThan(before);
+    await expect
+      .poll(async () => Math.min(...(await rulerLabels()).map((l) => seconds(l.text))))
+      .toBeGreaterThan(before);
     expect(Number(await page.getByTestId('waveform').getAttribute('data-peaks-per-second'))).toBeGreaterThanOrEqual(50);
 
     await page.keyboard.down('Control');
     await page.mouse.wheel(0, -100);
     await page.keyboard.up('Control');
-    await expect.poll(async () => Number(await page.getByRole('slider', { name: 'Zoom' }).getAttribute('aria-valuenow'))).toBeGreaterThan(50);
+    await expect
+      .poll(async () => Number(await page.getByRole('slider', { name: 'Zoom' }).getAttribute('aria-valuenow')))
+      .toBeGreaterThan(50);
   });
 
   it('draws the waveform in the minimap, not a flat strip', async () => {
     // Column heights of the minimap's painted pixels: a waveform has many, a flat strip one or two.
     const heights = await page.getByTestId('minimap').evaluate((host) => {
-      const canvases = [...host.querySelectorAll('*')].flatMap((el) => [...(el.shadowRoot?.querySelectorAll('canvas') ?? [])]);
+      const canvases = [...host.querySelectorAll('*')].flatMap((el) => [
+        ...(el.shadowRoot?.querySelectorAll('canvas') ?? []),
+      ]);
       const canvas = canvases.find((c) => c.width > 100)!;
       const { data, width, height } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
       const distinct = new Set<number>();

@@ -51,11 +51,17 @@ beforeAll(async () => {
   const { ticket } = await anaApi.upload(wav, folder.id);
   projectId = ticket.project.id;
   const bobApi = storageClient(server.url, bobToken);
-  await bobApi.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) } });
+  await bobApi.api('/api/join-requests', {
+    method: 'POST',
+    body: { type: 'group', id: folder.id, invite: await inviteOf(anaApi, 'group', folder.id) },
+  });
   const bobId = JSON.parse(Buffer.from(bobToken.split('.')[1]!, 'base64url').toString()).sub as string;
   await anaApi.api(`/api/join-requests/${folder.id}/${bobId}/approve`, { method: 'POST' });
   // Ready and with its lossy preview, which Bob (a viewer, downloads off) streams.
-  await waitFor(async () => (await anaApi.project(projectId)).versions[0]?.progress === 100, { what: 'processing', timeoutMs: 120_000 });
+  await waitFor(async () => (await anaApi.project(projectId)).versions[0]?.progress === 100, {
+    what: 'processing',
+    timeoutMs: 120_000,
+  });
 
   browser = await launchBrowser();
   ana = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })).newPage();
@@ -73,14 +79,18 @@ describe('the version review screen in Chromium', () => {
   it('draws the waveform from server peaks with its header, minimap and timeline, and plays', async () => {
     await ana.locator('[data-testid="waveform"] canvas').first().waitFor();
     await ana.locator('[data-testid="minimap"] canvas').first().waitFor();
-    await expect.poll(() => ana.getByTestId('media-header').innerText()).toMatch(/Stereo\s*WAV\s*10:00\s*48 kHz · 24-bit/i);
+    await expect
+      .poll(() => ana.getByTestId('media-header').innerText())
+      .toMatch(/Stereo\s*WAV\s*10:00\s*48 kHz · 24-bit/i);
     await expect.poll(() => ana.getByTestId('current-time').innerText()).toContain('0:00.00 / 10:00.00');
     await ana.getByTestId('play-pause').click();
     await expect.poll(() => ana.getByTestId('current-time').innerText(), { timeout: 15_000 }).not.toMatch(/^0:00\.00/);
     await ana.getByRole('button', { name: 'Pause' }).click();
     // Seeking past the first minute streams from the middle of the file (Range requests).
     await ana.getByRole('button', { name: 'Skip forward 15 seconds' }).click();
-    await expect.poll(async () => Number(/^0:(\d\d)/.exec(await ana.getByTestId('current-time').innerText())?.[1])).toBeGreaterThanOrEqual(15);
+    await expect
+      .poll(async () => Number(/^0:(\d\d)/.exec(await ana.getByTestId('current-time').innerText())?.[1]))
+      .toBeGreaterThanOrEqual(15);
     await screenshot(ana, 'review-player');
   });
 
@@ -99,12 +109,17 @@ describe('the version review screen in Chromium', () => {
     await ana.getByLabel('Comment', { exact: true }).fill('Love the build in this section');
     await ana.getByRole('button', { name: 'Post comment' }).click();
     await comment(ana, 'Love the build in this section').waitFor();
-    expect(await comment(ana, 'Love the build in this section').getByTestId('comment-time').innerText()).toMatch(/^0:\d\d\.\d\d – 0:\d\d\.\d\d$/);
+    expect(await comment(ana, 'Love the build in this section').getByTestId('comment-time').innerText()).toMatch(
+      /^0:\d\d\.\d\d – 0:\d\d\.\d\d$/,
+    );
 
     // Bob's page was open all along: both appear without a reload, newest first, with markers.
     await comment(bob, 'Love the build in this section').waitFor();
     await comment(bob, 'Snare is too loud here').waitFor();
-    expect(await bob.getByTestId('comment-text').allInnerTexts()).toEqual(['Love the build in this section', 'Snare is too loud here']);
+    expect(await bob.getByTestId('comment-text').allInnerTexts()).toEqual([
+      'Love the build in this section',
+      'Snare is too loud here',
+    ]);
     await expect.poll(() => bob.getByTestId('comment-marker').count()).toBeGreaterThanOrEqual(1);
 
     await comment(bob, 'Snare is too loud here').getByRole('button', { name: 'Reply' }).click();
@@ -116,7 +131,9 @@ describe('the version review screen in Chromium', () => {
 
   it('lets only authors edit and delete, with the spec texts', async () => {
     await expect.poll(() => bob.getByRole('button', { name: 'Actions for comment by Ana Mixer' }).count()).toBe(0);
-    await comment(ana, 'Snare is too loud here').getByRole('button', { name: 'Actions for comment by Ana Mixer' }).click();
+    await comment(ana, 'Snare is too loud here')
+      .getByRole('button', { name: 'Actions for comment by Ana Mixer' })
+      .click();
     await ana.getByRole('menuitem', { name: 'Edit' }).click();
     await expect.poll(() => ana.getByLabel('Comment', { exact: true }).inputValue()).toBe('Snare is too loud here');
     await ana.getByLabel('Comment', { exact: true }).fill('Snare is 2 dB too loud here');
@@ -144,8 +161,12 @@ describe('the version review screen in Chromium', () => {
     await ana.getByLabel('Search in comments').fill('');
     await comment(ana, 'Snare is 2 dB').getByTestId('comment-text').click();
     await expect.poll(() => comment(ana, 'Snare is 2 dB').getAttribute('data-highlighted')).toBe('true');
-    await expect.poll(() => comment(ana, 'Snare is 2 dB').getAttribute('data-highlighted'), { timeout: 5000 }).toBe('false');
-    await expect.poll(() => ana.locator('[data-testid="presence-user"][data-state="online"]').count(), { timeout: 40_000 }).toBe(2);
+    await expect
+      .poll(() => comment(ana, 'Snare is 2 dB').getAttribute('data-highlighted'), { timeout: 5000 })
+      .toBe('false');
+    await expect
+      .poll(() => ana.locator('[data-testid="presence-user"][data-state="online"]').count(), { timeout: 40_000 })
+      .toBe(2);
   });
 
   it('saves notes and exports them as a PDF with the same text', async () => {
@@ -159,7 +180,10 @@ describe('the version review screen in Chromium', () => {
     await editor.pressSequentially('Vocal up 1 dB in the chorus, de-ess around 6 kHz.');
     await ana.getByRole('button', { name: 'Save' }).click();
     await ana.getByText('Notes Saved').waitFor();
-    const [download] = await Promise.all([ana.waitForEvent('download'), ana.getByRole('button', { name: 'Export as PDF' }).click()]);
+    const [download] = await Promise.all([
+      ana.waitForEvent('download'),
+      ana.getByRole('button', { name: 'Export as PDF' }).click(),
+    ]);
     const pdf = join(mkdtempSync(join(tmpdir(), 'mixroom-notes-')), 'notes.pdf');
     await download.saveAs(pdf);
     const text = spawnSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).stdout;
@@ -202,7 +226,10 @@ describe('the version review screen in Chromium', () => {
   it('adds, lists and deletes attachments, and renders the spectrogram and the meter', async () => {
     await ana.getByRole('button', { name: /Attachments/ }).click();
     await ana.getByText('No items here').waitFor();
-    const [chooser] = await Promise.all([ana.waitForEvent('filechooser'), ana.getByRole('button', { name: 'New Item' }).click()]);
+    const [chooser] = await Promise.all([
+      ana.waitForEvent('filechooser'),
+      ana.getByRole('button', { name: 'New Item' }).click(),
+    ]);
     await chooser.setFiles({ name: 'Lyrics.txt', mimeType: 'text/plain', buffer: Buffer.from('Verse one\nChorus\n') });
     await ana.locator('[data-testid="attachment"][data-name="Lyrics"]').waitFor();
     await ana.getByRole('button', { name: 'Actions for Lyrics' }).click();
@@ -224,15 +251,26 @@ describe('the version review screen in Chromium', () => {
     const broken = join(mkdtempSync(join(tmpdir(), 'mixroom-broken-')), 'Broken.wav');
     writeFileSync(broken, randomBytes(64 * 1024));
     const { ticket } = await anaApi.upload(broken, folderId);
-    await waitFor(async () => (await anaApi.project(ticket.project.id)).versions[0]?.status === 'corrupt', { what: 'corrupt', timeoutMs: 30_000 });
+    await waitFor(async () => (await anaApi.project(ticket.project.id)).versions[0]?.status === 'corrupt', {
+      what: 'corrupt',
+      timeoutMs: 30_000,
+    });
 
     await bob.goto(`${server.url}/version/${ticket.project.id}/1`);
-    await bob.getByText('This version appears to be corrupt due to data missing on the storage provider. Please contact the owner of this project.').waitFor();
+    await bob
+      .getByText(
+        'This version appears to be corrupt due to data missing on the storage provider. Please contact the owner of this project.',
+      )
+      .waitFor();
     await bob.getByRole('button', { name: 'OK' }).click();
     await bob.waitForURL(`${server.url}/groups`);
 
     await ana.goto(`${server.url}/version/${ticket.project.id}/1`);
-    await ana.getByText('This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?').waitFor();
+    await ana
+      .getByText(
+        'This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?',
+      )
+      .waitFor();
     await screenshot(ana, 'review-corrupt');
     await ana.getByRole('button', { name: 'Yes, delete' }).click();
     await ana.getByText('Version Broken has been deleted!').waitFor();

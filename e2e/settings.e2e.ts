@@ -23,7 +23,9 @@ afterAll(async () => {
 
 describe('/settings', () => {
   it('shows credits, storage and plan cards, and follows an admin grant without a reload', async () => {
-    const admin = (await signInThroughOidc(server.url, { email: 'admin@settings.test', password: 'admin-password-long' })).access_token;
+    const admin = (
+      await signInThroughOidc(server.url, { email: 'admin@settings.test', password: 'admin-password-long' })
+    ).access_token;
     const anaToken = (await signInThroughOidc(server.url, ana)).access_token;
     const anaId = ((await call(server.url, '/api/me', { token: anaToken })).body as { id: string }).id;
     await storageClient(server.url, anaToken).upload(makeAudio('Mix.wav', { seconds: 2 }), null);
@@ -45,7 +47,11 @@ describe('/settings', () => {
     await page.getByTestId('plan-STUDIO').getByText('€335.16').waitFor();
     await screenshot(page, 'settings-1440');
 
-    const granted = await call(server.url, `/api/admin/users/${anaId}/plans`, { method: 'POST', token: admin, body: { sku: 'STUDIO' } });
+    const granted = await call(server.url, `/api/admin/users/${anaId}/plans`, {
+      method: 'POST',
+      token: admin,
+      body: { sku: 'STUDIO' },
+    });
     expect(granted.status).toBe(201);
     // No reload: the realtime user.updated refreshes the user, the ledger and the cards.
     await page.getByTestId('plan-STUDIO').getByText('Active').waitFor();

@@ -146,10 +146,16 @@ describe('sharing between two people in Chromium', () => {
     await ana.getByRole('navigation', { name: 'Breadcrumb' }).getByLabel('Home').click();
     await page.reload();
     await page.locator('[data-testid="public-tile"]').filter({ hasText: 'Groove' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), player.getByRole('button', { name: /Download Groove.wav/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      player.getByRole('button', { name: /Download Groove.wav/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('Groove.wav');
     await page.keyboard.press('Escape');
-    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
+    const [zip] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download all' }).click(),
+    ]);
     expect(zip.suggestedFilename()).toMatch(/\.zip$/);
     expect([...(await unzip(readFileSync(await zip.path()))).keys()]).toEqual(['Band Stems/Groove.wav']);
 
@@ -159,7 +165,10 @@ describe('sharing between two people in Chromium', () => {
       .getByRole('dialog', { name: 'Share “Band Stems”' })
       .getByRole('switch', { name: /Public link/ })
       .click({ force: true });
-    await ana.getByRole('dialog', { name: 'Share “Band Stems”' }).getByRole('textbox', { name: 'Public link' }).waitFor({ state: 'detached' });
+    await ana
+      .getByRole('dialog', { name: 'Share “Band Stems”' })
+      .getByRole('textbox', { name: 'Public link' })
+      .waitFor({ state: 'detached' });
 
     await page.goto(publicUrl);
     await page.getByRole('heading', { name: 'Oooops, nothing here!' }).waitFor();

@@ -93,7 +93,10 @@ describe('the storage area in Chromium', () => {
     await dialog.getByText('v2', { exact: true }).waitFor({ timeout: 30_000 });
     await dialog.locator('[data-testid="version-row"]').first().getByText(/LUFS/).waitFor({ timeout: 30_000 });
     await screenshot(page, 'project-view');
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download version 2' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download version 2' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('kick v2.wav');
     const saved = await download.path();
     expect(sha256(readFileSync(saved))).toBe(sha256(readFileSync(join(tree, 'kick v2.wav'))));
@@ -183,11 +186,19 @@ describe('the storage area in Chromium', () => {
   it('downloads a folder as one ZIP whose entries are the uploaded files', async () => {
     await page.goto(`${server.url}/groups`);
     await openTileMenu('Session Tree');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^Mixroom-.*\.zip$/);
     const entries = await unzip(readFileSync(await download.path()));
-    expect([...entries.keys()].sort()).toEqual(['Session Tree/Drums/Lead Vocals/lead.mp3', 'Session Tree/Drums/kick.wav']);
-    expect(sha256(entries.get('Session Tree/Drums/Lead Vocals/lead.mp3')!)).toBe(sha256(readFileSync(join(tree, 'Session Tree', 'Vocals', 'lead.mp3'))));
+    expect([...entries.keys()].sort()).toEqual([
+      'Session Tree/Drums/Lead Vocals/lead.mp3',
+      'Session Tree/Drums/kick.wav',
+    ]);
+    expect(sha256(entries.get('Session Tree/Drums/Lead Vocals/lead.mp3')!)).toBe(
+      sha256(readFileSync(join(tree, 'Session Tree', 'Vocals', 'lead.mp3'))),
+    );
     expect(sha256(entries.get('Session Tree/Drums/kick.wav')!)).toBe(sha256(readFileSync(join(tree, 'kick v2.wav'))));
     await page
       .getByRole('region', { name: 'Activities' })

@@ -46,7 +46,10 @@ beforeAll(async () => {
   api = storageClient(server.url, (await signInThroughOidc(server.url, account)).access_token);
   const { ticket } = await api.upload(makeAudio('Reference.wav', { dir, seconds: 2 }), null);
   projectId = ticket.project.id;
-  await waitFor(async () => (await api.project(projectId)).versions[0]?.status === 'ready', { what: 'processing', timeoutMs: 60_000 });
+  await waitFor(async () => (await api.project(projectId)).versions[0]?.status === 'ready', {
+    what: 'processing',
+    timeoutMs: 60_000,
+  });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   // Signed out, /groups shows the landing page; deeper paths send to sign-in and back.
@@ -62,7 +65,9 @@ afterAll(async () => {
 describe('uploads through the one orchestrator', () => {
   it('resumes after a reload from the parts the server holds, sending only the missing ones', async () => {
     const { held } = await holdPartsAfterFirst();
-    const partOneRecorded = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/uploads\/[^/]+\/parts\/1$/.test(r.url()));
+    const partOneRecorded = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && /\/api\/uploads\/[^/]+\/parts\/1$/.test(r.url()),
+    );
     await fileInput().setInputFiles(big);
     await partOneRecorded;
     await waitFor(() => held.length === 2, { what: 'parts 2 and 3 to be on their way' });
@@ -75,7 +80,8 @@ describe('uploads through the one orchestrator', () => {
     await screenshot(page, 'uploads-interrupted');
     const sentParts: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'PUT' && isPartPut(new URL(request.url()))) sentParts.push(partNumberOf(request.url()) ?? '?');
+      if (request.method() === 'PUT' && isPartPut(new URL(request.url())))
+        sentParts.push(partNumberOf(request.url()) ?? '?');
     });
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
@@ -90,7 +96,9 @@ describe('uploads through the one orchestrator', () => {
 
   it('cancels from the Activities panel: the server drops the upload and its project', async () => {
     await holdPartsAfterFirst();
-    const partOneRecorded = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/uploads\/[^/]+\/parts\/1$/.test(r.url()));
+    const partOneRecorded = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && /\/api\/uploads\/[^/]+\/parts\/1$/.test(r.url()),
+    );
     await fileInput().setInputFiles(abandoned);
     await partOneRecorded;
     await page.locator('[data-testid="tile"][data-name="Abandoned Mix"]').waitFor();
@@ -107,7 +115,10 @@ describe('uploads through the one orchestrator', () => {
     await page.goto(`${server.url}/version/${projectId}/1`);
     await page.getByRole('button', { name: /Attachments/ }).click();
     await page.getByText('No items here').waitFor();
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'New Item' }).click()]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'New Item' }).click(),
+    ]);
     await chooser.setFiles({ name: 'Lyrics.txt', mimeType: 'text/plain', buffer: Buffer.from('Verse one\nChorus\n') });
     await activity('Lyrics.txt').waitFor();
     await page.locator('[data-testid="attachment"][data-name="Lyrics"]').waitFor();

@@ -65,7 +65,9 @@ beforeAll(async () => {
   const db = server.context.database.db;
   const [folder] = await db.select().from(groups).where(eq(groups.name, 'Three Songs'));
   const [bobRow] = await db.select().from(users).where(eq(users.email, 'bob@walk-dl.example'));
-  await db.insert(memberships).values({ resourceId: folder!.id, resourceType: 'group', userId: bobRow!.id, permission: 'VIEWER' });
+  await db
+    .insert(memberships)
+    .values({ resourceId: folder!.id, resourceType: 'group', userId: bobRow!.id, permission: 'VIEWER' });
 });
 afterAll(async () => {
   await browser.close();
@@ -76,11 +78,15 @@ describe('downloads in Chromium', () => {
   it('downloads a folder of three projects as one ZIP, staying on the page, with progress to Finished', async () => {
     const before = ana.url();
     await ana.getByRole('button', { name: 'Actions for Three Songs' }).click();
-    const [download] = await Promise.all([ana.waitForEvent('download'), ana.getByRole('menuitem', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      ana.waitForEvent('download'),
+      ana.getByRole('menuitem', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^Mixroom-.*\.zip$/);
     const entries = await unzip(readFileSync(await download.path()));
     expect([...entries.keys()].sort()).toEqual(songs.map((s) => `Three Songs/${s}`).sort());
-    for (const song of songs) expect(sha256(entries.get(`Three Songs/${song}`)!)).toBe(sha256(readFileSync(join(dir, song))));
+    for (const song of songs)
+      expect(sha256(entries.get(`Three Songs/${song}`)!)).toBe(sha256(readFileSync(join(dir, song))));
     // The ZIP's own row in Activities reaches Finished (uploads' rows may still linger beside it).
     await ana
       .getByRole('region', { name: 'Activities' })
@@ -99,7 +105,10 @@ describe('downloads in Chromium', () => {
     await tile(ana, 'Intro').click();
     await tile(ana, 'Outro').click({ modifiers: ['Control'] });
     await ana.getByText('Selected Items: 2').waitFor();
-    const [download] = await Promise.all([ana.waitForEvent('download'), ana.getByRole('button', { name: 'Download selected' }).click()]);
+    const [download] = await Promise.all([
+      ana.waitForEvent('download'),
+      ana.getByRole('button', { name: 'Download selected' }).click(),
+    ]);
     const entries = await unzip(readFileSync(await download.path()));
     expect([...entries.keys()].sort()).toEqual(['Intro.wav', 'Outro.wav']);
     expect(dialogs).toEqual([]);

@@ -137,7 +137,10 @@ describe('a newcomer in Chromium', () => {
     await ana.setViewportSize({ width: 420, height: 860 });
     const view = ana.getByRole('dialog', { name: 'First Take' });
     const box = await view.boundingBox();
-    for (const control of [view.getByRole('button', { name: 'Actions for version 1' }), view.getByRole('button', { name: 'Download version 1' })]) {
+    for (const control of [
+      view.getByRole('button', { name: 'Actions for version 1' }),
+      view.getByRole('button', { name: 'Download version 1' }),
+    ]) {
       const inner = await control.boundingBox();
       expect(inner!.x).toBeGreaterThanOrEqual(box!.x);
       expect(inner!.x + inner!.width).toBeLessThanOrEqual(box!.x + box!.width);
@@ -237,7 +240,8 @@ describe('a newcomer in Chromium', () => {
     await coming.first().waitFor();
     await screenshot(visitor, 'walkthrough-landing');
     expect(await coming.count()).toBe(3);
-    for (const title of ['Transfers that expire', 'Stream your DAW live', 'AI tools']) expect(await coming.filter({ hasText: title }).count()).toBe(1);
+    for (const title of ['Transfers that expire', 'Stream your DAW live', 'AI tools'])
+      expect(await coming.filter({ hasText: title }).count()).toBe(1);
     await context.close();
   });
 });

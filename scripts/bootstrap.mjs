@@ -71,14 +71,19 @@ async function ensureWebBuild() {
   const dist = join(root, 'apps', 'web', 'dist', 'index.html');
   const sources = Math.max(newestMtime(join(root, 'apps', 'web')), newestMtime(join(root, 'packages')));
   if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return;
-  const build = () => run(node24, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps', 'web') });
+  const build = () =>
+    run(node24, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+      cwd: join(root, 'apps', 'web'),
+    });
   orExit(await step('building the web app', build, 'Vite, into apps/web/dist; again only when its sources change'));
 }
 
 async function ensureMedia() {
   const npm = (args, cwd) => run('npm', args, { cwd, env: { ...env, PATH: `${dirname(node24)}:${env.PATH}` } });
   if (!(await ensureMediaTools(root, env, npm)))
-    say('no ffmpeg could be found or fetched: uploads will not be processed until `apt-get install ffmpeg` (or FFMPEG_PATH and FFPROBE_PATH)');
+    say(
+      'no ffmpeg could be found or fetched: uploads will not be processed until `apt-get install ffmpeg` (or FFMPEG_PATH and FFPROBE_PATH)',
+    );
 }
 
 async function lint() {

@@ -16,8 +16,18 @@ const tools = [
     why: 'the end-to-end journeys',
     present: (env) => existsSync(env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
   },
-  { name: 'ffmpeg', packages: ['ffmpeg'], why: 'test audio and the media job', present: (env) => Boolean(findOnPath('ffmpeg', env.PATH)) },
-  { name: 'pdftotext', packages: ['poppler-utils'], why: 'reading exported PDF notes', present: (env) => Boolean(findOnPath('pdftotext', env.PATH)) },
+  {
+    name: 'ffmpeg',
+    packages: ['ffmpeg'],
+    why: 'test audio and the media job',
+    present: (env) => Boolean(findOnPath('ffmpeg', env.PATH)),
+  },
+  {
+    name: 'pdftotext',
+    packages: ['poppler-utils'],
+    why: 'reading exported PDF notes',
+    present: (env) => Boolean(findOnPath('pdftotext', env.PATH)),
+  },
 ];
 
 export const missingTools = (env = process.env) => tools.filter((tool) => !tool.present(env));
@@ -25,7 +35,11 @@ export const missingTools = (env = process.env) => tools.filter((tool) => !tool.
 function aptInstall(packages, log) {
   log(`installing ${packages.join(', ')} with apt-get (a minute or two, once)…`);
   const started = Date.now();
-  const options = { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
+  const options = {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  };
   // Another apt-get may be running (another checkout, unattended upgrades): wait for its lock.
   const lock = ['-o', 'DPkg::Lock::Timeout=300'];
   for (const args of [
@@ -46,7 +60,9 @@ function aptInstall(packages, log) {
 /** True when every tool is there (installing them where possible); else prints what to run. */
 export function ensureTestTools(log = (text) => console.log(`[test] ${text}`), env = process.env) {
   if (env.CHROMIUM_PATH && !existsSync(env.CHROMIUM_PATH)) {
-    log(`CHROMIUM_PATH is ${env.CHROMIUM_PATH}, which does not exist: point it at a Chromium executable, or unset it to use /usr/bin/chromium`);
+    log(
+      `CHROMIUM_PATH is ${env.CHROMIUM_PATH}, which does not exist: point it at a Chromium executable, or unset it to use /usr/bin/chromium`,
+    );
     return false;
   }
   const missing = missingTools(env);

@@ -42,7 +42,13 @@ mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, 'results.json');
 rmSync(resultsFile, { force: true });
 
-const args = [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`];
+const args = [
+  join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${resultsFile}`,
+];
 if (!env.TEST_DATABASE_URL) args.push('--exclude', '**/*.postgres.test.ts');
 args.push(...process.argv.slice(2));
 const run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });

@@ -14,7 +14,11 @@ export default defineConfig({
       '/oidc': {
         target: api,
         bypass: (req) =>
-          req.method === 'GET' && /^\/oidc\/interaction\/[^/]+$/.test(req.url ?? '') && req.headers.accept?.includes('text/html') ? '/index.html' : undefined,
+          req.method === 'GET' &&
+          /^\/oidc\/interaction\/[^/]+$/.test(req.url ?? '') &&
+          req.headers.accept?.includes('text/html')
+            ? '/index.html'
+            : undefined,
       },
     },
   },

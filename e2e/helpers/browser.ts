@@ -9,7 +9,14 @@ export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '..', 'ar
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -19,7 +26,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Fills the embedded provider's sign-up form; the browser must be on the interaction page. */
-export async function fillSignUp(page: Page, account: { name: string; email: string; password: string }): Promise<void> {
+export async function fillSignUp(
+  page: Page,
+  account: { name: string; email: string; password: string },
+): Promise<void> {
   await page.getByLabel('Name').fill(account.name);
   await page.getByLabel('E-mail').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
@@ -33,7 +43,13 @@ export async function fillSignIn(page: Page, account: { email: string; password:
 }
 
 /** Opens `path` signed out, goes through /public/sign-in and the provider, and lands on `landing`. */
-export async function signInAt(page: Page, baseUrl: string, path: string, account: { email: string; password: string }, landing = path): Promise<void> {
+export async function signInAt(
+  page: Page,
+  baseUrl: string,
+  path: string,
+  account: { email: string; password: string },
+  landing = path,
+): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
   await page.waitForURL('**/public/sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();

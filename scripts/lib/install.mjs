@@ -39,7 +39,10 @@ export async function installDependencies(root, version, env, run) {
   say(`npm ci: ${dirs.length} packages from package-lock.json into node_modules (about 720 MB on disk)`);
   const stop = heartbeat(10_000, (elapsed) => {
     const unpacked = dirs.filter((file) => existsSync(file)).length;
-    const stage = unpacked < dirs.length ? `${unpacked} of ${dirs.length} packages unpacked` : 'all packages unpacked, running their install scripts';
+    const stage =
+      unpacked < dirs.length
+        ? `${unpacked} of ${dirs.length} packages unpacked`
+        : 'all packages unpacked, running their install scripts';
     say(`  ${seconds(elapsed)}: ${stage}`);
   });
   const code = await run(command, args, { env: childEnv });

@@ -14,7 +14,9 @@ export const mediaFallbackDir = (root) => join(root, 'node_modules', '.cache', '
 const works = (binary) => spawnSync(binary, ['-version'], { stdio: 'ignore' }).status === 0;
 
 function fallbackInstalled(root) {
-  return Object.keys(fallbackPackages).every((name) => existsSync(join(mediaFallbackDir(root), 'node_modules', name, 'package.json')));
+  return Object.keys(fallbackPackages).every((name) =>
+    existsSync(join(mediaFallbackDir(root), 'node_modules', name, 'package.json')),
+  );
 }
 
 /** True when ffmpeg and ffprobe can be found by the server, fetching the npm builds if needed. */
@@ -27,8 +29,12 @@ export async function ensureMediaTools(root, env, npm) {
   // Their install scripts only mark the binary executable; npm 11 runs them only when allowed.
   const platform = `${process.platform}-${process.arch}`;
   const allowScripts = { [`@ffmpeg-installer/${platform}`]: true, [`@ffprobe-installer/${platform}`]: true };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: fallbackPackages, allowScripts }, null, 2));
-  const why = 'this machine has no ffmpeg, which analyses uploads; `apt-get install ffmpeg` gives a current one, used instead';
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ private: true, dependencies: fallbackPackages, allowScripts }, null, 2),
+  );
+  const why =
+    'this machine has no ffmpeg, which analyses uploads; `apt-get install ffmpeg` gives a current one, used instead';
   const install = () => npm(['install', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], dir);
   const status = await step('fetching the npm build of ffmpeg and ffprobe (142 MB, from 2018)', install, why);
   return status === 0 && fallbackInstalled(root);

@@ -4,7 +4,8 @@
 
 export const say = (text) => console.log(`[mixroom] ${text}`);
 
-export const seconds = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+export const seconds = (ms) =>
+  ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 /**
  * Runs `work` (sync or async) between a start line, with why it is needed, and an end line with the

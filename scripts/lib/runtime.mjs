@@ -10,7 +10,8 @@ import { basename, delimiter, dirname, join } from 'node:path';
 
 export function pinnedNodeVersion(root) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies?.node ?? '';
-  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error('package.json must pin devDependencies.node to an exact version, such as 24.11.0');
+  if (!/^\d+\.\d+\.\d+$/.test(version))
+    throw new Error('package.json must pin devDependencies.node to an exact version, such as 24.11.0');
   return version;
 }
 
@@ -52,7 +53,8 @@ function platformPackage() {
   return `${prefix}-${platform}-${arch}`;
 }
 
-const isVersion = (binary, version) => existsSync(binary) && spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${version}`;
+const isVersion = (binary, version) =>
+  existsSync(binary) && spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${version}`;
 
 /**
  * A binary of the pinned Node for npm to run on while it replaces node_modules: the running Node when
@@ -62,7 +64,8 @@ const isVersion = (binary, version) => existsSync(binary) && spawnSync(binary, [
 const installerRuntimeDir = (version) => join(tmpdir(), `mixroom-node-${version}-${process.platform}-${process.arch}`);
 
 /** Removes the temp copy once node_modules holds the runtime (later installs link it from there). */
-export const removeInstallerRuntime = (version) => rmSync(installerRuntimeDir(version), { recursive: true, force: true });
+export const removeInstallerRuntime = (version) =>
+  rmSync(installerRuntimeDir(version), { recursive: true, force: true });
 
 export function installerRuntime(root, version, say) {
   if (process.version === `v${version}`) return process.execPath;
@@ -83,7 +86,17 @@ export function installerRuntime(root, version, say) {
   say(
     `fetching Node.js ${version} (package ${pkg}, a 50 MB download) from the npm registry: Mixroom and its installer run on it; this machine has ${process.version}`,
   );
-  const args = ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`];
+  const args = [
+    'install',
+    '--prefix',
+    dir,
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    `${pkg}@${version}`,
+  ];
   const result = spawnSync('npm', args, { stdio: 'inherit', shell: process.platform === 'win32' });
   return result.status === 0 && isVersion(binary, version) ? binary : null;
 }

@@ -5,7 +5,12 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@mixroom/shared';
 import type { AppContext } from './context';
 import { registerAuthentication } from './http/authentication';
@@ -37,7 +42,9 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
     // One line per request only when debugging; failures are logged by the error handler anyway.
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     // Client addresses (sign-in limits, logs) come from X-Forwarded-For only when told to trust a proxy.
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
@@ -49,7 +56,11 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Mixroom API', version: APP_VERSION, description: 'The REST API of Mixroom. Authenticate with an OIDC access token (Bearer).' },
+      info: {
+        title: 'Mixroom API',
+        version: APP_VERSION,
+        description: 'The REST API of Mixroom. Authenticate with an OIDC access token (Bearer).',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,
@@ -59,7 +70,11 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
 
   const hasWeb = existsSync(join(webDist, 'index.html'));
   const serveApp = async (reply: FastifyReply) => {
-    if (!hasWeb) return reply.status(503).type('text/plain').send('The web app is not built: run `npm start` from the repository root.');
+    if (!hasWeb)
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built: run `npm start` from the repository root.');
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webDist);
   };
   registerErrorHandler(app, hasWeb ? serveApp : null);
@@ -78,7 +93,10 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
     context.topics,
     async (token) => {
       const verified = await context.verifyToken(token);
-      return { actor: await services.users.resolveActor(verified), expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null };
+      return {
+        actor: await services.users.resolveActor(verified),
+        expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null,
+      };
     },
     context.log,
   );
@@ -102,7 +120,12 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
 }
 
 /** The API node's surface: accounts, every module's routes, file URLs, OIDC and the web app. */
-async function registerApi(app: FastifyInstance, context: AppContext, serveApp: (reply: FastifyReply) => Promise<unknown>, hasWeb: boolean): Promise<void> {
+async function registerApi(
+  app: FastifyInstance,
+  context: AppContext,
+  serveApp: (reply: FastifyReply) => Promise<unknown>,
+  hasWeb: boolean,
+): Promise<void> {
   const { config, services } = context;
   const identity = config.identity;
   await app.register(accountsRoutes, {
@@ -110,7 +133,10 @@ async function registerApi(app: FastifyInstance, context: AppContext, serveApp: 
     authConfig: {
       issuer: identity.issuer,
       clientId: identity.clientId,
-      scope: identity.mode === 'embedded' ? 'openid profile email offline_access api' : 'openid profile email offline_access',
+      scope:
+        identity.mode === 'embedded'
+          ? 'openid profile email offline_access api'
+          : 'openid profile email offline_access',
       embedded: identity.mode === 'embedded',
       apiAudience: identity.audience,
     },
@@ -133,7 +159,8 @@ async function registerApi(app: FastifyInstance, context: AppContext, serveApp: 
       root: webDist,
       index: false,
       setHeaders: (res, path) => {
-        if (path.includes(`${join(webDist, 'assets')}`)) void res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        if (path.includes(`${join(webDist, 'assets')}`))
+          void res.header('Cache-Control', 'public, max-age=31536000, immutable');
       },
     });
     app.get('/', { schema: { hide: true } }, (_request, reply) => serveApp(reply));

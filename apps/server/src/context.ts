@@ -123,7 +123,9 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
     const secrets = new SecretsRepository(db);
     const urlSecret = await secrets.getOrCreate('blob.urlSecret', () => randomBytes(32).toString('base64url'));
     const signer = new UrlSigner(Buffer.from(urlSecret, 'base64url'), config.publicUrl, clock);
-    const tokens = new TokenSigner(Buffer.from(await secrets.getOrCreate('tokens.secret', () => randomBytes(32).toString('base64url')), 'base64url'));
+    const tokens = new TokenSigner(
+      Buffer.from(await secrets.getOrCreate('tokens.secret', () => randomBytes(32).toString('base64url')), 'base64url'),
+    );
     const blobs = createBlobStore(config.blob, signer);
 
     const bus = database.pglite
@@ -163,12 +165,28 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
             return user ? { email: user.email, name: user.displayName } : null;
           },
         },
-        { issuer: identity.issuer, publicUrl: config.publicUrl, clientId: identity.clientId, audience: identity.audience, extraOrigins: config.devOrigins },
+        {
+          issuer: identity.issuer,
+          publicUrl: config.publicUrl,
+          clientId: identity.clientId,
+          audience: identity.audience,
+          extraOrigins: config.devOrigins,
+        },
       );
-      verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { local: publicJwks(identitySecrets.jwks) }, clock });
+      verifyToken = createTokenVerifier({
+        issuer: identity.issuer,
+        audience: identity.audience,
+        keys: { local: publicJwks(identitySecrets.jwks) },
+        clock,
+      });
     } else {
       const jwksUri = await discoverJwksUri(identity.issuer);
-      verifyToken = createTokenVerifier({ issuer: identity.issuer, audience: identity.audience, keys: { remoteJwksUri: jwksUri }, clock });
+      verifyToken = createTokenVerifier({
+        issuer: identity.issuer,
+        audience: identity.audience,
+        keys: { remoteJwksUri: jwksUri },
+        clock,
+      });
     }
 
     const facts = new ItemAccessRepository(db, STORAGE_SCOPE);
@@ -198,10 +216,23 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       await credits.services.credits.ensureMonthlyGrant(userId);
       return entitlements.summary(userId);
     };
-    const storage = createStorageModule(core, { uploads, users, entitlements, mediaTools: locateMediaTools(config.media) });
-    const sharing = createSharingModule(core, { catalog: storage.services.catalog, zip: storage.services.zip, projects: storage.services.projects });
+    const storage = createStorageModule(core, {
+      uploads,
+      users,
+      entitlements,
+      mediaTools: locateMediaTools(config.media),
+    });
+    const sharing = createSharingModule(core, {
+      catalog: storage.services.catalog,
+      zip: storage.services.zip,
+      projects: storage.services.projects,
+    });
     const comments = createCommentsModule(core);
-    const review = createReviewModule(core, { projects: storage.services.projects, media: storage.services.media, presenter: storage.services.presenter });
+    const review = createReviewModule(core, {
+      projects: storage.services.projects,
+      media: storage.services.media,
+      presenter: storage.services.presenter,
+    });
     const push = await PushService.create(secrets, pushSubject(config), pushEndpointPolicy(config.pushTest));
     const pushDevices = new PushRepository(db);
     const platformModule: AppModule = {
@@ -209,7 +240,13 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       routes: [(app) => app.register(uploadsRoutes, { uploads })],
       jobs: [
         ...mailJobs(mailer),
-        ...maintenanceJobs({ db, uploads, attempts: new AttemptLimitsRepository(db), clock, embedded: database.kind === 'pglite' }),
+        ...maintenanceJobs({
+          db,
+          uploads,
+          attempts: new AttemptLimitsRepository(db),
+          clock,
+          embedded: database.kind === 'pglite',
+        }),
         ...pushJobs(push, pushDevices),
       ],
       services: {},

@@ -16,12 +16,18 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+      : {}),
   });
 }
 
 /** `clock` is a seam for tests that move time (token lifetimes, sign-in limits). */
-export async function startMixroom(config: AppConfig, log: Logger = createLogger(config.logLevel), options: { clock?: Clock } = {}): Promise<RunningMixroom> {
+export async function startMixroom(
+  config: AppConfig,
+  log: Logger = createLogger(config.logLevel),
+  options: { clock?: Clock } = {},
+): Promise<RunningMixroom> {
   const context = await createContext(config, log, options);
   let http: HttpApp;
   try {

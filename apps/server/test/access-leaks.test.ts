@@ -24,11 +24,15 @@ let projectId: string;
 let versionId: string;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const bytesOf = async (url: string) => Buffer.from(await (await fetch(url.startsWith('http') ? url : `${server.url}${url}`)).arrayBuffer());
+const bytesOf = async (url: string) =>
+  Buffer.from(await (await fetch(url.startsWith('http') ? url : `${server.url}${url}`)).arrayBuffer());
 const subOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 async function join(name: Name, type: 'group' | 'project', id: string, owner: Name = 'ana') {
-  await as(name).api('/api/join-requests', { method: 'POST', body: { type, id, invite: await inviteOf(as(owner), type, id) } });
+  await as(name).api('/api/join-requests', {
+    method: 'POST',
+    body: { type, id, invite: await inviteOf(as(owner), type, id) },
+  });
   await as(owner).api(`/api/join-requests/${id}/${ids.get(name)}/approve`, { method: 'POST' });
 }
 
@@ -39,14 +43,17 @@ async function socketOf(name: Name, topics: string[]) {
   return socket;
 }
 
-const revoked = (messages: ServerMessage[], topic: string) => messages.some((m) => m.type === 'revoked' && m.topic === topic);
+const revoked = (messages: ServerMessage[], topic: string) =>
+  messages.some((m) => m.type === 'revoked' && m.topic === topic);
 const commentTexts = (socket: Awaited<ReturnType<typeof socketOf>>) =>
   socket.events().flatMap((e) => (e.type === 'comment.changed' && e.data.comment ? [e.data.comment.text] : []));
 
 beforeAll(async () => {
   server = await startTestServer();
   for (const name of ['ana', 'ed', 'vic', 'bob', 'sam'] as const) {
-    const token = (await signInThroughOidc(server.url, { email: `${name}@leaks.test`, password: `${name}-password-long` })).access_token;
+    const token = (
+      await signInThroughOidc(server.url, { email: `${name}@leaks.test`, password: `${name}-password-long` })
+    ).access_token;
     tokens.set(name, token);
     ids.set(name, subOf(token));
   }
@@ -56,7 +63,10 @@ beforeAll(async () => {
   projectId = ticket.project.id;
   versionId = ticket.version.id;
   for (const name of ['ed', 'vic', 'bob'] as const) await join(name, 'group', folderId);
-  await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('ed')}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+  await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('ed')}`, {
+    method: 'PUT',
+    body: { permission: 'EDITOR' },
+  });
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -66,15 +76,23 @@ describe('realtime: a socket loses a topic the moment its user loses access', ()
     const bob = await socketOf('bob', topics);
     const vic = await socketOf('vic', topics);
     await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('bob')}`, { method: 'DELETE' });
-    await as('ana').api(`/api/versions/${versionId}/comments`, { method: 'POST', body: { type: 'timestamp', startTime: 0.1, text: 'Secret mix note' } });
-    await waitFor(() => commentTexts(vic).includes('Secret mix note'), { what: 'the remaining member hears the comment' });
+    await as('ana').api(`/api/versions/${versionId}/comments`, {
+      method: 'POST',
+      body: { type: 'timestamp', startTime: 0.1, text: 'Secret mix note' },
+    });
+    await waitFor(() => commentTexts(vic).includes('Secret mix note'), {
+      what: 'the remaining member hears the comment',
+    });
     expect(commentTexts(bob)).not.toContain('Secret mix note');
     for (const topic of topics) expect(revoked(bob.messages, topic)).toBe(true);
     expect(revoked(vic.messages, `project:${projectId}`)).toBe(false);
     // Subscribing again is refused too.
     const asked = bob.messages.length;
     bob.send({ type: 'subscribe', topic: `project:${projectId}` });
-    const answer = await waitFor(() => bob.messages.slice(asked).find((m) => m.type === 'subscribed' || m.type === 'denied'), { what: 'the answer' });
+    const answer = await waitFor(
+      () => bob.messages.slice(asked).find((m) => m.type === 'subscribed' || m.type === 'denied'),
+      { what: 'the answer' },
+    );
     expect(answer.type).toBe('denied');
     bob.close();
     vic.close();
@@ -83,12 +101,21 @@ describe('realtime: a socket loses a topic the moment its user loses access', ()
 
   it('role change: an editor made viewer keeps following (viewers may see), and hears what follows', async () => {
     const ed = await socketOf('ed', [`project:${projectId}`]);
-    await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('ed')}`, { method: 'PUT', body: { permission: 'VIEWER' } });
-    await as('ana').api(`/api/versions/${versionId}/comments`, { method: 'POST', body: { type: 'timestamp', startTime: 0.2, text: 'After the role change' } });
+    await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('ed')}`, {
+      method: 'PUT',
+      body: { permission: 'VIEWER' },
+    });
+    await as('ana').api(`/api/versions/${versionId}/comments`, {
+      method: 'POST',
+      body: { type: 'timestamp', startTime: 0.2, text: 'After the role change' },
+    });
     await waitFor(() => commentTexts(ed).includes('After the role change'), { what: 'the viewer hears the comment' });
     expect(revoked(ed.messages, `project:${projectId}`)).toBe(false);
     ed.close();
-    await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('ed')}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+    await as('ana').api(`/api/share/group/${folderId}/users/${ids.get('ed')}`, {
+      method: 'PUT',
+      body: { permission: 'EDITOR' },
+    });
   });
 
   it('trash: followers of a trashed folder lose it; the parent folder stays followed', async () => {
@@ -97,8 +124,16 @@ describe('realtime: a socket loses a topic the moment its user loses access', ()
     await as('ana').api('/api/items/trash', { method: 'POST', body: { items: [{ kind: 'group', id: sub.id }] } });
     await waitFor(() => revoked(vic.messages, `group:${sub.id}`), { what: 'the trashed folder revoked' });
     const before = vic.events().length;
-    await server.context.bus.publish({ topic: `group:${sub.id}`, type: 'storage.changed', data: { itemId: sub.id, kind: 'group', action: 'probe' } });
-    await server.context.bus.publish({ topic: `group:${folderId}`, type: 'storage.changed', data: { itemId: folderId, kind: 'group', action: 'probe' } });
+    await server.context.bus.publish({
+      topic: `group:${sub.id}`,
+      type: 'storage.changed',
+      data: { itemId: sub.id, kind: 'group', action: 'probe' },
+    });
+    await server.context.bus.publish({
+      topic: `group:${folderId}`,
+      type: 'storage.changed',
+      data: { itemId: folderId, kind: 'group', action: 'probe' },
+    });
     await waitFor(
       () =>
         vic
@@ -134,7 +169,9 @@ describe('realtime: a socket loses a topic the moment its user loses access', ()
     const sam = await socketOf('sam', [`user:${ids.get('sam')}`]);
     const ana = await socketOf('ana', [`user:${ids.get('ana')}`]);
     const created = await as('ana').createFolder('Private Root Folder', null);
-    await waitFor(() => ana.events().some((e) => e.type === 'storage.changed' && e.data.itemId === created.id), { what: 'the publisher hears it' });
+    await waitFor(() => ana.events().some((e) => e.type === 'storage.changed' && e.data.itemId === created.id), {
+      what: 'the publisher hears it',
+    });
     expect(sam.events().some((e) => e.type === 'storage.changed' && e.data.itemId === created.id)).toBe(false);
     sam.close();
     ana.close();
@@ -144,14 +181,42 @@ describe('realtime: a socket loses a topic the moment its user loses access', ()
 describe('HTTP leaks', () => {
   it('an editor cannot carry the owner’s project (or folder) into his own tree', async () => {
     const own = await as('ed').createFolder('Ed Private', null);
-    const moved = await call(server.url, `/api/projects/${projectId}`, { method: 'PATCH', token: tokens.get('ed')!, body: { groupId: own.id } });
+    const moved = await call(server.url, `/api/projects/${projectId}`, {
+      method: 'PATCH',
+      token: tokens.get('ed')!,
+      body: { groupId: own.id },
+    });
     expect(moved.status).toBe(403);
     expect(moved.body.error?.message).toBe('Items can only be moved into folders of their own publisher.');
     const sub = await as('ana').createFolder('Inner', folderId);
-    expect((await call(server.url, `/api/groups/${sub.id}`, { method: 'PATCH', token: tokens.get('ed')!, body: { parentId: own.id } })).status).toBe(403);
-    expect((await call(server.url, `/api/groups/${sub.id}`, { method: 'PATCH', token: tokens.get('ed')!, body: { parentId: null } })).status).toBe(403);
+    expect(
+      (
+        await call(server.url, `/api/groups/${sub.id}`, {
+          method: 'PATCH',
+          token: tokens.get('ed')!,
+          body: { parentId: own.id },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(server.url, `/api/groups/${sub.id}`, {
+          method: 'PATCH',
+          token: tokens.get('ed')!,
+          body: { parentId: null },
+        })
+      ).status,
+    ).toBe(403);
     // Within the owner's tree an editor still moves things.
-    expect((await call(server.url, `/api/groups/${sub.id}`, { method: 'PATCH', token: tokens.get('ed')!, body: { parentId: folderId } })).status).toBe(200);
+    expect(
+      (
+        await call(server.url, `/api/groups/${sub.id}`, {
+          method: 'PATCH',
+          token: tokens.get('ed')!,
+          body: { parentId: folderId },
+        })
+      ).status,
+    ).toBe(200);
     const project = await as('ana').project(projectId);
     expect(project.project.id).toBe(projectId);
   });
@@ -165,14 +230,20 @@ describe('HTTP leaks', () => {
     await as('ana').api('/api/items/trash', { method: 'POST', body: { items: [{ kind: 'group', id: outer.id }] } });
     const after = await as('sam').list(null);
     expect(after.items.map((i) => i.id)).not.toContain(ticket.project.id);
-    expect((await call(server.url, `/api/projects/${ticket.project.id}`, { token: tokens.get('sam')! })).status).toBe(404);
+    expect((await call(server.url, `/api/projects/${ticket.project.id}`, { token: tokens.get('sam')! })).status).toBe(
+      404,
+    );
     const search = await as('sam').api<{ items: { id: string }[] }>('/api/search?q=Shared%20Alone');
     expect(search.items.map((i) => i.id)).not.toContain(ticket.project.id);
   });
 
   it('creating a dropped tree under someone else’s folder reveals no ids', async () => {
     const existing = await as('ana').createFolder('Drums', folderId);
-    const answer = await call(server.url, '/api/groups/ensure', { method: 'POST', token: tokens.get('sam')!, body: { parentId: folderId, paths: ['Drums'] } });
+    const answer = await call(server.url, '/api/groups/ensure', {
+      method: 'POST',
+      token: tokens.get('sam')!,
+      body: { parentId: folderId, paths: ['Drums'] },
+    });
     expect(answer.status).toBe(403);
     expect(JSON.stringify(answer.body)).not.toContain(existing.id);
   });
@@ -183,13 +254,21 @@ describe('HTTP leaks', () => {
     const { ticket: on } = await as('ana').upload(makeAudio('Open.wav', { seconds: 1 }), folder.id);
     await as('ana').api(`/api/projects/${on.project.id}`, { method: 'PATCH', body: { enableDownload: true } });
     await join('vic', 'group', folder.id);
-    expect((await call(server.url, `/api/versions/${off.version.id}/download`, { token: tokens.get('vic')! })).status).toBe(403);
-    const zip = await as('vic').api<{ url: string }>('/api/downloads/zip', { method: 'POST', body: { items: [{ kind: 'group', id: folder.id }] } });
+    expect(
+      (await call(server.url, `/api/versions/${off.version.id}/download`, { token: tokens.get('vic')! })).status,
+    ).toBe(403);
+    const zip = await as('vic').api<{ url: string }>('/api/downloads/zip', {
+      method: 'POST',
+      body: { items: [{ kind: 'group', id: folder.id }] },
+    });
     const archive = Buffer.from(await (await fetch(`${server.url}${zip.url}`)).arrayBuffer());
     expect(archive.includes(Buffer.from('Open.wav'))).toBe(true);
     expect(archive.includes(Buffer.from('Locked.wav'))).toBe(false);
 
-    const link = await as('ana').api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+    const link = await as('ana').api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, {
+      method: 'PUT',
+      body: { isActive: true },
+    });
     const token = new URL(link.url).searchParams.get('shared_group')!;
     const listing = await call(server.url, `/api/public/share?token=${token}`);
     const items = (listing.body as { items: { id: string; canDownload?: boolean }[] }).items;
@@ -198,12 +277,18 @@ describe('HTTP leaks', () => {
     expect((await call(server.url, `/api/public/versions/${on.version.id}/download?token=${token}`)).status).toBe(200);
 
     // Pressing play hands a viewer the lossy preview, never the original's bytes.
-    await waitFor(async () => (await as('ana').project(off.project.id)).versions[0]?.progress === 100, { what: 'the lossy preview' });
-    const original = sha256(await bytesOf((await as('ana').api<{ url: string }>(`/api/versions/${off.version.id}/download`)).url));
+    await waitFor(async () => (await as('ana').project(off.project.id)).versions[0]?.progress === 100, {
+      what: 'the lossy preview',
+    });
+    const original = sha256(
+      await bytesOf((await as('ana').api<{ url: string }>(`/api/versions/${off.version.id}/download`)).url),
+    );
     const stream = await call(server.url, `/api/versions/${off.version.id}/stream`, { token: tokens.get('vic')! });
     expect(stream.status).toBe(200);
     // The preview route redirects to the same rule's file.
-    const previewed = await fetch(`${server.url}/api/versions/${off.version.id}/preview`, { headers: { authorization: `Bearer ${tokens.get('vic')!}` } });
+    const previewed = await fetch(`${server.url}/api/versions/${off.version.id}/preview`, {
+      headers: { authorization: `Bearer ${tokens.get('vic')!}` },
+    });
     expect(previewed.status).toBe(200);
     for (const streamed of [await bytesOf(String(stream.body.url)), Buffer.from(await previewed.arrayBuffer())]) {
       expect(sha256(streamed)).not.toBe(original);
@@ -214,10 +299,16 @@ describe('HTTP leaks', () => {
   });
 
   it('turning a public link off and on again issues a new token; the old one stays dead', async () => {
-    const first = await as('ana').api<{ url: string }>(`/api/share/group/${folderId}/public-link`, { method: 'PUT', body: { isActive: true } });
+    const first = await as('ana').api<{ url: string }>(`/api/share/group/${folderId}/public-link`, {
+      method: 'PUT',
+      body: { isActive: true },
+    });
     const oldToken = new URL(first.url).searchParams.get('shared_group')!;
     await as('ana').api(`/api/share/group/${folderId}/public-link`, { method: 'PUT', body: { isActive: false } });
-    const again = await as('ana').api<{ url: string }>(`/api/share/group/${folderId}/public-link`, { method: 'PUT', body: { isActive: true } });
+    const again = await as('ana').api<{ url: string }>(`/api/share/group/${folderId}/public-link`, {
+      method: 'PUT',
+      body: { isActive: true },
+    });
     const newToken = new URL(again.url).searchParams.get('shared_group')!;
     expect(newToken).not.toBe(oldToken);
     expect((await call(server.url, `/api/public/share?token=${oldToken}`)).status).toBe(404);

@@ -47,7 +47,11 @@ let server: TestServer;
 let world: World;
 const tokens = new Map<Actor, string | null>();
 const recover = async (w: World) =>
-  void (await call(server.url, '/api/items/recover', { method: 'POST', token: tokens.get('publisher')!, body: { items: [{ kind: 'group', id: w.sub }] } }));
+  void (await call(server.url, '/api/items/recover', {
+    method: 'POST',
+    token: tokens.get('publisher')!,
+    body: { items: [{ kind: 'group', id: w.sub }] },
+  }));
 
 /** A fresh attachment of the project, uploaded by the publisher. */
 async function attach(w: World): Promise<string> {
@@ -64,7 +68,12 @@ const TABLE: Row[] = [
   { name: 'open a project', method: 'GET', path: (w) => `/api/projects/${w.project}`, allow: MEMBERS },
   { name: 'version thumbnail', method: 'GET', path: (w) => `/api/versions/${w.version}/thumbnail`, allow: MEMBERS },
   { name: 'version peaks', method: 'GET', path: (w) => `/api/versions/${w.version}/peaks`, allow: MEMBERS },
-  { name: 'download a version (downloads off)', method: 'GET', path: (w) => `/api/versions/${w.version}/download`, allow: EDITORS },
+  {
+    name: 'download a version (downloads off)',
+    method: 'GET',
+    path: (w) => `/api/versions/${w.version}/download`,
+    allow: EDITORS,
+  },
   {
     // Downloads are off for the world's project: a viewer's archive would hold nothing, and says why.
     name: 'ZIP of the folder',
@@ -73,9 +82,27 @@ const TABLE: Row[] = [
     body: (w) => ({ items: [{ kind: 'group', id: w.folder }] }),
     allow: EDITORS,
   },
-  { name: 'create a folder inside', method: 'POST', path: () => '/api/groups', body: (w) => ({ name: 'Inside', parentId: w.folder }), allow: EDITORS },
-  { name: 'rename a sub-folder', method: 'PATCH', path: (w) => `/api/groups/${w.sub}`, body: () => ({ name: 'Sub' }), allow: EDITORS },
-  { name: 'project settings', method: 'PATCH', path: (w) => `/api/projects/${w.project}`, body: () => ({ name: 'Mix' }), allow: EDITORS },
+  {
+    name: 'create a folder inside',
+    method: 'POST',
+    path: () => '/api/groups',
+    body: (w) => ({ name: 'Inside', parentId: w.folder }),
+    allow: EDITORS,
+  },
+  {
+    name: 'rename a sub-folder',
+    method: 'PATCH',
+    path: (w) => `/api/groups/${w.sub}`,
+    body: () => ({ name: 'Sub' }),
+    allow: EDITORS,
+  },
+  {
+    name: 'project settings',
+    method: 'PATCH',
+    path: (w) => `/api/projects/${w.project}`,
+    body: () => ({ name: 'Mix' }),
+    allow: EDITORS,
+  },
   {
     name: 'start a new version',
     method: 'POST',
@@ -83,7 +110,13 @@ const TABLE: Row[] = [
     body: () => ({ name: 'v', fileName: 'v.wav', size: 10 }),
     allow: EDITORS,
   },
-  { name: 'rename a version', method: 'PATCH', path: (w) => `/api/versions/${w.version}`, body: () => ({ name: 'Mix' }), allow: EDITORS },
+  {
+    name: 'rename a version',
+    method: 'PATCH',
+    path: (w) => `/api/versions/${w.version}`,
+    body: () => ({ name: 'Mix' }),
+    allow: EDITORS,
+  },
   {
     name: 'upload into the folder',
     method: 'POST',
@@ -100,7 +133,13 @@ const TABLE: Row[] = [
     reset: recover,
   },
   { name: 'share info', method: 'GET', path: (w) => `/api/share/group/${w.folder}`, allow: MEMBERS },
-  { name: 'toggle the public link', method: 'PUT', path: (w) => `/api/share/group/${w.folder}/public-link`, body: () => ({ isActive: true }), allow: EDITORS },
+  {
+    name: 'toggle the public link',
+    method: 'PUT',
+    path: (w) => `/api/share/group/${w.folder}/public-link`,
+    body: () => ({ isActive: true }),
+    allow: EDITORS,
+  },
   {
     name: 'change a permission',
     method: 'PUT',
@@ -122,8 +161,20 @@ const TABLE: Row[] = [
     body: () => ({ type: 'timestamp', startTime: 0.5, text: 'Nice' }),
     allow: MEMBERS,
   },
-  { name: 'reply to a comment', method: 'POST', path: (w) => `/api/comments/${w.comment}/replies`, body: () => ({ text: 'Agreed' }), allow: MEMBERS },
-  { name: "edit the publisher's comment", method: 'PATCH', path: (w) => `/api/comments/${w.comment}`, body: () => ({ text: 'Edited' }), allow: ['publisher'] },
+  {
+    name: 'reply to a comment',
+    method: 'POST',
+    path: (w) => `/api/comments/${w.comment}/replies`,
+    body: () => ({ text: 'Agreed' }),
+    allow: MEMBERS,
+  },
+  {
+    name: "edit the publisher's comment",
+    method: 'PATCH',
+    path: (w) => `/api/comments/${w.comment}`,
+    body: () => ({ text: 'Edited' }),
+    allow: ['publisher'],
+  },
   {
     name: 'public link listing',
     method: 'GET',
@@ -134,16 +185,23 @@ const TABLE: Row[] = [
     // Downloads are off for the world's project: nobody takes the original through a link.
     name: 'public link download (downloads off)',
     method: 'GET',
-    path: (w, actor) => `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+    path: (w, actor) =>
+      `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
     allow: [],
   },
   {
     name: 'public link playback',
     method: 'GET',
-    path: (w, actor) => `/api/public/versions/${w.version}/preview?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+    path: (w, actor) =>
+      `/api/public/versions/${w.version}/preview?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
     allow: EVERYONE_WITH_LINK,
   },
-  { name: 'export comments as DAW markers', method: 'GET', path: (w) => `/api/versions/${w.version}/markers?format=midi`, allow: MEMBERS },
+  {
+    name: 'export comments as DAW markers',
+    method: 'GET',
+    path: (w) => `/api/versions/${w.version}/markers?format=midi`,
+    allow: MEMBERS,
+  },
   {
     // The world's comment is the publisher's: its author and editors may resolve it.
     name: 'resolve a comment',
@@ -160,9 +218,27 @@ const TABLE: Row[] = [
     allow: EDITORS,
   },
   { name: 'read version notes', method: 'GET', path: (w) => `/api/versions/${w.version}/note`, allow: MEMBERS },
-  { name: 'save version notes', method: 'PUT', path: (w) => `/api/versions/${w.version}/note`, body: () => ({ html: '<p>Notes</p>' }), allow: EDITORS },
-  { name: 'export notes as PDF', method: 'POST', path: (w) => `/api/versions/${w.version}/note/pdf`, body: () => ({ html: '<p>Notes</p>' }), allow: MEMBERS },
-  { name: 'presence on a review', method: 'PUT', path: (w) => `/api/versions/${w.version}/presence`, body: () => ({ state: 'online' }), allow: MEMBERS },
+  {
+    name: 'save version notes',
+    method: 'PUT',
+    path: (w) => `/api/versions/${w.version}/note`,
+    body: () => ({ html: '<p>Notes</p>' }),
+    allow: EDITORS,
+  },
+  {
+    name: 'export notes as PDF',
+    method: 'POST',
+    path: (w) => `/api/versions/${w.version}/note/pdf`,
+    body: () => ({ html: '<p>Notes</p>' }),
+    allow: MEMBERS,
+  },
+  {
+    name: 'presence on a review',
+    method: 'PUT',
+    path: (w) => `/api/versions/${w.version}/presence`,
+    body: () => ({ state: 'online' }),
+    allow: MEMBERS,
+  },
   { name: 'who is on a review', method: 'GET', path: (w) => `/api/versions/${w.version}/presence`, allow: MEMBERS },
   { name: 'stream a version', method: 'GET', path: (w) => `/api/versions/${w.version}/stream`, allow: MEMBERS },
   { name: 'version spectrogram', method: 'GET', path: (w) => `/api/versions/${w.version}/spectrogram`, allow: MEMBERS },
@@ -182,17 +258,33 @@ const TABLE: Row[] = [
     reset: async (w) => void (w.attachment = await attach(w)),
   },
   // Last: it deletes the comment the rows above use.
-  { name: "delete the publisher's comment", method: 'DELETE', path: (w) => `/api/comments/${w.comment}`, allow: ['publisher'] },
+  {
+    name: "delete the publisher's comment",
+    method: 'DELETE',
+    path: (w) => `/api/comments/${w.comment}`,
+    allow: ['publisher'],
+  },
   {
     name: 'public link: a folder outside the shared one',
     method: 'GET',
-    path: (w, actor) => `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}&folder=${w.outside}`,
+    path: (w, actor) =>
+      `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}&folder=${w.outside}`,
     allow: [],
   },
   // Credits: everyone signed in reads their own ledger (the path names no user); another user's
   // ledger and adjustments are for administrators.
-  { name: 'my credits', method: 'GET', path: () => '/api/credits', allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'] },
-  { name: "another user's credits", method: 'GET', path: (w) => `/api/admin/users/${w.viewerId}/credits`, allow: ['admin'] },
+  {
+    name: 'my credits',
+    method: 'GET',
+    path: () => '/api/credits',
+    allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'],
+  },
+  {
+    name: "another user's credits",
+    method: 'GET',
+    path: (w) => `/api/admin/users/${w.viewerId}/credits`,
+    allow: ['admin'],
+  },
   {
     name: "adjust a user's credits",
     method: 'POST',
@@ -205,7 +297,11 @@ const TABLE: Row[] = [
     name: 'billing webhook without a signature',
     method: 'POST',
     path: () => '/api/billing/webhook',
-    body: (w) => ({ id: 'evt_matrix', type: 'subscription.created', data: { subscriptionId: 'sub_matrix', userId: w.viewerId, sku: 'STUDIO' } }),
+    body: (w) => ({
+      id: 'evt_matrix',
+      type: 'subscription.created',
+      data: { subscriptionId: 'sub_matrix', userId: w.viewerId, sku: 'STUDIO' },
+    }),
     allow: [],
   },
 ];
@@ -228,7 +324,9 @@ beforeAll(async () => {
   const sub = await publisher.createFolder('Sub', folder.id);
   const outside = await publisher.createFolder('Outside', null);
   const { ticket } = await publisher.upload(makeAudio('Mix.wav', { seconds: 1 }), folder.id);
-  await waitFor(async () => (await publisher.project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing' });
+  await waitFor(async () => (await publisher.project(ticket.project.id)).versions[0]?.status === 'ready', {
+    what: 'processing',
+  });
 
   for (const actor of ['editor', 'viewer'] as const) {
     await as(actor).api('/api/join-requests', {
@@ -236,16 +334,28 @@ beforeAll(async () => {
       body: { type: 'group', id: folder.id, invite: await inviteOf(publisher, 'group', folder.id) },
     });
   }
-  const { incoming } = await publisher.api<{ incoming: { user: { id: string }; resourceId: string }[] }>('/api/join-requests');
-  for (const request of incoming) await publisher.api(`/api/join-requests/${request.resourceId}/${request.user.id}/approve`, { method: 'POST' });
+  const { incoming } = await publisher.api<{ incoming: { user: { id: string }; resourceId: string }[] }>(
+    '/api/join-requests',
+  );
+  for (const request of incoming)
+    await publisher.api(`/api/join-requests/${request.resourceId}/${request.user.id}/approve`, { method: 'POST' });
   const editorId = JSON.parse(Buffer.from(tokens.get('editor')!.split('.')[1]!, 'base64url').toString()).sub as string;
   const viewerId = JSON.parse(Buffer.from(tokens.get('viewer')!.split('.')[1]!, 'base64url').toString()).sub as string;
-  await publisher.api(`/api/share/group/${folder.id}/users/${editorId}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+  await publisher.api(`/api/share/group/${folder.id}/users/${editorId}`, {
+    method: 'PUT',
+    body: { permission: 'EDITOR' },
+  });
 
   // A link made then revoked on another folder, and the live one on the shared folder.
-  const revoked = await publisher.api<{ url: string }>(`/api/share/group/${outside.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+  const revoked = await publisher.api<{ url: string }>(`/api/share/group/${outside.id}/public-link`, {
+    method: 'PUT',
+    body: { isActive: true },
+  });
   await publisher.api(`/api/share/group/${outside.id}/public-link`, { method: 'PUT', body: { isActive: false } });
-  const active = await publisher.api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: true } });
+  const active = await publisher.api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, {
+    method: 'PUT',
+    body: { isActive: true },
+  });
   const token = (url: string) => new URL(url).searchParams.get('shared_group')!;
   const comment = await publisher.api<{ id: string }>(`/api/versions/${ticket.version.id}/comments`, {
     method: 'POST',
@@ -277,7 +387,9 @@ describe('authorization matrix', () => {
     });
     const allowed = result.status >= 200 && result.status < 400;
     if (row.allow.includes(actor)) {
-      expect(allowed, `${row.name} should allow ${actor}, got ${result.status} ${JSON.stringify(result.body)}`).toBe(true);
+      expect(allowed, `${row.name} should allow ${actor}, got ${result.status} ${JSON.stringify(result.body)}`).toBe(
+        true,
+      );
       await row.reset?.(world);
     } else {
       expect([401, 403, 404], `${row.name} must refuse ${actor}, got ${result.status}`).toContain(result.status);

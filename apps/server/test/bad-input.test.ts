@@ -25,7 +25,8 @@ const count = async () => (await storageClient(server.url, token).list(null)).to
 
 beforeAll(async () => {
   server = await startTestServer();
-  token = (await signInThroughOidc(server.url, { email: 'bad@input.test', password: 'bad-input-password' })).access_token;
+  token = (await signInThroughOidc(server.url, { email: 'bad@input.test', password: 'bad-input-password' }))
+    .access_token;
   const client = storageClient(server.url, token);
   folderId = (await client.createFolder('Inputs', null)).id;
   versionId = (await client.upload(makeAudio('Take.wav', { seconds: 1 }), folderId)).ticket.version.id;
@@ -49,17 +50,51 @@ describe('names', () => {
   it('refuses the same in file names, in dropped folder paths and in renames', async () => {
     const before = await count();
     for (const fileName of ['x\u0000.wav', 'vaw.\u202Eexe', '..', 'up/../x.wav']) {
-      expect((await call(server.url, '/api/projects/upload', { method: 'POST', token, body: { groupId: null, fileName, size: 10 } })).status).toBe(400);
+      expect(
+        (
+          await call(server.url, '/api/projects/upload', {
+            method: 'POST',
+            token,
+            body: { groupId: null, fileName, size: 10 },
+          })
+        ).status,
+      ).toBe(400);
     }
-    expect((await call(server.url, '/api/groups/ensure', { method: 'POST', token, body: { parentId: null, paths: ['Live/\u0000Drums'] } })).status).toBe(400);
-    expect((await call(server.url, '/api/groups/ensure', { method: 'POST', token, body: { parentId: null, paths: ['Live/..'] } })).status).toBe(400);
-    expect((await call(server.url, `/api/groups/${folderId}`, { method: 'PATCH', token, body: { name: 'x\u202Ey' } })).status).toBe(400);
-    expect((await call(server.url, `/api/versions/${versionId}`, { method: 'PATCH', token, body: { name: 'v\u0000' } })).status).toBe(400);
+    expect(
+      (
+        await call(server.url, '/api/groups/ensure', {
+          method: 'POST',
+          token,
+          body: { parentId: null, paths: ['Live/\u0000Drums'] },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(server.url, '/api/groups/ensure', {
+          method: 'POST',
+          token,
+          body: { parentId: null, paths: ['Live/..'] },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call(server.url, `/api/groups/${folderId}`, { method: 'PATCH', token, body: { name: 'x\u202Ey' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(server.url, `/api/versions/${versionId}`, { method: 'PATCH', token, body: { name: 'v\u0000' } }))
+        .status,
+    ).toBe(400);
     expect(await count()).toBe(before);
   });
 
   it('takes an odd extension as data, not as part of a storage path', async () => {
-    const answer = await call(server.url, '/api/projects/upload', { method: 'POST', token, body: { groupId: null, fileName: 'x.w%2e%2eav', size: 10 } });
+    const answer = await call(server.url, '/api/projects/upload', {
+      method: 'POST',
+      token,
+      body: { groupId: null, fileName: 'x.w%2e%2eav', size: 10 },
+    });
     expect(answer.status).toBe(201);
     const { version } = answer.body as { version: { id: string; fileName: string } };
     expect(version.fileName).toBe('x.w%2e%2eav');
@@ -76,10 +111,19 @@ describe('free text', () => {
     });
     expect(comment.status).toBe(400);
     expect(reasons(comment.body)).toContain(NAME_MESSAGES.text);
-    expect(((await call(server.url, `/api/versions/${versionId}/comments`, { token })).body as { comments: unknown[] }).comments).toHaveLength(0);
-    const note = await call(server.url, `/api/versions/${versionId}/note`, { method: 'PUT', token, body: { html: '<p>a\u0000b</p>' } });
+    expect(
+      ((await call(server.url, `/api/versions/${versionId}/comments`, { token })).body as { comments: unknown[] })
+        .comments,
+    ).toHaveLength(0);
+    const note = await call(server.url, `/api/versions/${versionId}/note`, {
+      method: 'PUT',
+      token,
+      body: { html: '<p>a\u0000b</p>' },
+    });
     expect(note.status).toBe(400);
-    expect(((await call(server.url, `/api/versions/${versionId}/note`, { token })).body as { html: string }).html).toBe('');
+    expect(((await call(server.url, `/api/versions/${versionId}/note`, { token })).body as { html: string }).html).toBe(
+      '',
+    );
     // Line breaks and tabs stay welcome.
     expect(
       (

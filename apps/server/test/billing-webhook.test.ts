@@ -18,9 +18,15 @@ let eventNumber = 0;
 const now = () => server.clock.now();
 const unix = (at: Date = now()) => Math.floor(at.getTime() / 1000);
 
-async function send(body: unknown, options: { secret?: string; timestamp?: number; header?: string | null; token?: string } = {}) {
+async function send(
+  body: unknown,
+  options: { secret?: string; timestamp?: number; header?: string | null; token?: string } = {},
+) {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  const header = options.header === undefined ? signatureHeader(options.secret ?? SECRET, options.timestamp ?? unix(), raw) : options.header;
+  const header =
+    options.header === undefined
+      ? signatureHeader(options.secret ?? SECRET, options.timestamp ?? unix(), raw)
+      : options.header;
   const response = await fetch(`${server.url}/api/billing/webhook`, {
     method: 'POST',
     headers: {
@@ -30,7 +36,10 @@ async function send(body: unknown, options: { secret?: string; timestamp?: numbe
     },
     body: raw,
   });
-  return { status: response.status, body: (await response.json()) as { outcome?: string; error?: { message: string } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { outcome?: string; error?: { message: string } },
+  };
 }
 
 const event = (type: string, data: Record<string, unknown>, id = `evt_${++eventNumber}`) => ({ id, type, data });
@@ -44,7 +53,10 @@ async function newUser(email: string): Promise<string> {
 }
 const entitlementsOf = (userId: string) => server.context.services.entitlements.of(userId);
 async function subscription(externalId: string) {
-  const [row] = await server.context.database.db.select().from(billingSubscriptions).where(eq(billingSubscriptions.externalId, externalId));
+  const [row] = await server.context.database.db
+    .select()
+    .from(billingSubscriptions)
+    .where(eq(billingSubscriptions.externalId, externalId));
   return row!;
 }
 async function grantsOf(userId: string) {
@@ -52,7 +64,10 @@ async function grantsOf(userId: string) {
 }
 
 beforeAll(async () => {
-  server = await startClockedServer({ BILLING_WEBHOOK_SECRET: SECRET, BILLING_SHOP_URL: 'https://shop.example.com/mixroom' });
+  server = await startClockedServer({
+    BILLING_WEBHOOK_SECRET: SECRET,
+    BILLING_SHOP_URL: 'https://shop.example.com/mixroom',
+  });
 });
 afterAll(() => server?.close());
 
@@ -62,7 +77,10 @@ describe('signatures', () => {
     const answer = await send(event('subscription.created', { subscriptionId: 'sub_valid', userId, sku: 'ESSENTIAL' }));
     expect(answer).toEqual({ status: 200, body: { received: true, outcome: 'created' } });
     expect((await entitlementsOf(userId)).skus).toEqual(['ESSENTIAL']);
-    expect((await server.context.services.entitlements.summary(userId)).billing).toEqual({ provider: 'shop', shopUrl: 'https://shop.example.com/mixroom' });
+    expect((await server.context.services.entitlements.summary(userId)).billing).toEqual({
+      provider: 'shop',
+      shopUrl: 'https://shop.example.com/mixroom',
+    });
   });
 
   it('refuses a body signed with another secret, a missing or malformed signature, and a body changed after signing', async () => {
@@ -70,8 +88,14 @@ describe('signatures', () => {
     const body = event('subscription.created', { subscriptionId: 'sub_wrong', userId, sku: 'STUDIO' });
     const wrong = await send(body, { secret: 'whsec_not_the_right_one_0000' });
     expect(wrong).toMatchObject({ status: 401, body: { error: { message: 'The signature does not match.' } } });
-    expect(await send(body, { header: null })).toMatchObject({ status: 401, body: { error: { message: 'The request is not signed.' } } });
-    expect(await send(body, { header: 'v1=abc' })).toMatchObject({ status: 401, body: { error: { message: 'The signature header is malformed.' } } });
+    expect(await send(body, { header: null })).toMatchObject({
+      status: 401,
+      body: { error: { message: 'The request is not signed.' } },
+    });
+    expect(await send(body, { header: 'v1=abc' })).toMatchObject({
+      status: 401,
+      body: { error: { message: 'The signature header is malformed.' } },
+    });
     const signed = signatureHeader(SECRET, unix(), JSON.stringify(body));
     const tampered = await send({ ...body, data: { ...body.data, sku: 'LIVE_PREMIUM' } }, { header: signed });
     expect(tampered.status).toBe(401);
@@ -81,7 +105,11 @@ describe('signatures', () => {
   });
 
   it('a session is no substitute for a signature', async () => {
-    const body = event('subscription.created', { subscriptionId: 'sub_session', email: 'valid@billing.test', sku: 'STUDIO' });
+    const body = event('subscription.created', {
+      subscriptionId: 'sub_session',
+      email: 'valid@billing.test',
+      sku: 'STUDIO',
+    });
     expect((await send(body, { header: null, token: 'not-a-signature' })).status).toBe(401);
   });
 
@@ -109,11 +137,19 @@ describe('signatures', () => {
 
   it('a different event reusing an applied event id is not applied', async () => {
     const userId = await newUser('duplicate@billing.test');
-    expect((await send(event('subscription.created', { subscriptionId: 'sub_dup', userId, sku: 'STUDIO' }, 'evt_dup'))).body.outcome).toBe('created');
-    const again = await send(event('subscription.expired', { subscriptionId: 'sub_dup', userId, sku: 'STUDIO' }, 'evt_dup'));
+    expect(
+      (await send(event('subscription.created', { subscriptionId: 'sub_dup', userId, sku: 'STUDIO' }, 'evt_dup'))).body
+        .outcome,
+    ).toBe('created');
+    const again = await send(
+      event('subscription.expired', { subscriptionId: 'sub_dup', userId, sku: 'STUDIO' }, 'evt_dup'),
+    );
     expect(again.body.outcome).toBe('duplicate');
     expect((await entitlementsOf(userId)).skus).toEqual(['STUDIO']);
-    const [recorded] = await server.context.database.db.select().from(billingEvents).where(eq(billingEvents.id, 'evt_dup'));
+    const [recorded] = await server.context.database.db
+      .select()
+      .from(billingEvents)
+      .where(eq(billingEvents.id, 'evt_dup'));
     expect(recorded).toMatchObject({ type: 'subscription.created', outcome: 'created' });
   });
 });
@@ -132,13 +168,22 @@ describe('mapping events onto plan grants', () => {
     );
     expect(created.body.outcome).toBe('created');
     const first = await subscription('sub_life');
-    expect(first).toMatchObject({ userId, sku: 'STUDIO', interval: 'month', status: 'active', trial: false, manageUrl: 'https://shop.example.com/account' });
+    expect(first).toMatchObject({
+      userId,
+      sku: 'STUDIO',
+      interval: 'month',
+      status: 'active',
+      trial: false,
+      manageUrl: 'https://shop.example.com/account',
+    });
     const month = new Date(start);
     month.setUTCMonth(month.getUTCMonth() + 1);
     expect(first.endsAt?.toISOString()).toBe(month.toISOString());
     expect((await entitlementsOf(userId)).limits.storageMb).toBe(5_000_000);
 
-    expect((await send(event('subscription.renewed', { subscriptionId: 'sub_life', sku: 'STUDIO' }))).body.outcome).toBe('renewed');
+    expect(
+      (await send(event('subscription.renewed', { subscriptionId: 'sub_life', sku: 'STUDIO' }))).body.outcome,
+    ).toBe('renewed');
     const renewed = await subscription('sub_life');
     const twoMonths = new Date(month);
     twoMonths.setUTCMonth(twoMonths.getUTCMonth() + 1);
@@ -147,12 +192,16 @@ describe('mapping events onto plan grants', () => {
     expect(grant!.endsAt?.toISOString()).toBe(twoMonths.toISOString());
     expect(renewed.grantId).toBe(grant!.id);
 
-    expect((await send(event('subscription.cancelled', { subscriptionId: 'sub_life', sku: 'STUDIO' }))).body.outcome).toBe('cancelled');
+    expect(
+      (await send(event('subscription.cancelled', { subscriptionId: 'sub_life', sku: 'STUDIO' }))).body.outcome,
+    ).toBe('cancelled');
     expect((await subscription('sub_life')).status).toBe('cancelled');
     expect((await entitlementsOf(userId)).skus).toEqual(['STUDIO']);
     expect(await server.context.services.entitlements.hasRunningPaidSubscription(userId)).toBe(false);
 
-    expect((await send(event('subscription.expired', { subscriptionId: 'sub_life', sku: 'STUDIO' }))).body.outcome).toBe('expired');
+    expect(
+      (await send(event('subscription.expired', { subscriptionId: 'sub_life', sku: 'STUDIO' }))).body.outcome,
+    ).toBe('expired');
     expect((await subscription('sub_life')).status).toBe('expired');
     expect((await entitlementsOf(userId)).skus).toEqual([]);
     expect((await entitlementsOf(userId)).limits.storageMb).toBe(15_000);
@@ -161,7 +210,13 @@ describe('mapping events onto plan grants', () => {
   it('an annual subscription runs a year; while it renews, it counts as paid', async () => {
     const userId = await newUser('annual@billing.test');
     await send(
-      event('subscription.created', { subscriptionId: 'sub_annual', userId, sku: 'ESSENTIAL', interval: 'year', startsAt: '2026-01-10T00:00:00.000Z' }),
+      event('subscription.created', {
+        subscriptionId: 'sub_annual',
+        userId,
+        sku: 'ESSENTIAL',
+        interval: 'year',
+        startsAt: '2026-01-10T00:00:00.000Z',
+      }),
     );
     const row = await subscription('sub_annual');
     expect(row.endsAt?.toISOString()).toBe('2027-01-10T00:00:00.000Z');
@@ -212,7 +267,13 @@ describe('mapping events onto plan grants', () => {
   it('ALPHA and BETA grant Studio only before their expiry dates, and never past them', async () => {
     const userId = await newUser('alpha@billing.test');
     server.clock.set(new Date('2024-05-01T12:00:00Z'));
-    expect((await send(event('subscription.created', { subscriptionId: 'sub_alpha', userId, sku: 'ALPHA', interval: 'year' }))).body.outcome).toBe('created');
+    expect(
+      (
+        await send(
+          event('subscription.created', { subscriptionId: 'sub_alpha', userId, sku: 'ALPHA', interval: 'year' }),
+        )
+      ).body.outcome,
+    ).toBe('created');
     const alpha = await subscription('sub_alpha');
     expect(alpha).toMatchObject({ shopSku: 'ALPHA', sku: 'STUDIO' });
     expect(alpha.endsAt?.toISOString()).toBe('2024-11-09T00:00:00.000Z');
@@ -224,24 +285,35 @@ describe('mapping events onto plan grants', () => {
 
     server.clock.set(new Date('2024-11-09T00:00:00Z'));
     expect((await entitlementsOf(userId)).skus).toEqual([]);
-    expect((await send(event('subscription.created', { subscriptionId: 'sub_alpha_late', userId, sku: 'ALPHA' }))).body.outcome).toBe(
-      'ignored: ALPHA was valid until 2024-11-09',
-    );
+    expect(
+      (await send(event('subscription.created', { subscriptionId: 'sub_alpha_late', userId, sku: 'ALPHA' }))).body
+        .outcome,
+    ).toBe('ignored: ALPHA was valid until 2024-11-09');
     server.clock.set(new Date());
   });
 
   it('ignores (and records) events it can not map: unknown user, unknown sku, the free plan', async () => {
-    expect((await send(event('subscription.created', { subscriptionId: 'sub_nobody', email: 'nobody@billing.test', sku: 'STUDIO' }))).body.outcome).toBe(
-      'ignored: no such user',
-    );
+    expect(
+      (
+        await send(
+          event('subscription.created', { subscriptionId: 'sub_nobody', email: 'nobody@billing.test', sku: 'STUDIO' }),
+        )
+      ).body.outcome,
+    ).toBe('ignored: no such user');
     const userId = await newUser('sku@billing.test');
-    expect((await send(event('subscription.created', { subscriptionId: 'sub_sku', userId, sku: 'PLATINUM' }))).body.outcome).toBe(
-      'ignored: unknown sku PLATINUM',
-    );
-    expect((await send(event('subscription.created', { subscriptionId: 'sub_free', userId, sku: 'FREE' }))).body.outcome).toBe('ignored: unknown sku FREE');
-    expect((await send(event('subscription.cancelled', { subscriptionId: 'sub_unknown', userId, sku: 'STUDIO' }))).body.outcome).toBe(
-      'ignored: no such subscription',
-    );
-    expect(await send('{not json')).toMatchObject({ status: 400, body: { error: { message: 'The event is not valid JSON.' } } });
+    expect(
+      (await send(event('subscription.created', { subscriptionId: 'sub_sku', userId, sku: 'PLATINUM' }))).body.outcome,
+    ).toBe('ignored: unknown sku PLATINUM');
+    expect(
+      (await send(event('subscription.created', { subscriptionId: 'sub_free', userId, sku: 'FREE' }))).body.outcome,
+    ).toBe('ignored: unknown sku FREE');
+    expect(
+      (await send(event('subscription.cancelled', { subscriptionId: 'sub_unknown', userId, sku: 'STUDIO' }))).body
+        .outcome,
+    ).toBe('ignored: no such subscription');
+    expect(await send('{not json')).toMatchObject({
+      status: 400,
+      body: { error: { message: 'The event is not valid JSON.' } },
+    });
   });
 });

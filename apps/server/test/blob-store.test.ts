@@ -45,7 +45,10 @@ describe.each(drivers)('blob store: $name', (driver) => {
     await driver.setup();
     dataDir = mkdtempSync(join(tmpdir(), 'mixroom-blob-'));
     server = await start();
-    const owner = await new UsersRepository(server.context.database.db).create({ email: `owner-${driver.name.length}@test.io`, displayName: 'Owner' });
+    const owner = await new UsersRepository(server.context.database.db).create({
+      email: `owner-${driver.name.length}@test.io`,
+      displayName: 'Owner',
+    });
     ownerId = owner.id;
   });
   afterAll(async () => {
@@ -82,7 +85,10 @@ describe.each(drivers)('blob store: $name', (driver) => {
     expect(put.status).toBe(200);
 
     const name = `Mix "final" – été 🎧.wav`;
-    const downloadUrl = await server.context.blobs.signDownloadUrl('t/signed/file.wav', { expiresInSeconds: 60, fileName: name });
+    const downloadUrl = await server.context.blobs.signDownloadUrl('t/signed/file.wav', {
+      expiresInSeconds: 60,
+      fileName: name,
+    });
     const whole = await fetch(downloadUrl);
     expect(whole.status).toBe(200);
     expect(sha256(Buffer.from(await whole.arrayBuffer()))).toBe(sha256(data));
@@ -140,7 +146,9 @@ describe.each(drivers)('blob store: $name', (driver) => {
     const size = MIN_PART_SIZE + 10;
     const uploads = server.context.services.uploads;
     const session = await uploads.start(ownerId, 't/multipart/aborted.wav', size, MIN_PART_SIZE);
-    await expect(uploads.recordPart(ownerId, session.id, { partNumber: 2, etag: '"x"', size: 99 })).rejects.toThrow(/should hold 10 bytes/);
+    await expect(uploads.recordPart(ownerId, session.id, { partNumber: 2, etag: '"x"', size: 99 })).rejects.toThrow(
+      /should hold 10 bytes/,
+    );
     await expect(uploads.get('00000000-0000-4000-8000-000000000000', session.id)).rejects.toThrow(/No such upload/);
     await uploads.abort(ownerId, session.id);
     await expect(uploads.partUrl(ownerId, session.id, 1)).rejects.toThrow(/Upload aborted/);
@@ -165,6 +173,8 @@ describe('disk driver signatures', () => {
     parsed.searchParams.set('e', String(Math.floor(Date.now() / 1000) - 10));
     expect((await fetch(parsed)).status).toBe(403);
     const upload = new URL(await server.context.blobs.signDownloadUrl('t/private.bin', { expiresInSeconds: 60 }));
-    expect((await fetch(upload.toString().replace('/api/blob/get', '/api/blob/put'), { method: 'PUT', body: 'x' })).status).toBe(403);
+    expect(
+      (await fetch(upload.toString().replace('/api/blob/get', '/api/blob/put'), { method: 'PUT', body: 'x' })).status,
+    ).toBe(403);
   });
 });

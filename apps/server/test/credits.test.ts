@@ -101,15 +101,27 @@ describe.each(backends)('credits on $name', (backend) => {
   it('gives the monthly grant once when two nodes run the job at the same time, and again next month', async () => {
     const free = await newUser('free@credits.test');
     const studio = await newUser('studio@credits.test');
-    await databases.nodeA.db.insert(planGrants).values({ userId: studio, sku: 'STUDIO', startsAt: new Date('2026-01-01T00:00:00Z') });
+    await databases.nodeA.db
+      .insert(planGrants)
+      .values({ userId: studio, sku: 'STUDIO', startsAt: new Date('2026-01-01T00:00:00Z') });
     const before = published.length;
 
-    const runs = await Promise.all([nodeA.grantMonthlyToAll(1), nodeB.grantMonthlyToAll(1), nodeA.grantMonthlyToAll(), nodeB.grantMonthlyToAll()]);
+    const runs = await Promise.all([
+      nodeA.grantMonthlyToAll(1),
+      nodeB.grantMonthlyToAll(1),
+      nodeA.grantMonthlyToAll(),
+      nodeB.grantMonthlyToAll(),
+    ]);
     expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
     await expectBalance(free, 20);
     await expectBalance(studio, 400);
     // Once more on the same day: nothing new.
-    await Promise.all([nodeA.grantMonthlyToAll(), nodeB.grantMonthlyToAll(), nodeA.ensureMonthlyGrant(free), nodeB.ensureMonthlyGrant(studio)]);
+    await Promise.all([
+      nodeA.grantMonthlyToAll(),
+      nodeB.grantMonthlyToAll(),
+      nodeA.ensureMonthlyGrant(free),
+      nodeB.ensureMonthlyGrant(studio),
+    ]);
     await expectBalance(free, 20);
     await expectBalance(studio, 400);
     // Each owner's screens heard about their credits exactly once.
@@ -127,7 +139,9 @@ describe.each(backends)('credits on $name', (backend) => {
     const user = await newUser('upgrade@credits.test');
     await nodeA.ensureMonthlyGrant(user);
     await expectBalance(user, 20);
-    await databases.nodeA.db.insert(planGrants).values({ userId: user, sku: 'ESSENTIAL', startsAt: new Date('2026-11-20T00:00:00Z') });
+    await databases.nodeA.db
+      .insert(planGrants)
+      .values({ userId: user, sku: 'ESSENTIAL', startsAt: new Date('2026-11-20T00:00:00Z') });
     await Promise.all([nodeA.ensureMonthlyGrant(user), nodeB.ensureMonthlyGrant(user), nodeA.balance(user)]);
     await expectBalance(user, 200);
   });
@@ -136,7 +150,11 @@ describe.each(backends)('credits on $name', (backend) => {
     const user = await newUser('spender@credits.test');
     await nodeA.ensureMonthlyGrant(user);
     await expectBalance(user, 20);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? nodeA : nodeB).spend(user, 5, 'Stem separation', `task-spender-${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? nodeA : nodeB).spend(user, 5, 'Stem separation', `task-spender-${i}`),
+      ),
+    );
     expect(results.filter((r) => r.status === 'spent')).toHaveLength(4);
     expect(results.filter((r) => r.status === 'insufficient')).toHaveLength(46);
     await expectBalance(user, 0);
@@ -147,14 +165,19 @@ describe.each(backends)('credits on $name', (backend) => {
   it('a spend with one ref counts once, even when sent twice at the same time', async () => {
     const user = await newUser('twice@credits.test');
     expect(await nodeA.canAfford(user, 20)).toBe(true);
-    const [first, second] = await Promise.all([nodeA.spend(user, 5, 'Voice conversion', 'task-twice'), nodeB.spend(user, 5, 'Voice conversion', 'task-twice')]);
+    const [first, second] = await Promise.all([
+      nodeA.spend(user, 5, 'Voice conversion', 'task-twice'),
+      nodeB.spend(user, 5, 'Voice conversion', 'task-twice'),
+    ]);
     expect([first.status, second.status].sort()).toEqual(['already-spent', 'spent']);
     const third = await nodeA.spend(user, 5, 'Voice conversion', 'task-twice');
     expect(third).toEqual({ status: 'already-spent', balance: 15 });
     await expectBalance(user, 15);
     // Another account can't use (or learn the balance behind) someone else's reference.
     const other = await newUser('other@credits.test');
-    await expect(nodeA.spend(other, 5, 'Voice conversion', 'task-twice')).rejects.toThrow('This reference belongs to another account.');
+    await expect(nodeA.spend(other, 5, 'Voice conversion', 'task-twice')).rejects.toThrow(
+      'This reference belongs to another account.',
+    );
     await expectBalance(other, 20);
   });
 
@@ -181,8 +204,12 @@ describe.each(backends)('credits on $name', (backend) => {
     const entry = await nodeA.adjust(adminActor, user, { amount: 30, reason: 'Support: failed render' });
     expect(entry).toMatchObject({ kind: 'adjustment', amount: 30, reason: 'Support: failed render' });
     await expectBalance(user, 50);
-    await expect(nodeA.adjust(adminActor, user, { amount: -51, reason: 'Too much' })).rejects.toThrow("Credits can't go below zero: this user has 50 credits.");
+    await expect(nodeA.adjust(adminActor, user, { amount: -51, reason: 'Too much' })).rejects.toThrow(
+      "Credits can't go below zero: this user has 50 credits.",
+    );
     await expectBalance(user, 50);
-    await expect(nodeA.adjust({ ...adminActor, userId: user, isAdmin: false }, user, { amount: 5, reason: 'Myself' })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      nodeA.adjust({ ...adminActor, userId: user, isAdmin: false }, user, { amount: 5, reason: 'Myself' }),
+    ).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -21,7 +21,8 @@ let nodeBUrl: string;
 let nodeBDir: string;
 let admin: Tokens;
 let member: Tokens;
-const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+const subjectOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 beforeAll(async () => {
   database = await createTestDatabase(adminUrl);
@@ -33,7 +34,10 @@ beforeAll(async () => {
   nodeBDir = mkdtempSync(join(tmpdir(), 'mixroom-node-b-'));
   nodeB = spawnServer({ ...shared, PORT: String(portB), DATA_DIR: nodeBDir, LOG_LEVEL: 'warn' });
   nodeBUrl = `http://127.0.0.1:${portB}`;
-  await waitFor(async () => (await fetch(`${nodeBUrl}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000, what: 'node B' });
+  await waitFor(async () => (await fetch(`${nodeBUrl}/api/health`).catch(() => null))?.ok, {
+    timeoutMs: 60_000,
+    what: 'node B',
+  });
   admin = await signInThroughOidc(nodeA.url, { email: 'admin@pg.test', password: 'admin-password' });
   member = await signInThroughOidc(nodeA.url, { email: 'member@pg.test', password: 'member-password' });
 });
@@ -59,11 +63,19 @@ describe('two Mixroom processes on one PostgreSQL', () => {
     await client.auth(member.access_token);
     expect(await client.subscribe(`user:${memberId}`)).toMatchObject({ type: 'subscribed' });
 
-    const granted = await call(nodeA.url, `/api/admin/users/${memberId}/plans`, { method: 'POST', token: admin.access_token, body: { sku: 'STUDIO' } });
+    const granted = await call(nodeA.url, `/api/admin/users/${memberId}/plans`, {
+      method: 'POST',
+      token: admin.access_token,
+      body: { sku: 'STUDIO' },
+    });
     expect(granted.status).toBe(201);
-    const event = await waitFor(() => client.events().find((e) => e.type === 'user.updated'), { what: 'the event on node B' });
+    const event = await waitFor(() => client.events().find((e) => e.type === 'user.updated'), {
+      what: 'the event on node B',
+    });
     expect(event.data).toEqual({ userId: memberId });
-    expect((await call(nodeBUrl, '/api/me', { token: member.access_token })).body).toMatchObject({ limits: { storageMb: 5_000_000 } });
+    expect((await call(nodeBUrl, '/api/me', { token: member.access_token })).body).toMatchObject({
+      limits: { storageMb: 5_000_000 },
+    });
     client.close();
   });
 });
@@ -78,7 +90,9 @@ describe('the data layer on PostgreSQL', () => {
     const server = await startTestServer({ DATABASE_URL: fresh.url });
     try {
       const repo = new UsersRepository(server.context.database.db);
-      const created = await Promise.all(Array.from({ length: 6 }, (_, i) => repo.create({ email: `racer${i}@pg.test`, displayName: `Racer ${i}` })));
+      const created = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => repo.create({ email: `racer${i}@pg.test`, displayName: `Racer ${i}` })),
+      );
       expect(created.filter((u) => u.isAdmin)).toHaveLength(1);
     } finally {
       await server.close();
@@ -95,7 +109,11 @@ describe('the data layer on PostgreSQL', () => {
       const { url } = await uploads.partUrl(owner, session.id, partNumber);
       const bytes = source.subarray((partNumber - 1) * MIN_PART_SIZE, partNumber * MIN_PART_SIZE);
       const response = await fetch(url, { method: 'PUT', body: bytes });
-      await uploads.recordPart(owner, session.id, { partNumber, etag: response.headers.get('etag') ?? '', size: bytes.length });
+      await uploads.recordPart(owner, session.id, {
+        partNumber,
+        etag: response.headers.get('etag') ?? '',
+        size: bytes.length,
+      });
     }
     expect((await uploads.get(owner, session.id)).parts.map((p) => p.partNumber)).toEqual([1, 2]);
     await uploads.complete(owner, session.id);

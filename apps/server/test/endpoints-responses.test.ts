@@ -22,7 +22,8 @@ beforeAll(async () => {
   // Stands in for the bearer authentication: a request with a token has a signed-in user.
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
-    if (request.headers.authorization) request.actor = { userId: id, isAdmin: false, email: 'ana@example.test', displayName: 'Ana' };
+    if (request.headers.authorization)
+      request.actor = { userId: id, isAdmin: false, email: 'ana@example.test', displayName: 'Ana' };
   });
   route(app, storageEndpoints.usage, () => usage as { usedBytes: number; limitBytes: number });
   route(app, commentEndpoints.reply, (request) => {
@@ -58,20 +59,40 @@ describe('responses are checked against their declared schema', () => {
 
 describe('requests follow the declaration', () => {
   it('answers with the declared success status: 201 for a created reply, 204 for an edit', async () => {
-    const created = await app.inject({ method: 'POST', url: `/api/comments/${id}/replies`, headers, payload: { text: 'Nice mix' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: `/api/comments/${id}/replies`,
+      headers,
+      payload: { text: 'Nice mix' },
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({ id });
     expect(replies).toEqual([{ id, text: 'Nice mix' }]);
-    const edited = await app.inject({ method: 'PATCH', url: `/api/comments/${id}`, headers, payload: { text: 'Nicer mix' } });
+    const edited = await app.inject({
+      method: 'PATCH',
+      url: `/api/comments/${id}`,
+      headers,
+      payload: { text: 'Nicer mix' },
+    });
     expect(edited.statusCode).toBe(204);
     expect(edited.body).toBe('');
   });
 
   it('refuses params and bodies that do not match, before the handler runs', async () => {
-    const badId = await app.inject({ method: 'POST', url: '/api/comments/not-a-uuid/replies', headers, payload: { text: 'x' } });
+    const badId = await app.inject({
+      method: 'POST',
+      url: '/api/comments/not-a-uuid/replies',
+      headers,
+      payload: { text: 'x' },
+    });
     expect(badId.statusCode).toBe(400);
     expect(badId.json().error.code).toBe('VALIDATION');
-    const badBody = await app.inject({ method: 'POST', url: `/api/comments/${id}/replies`, headers, payload: { words: 'x' } });
+    const badBody = await app.inject({
+      method: 'POST',
+      url: `/api/comments/${id}/replies`,
+      headers,
+      payload: { words: 'x' },
+    });
     expect(badBody.statusCode).toBe(400);
     expect(replies).toHaveLength(1);
   });

@@ -111,20 +111,30 @@ describe('the endpoint table', () => {
   });
 
   it('is served: every declared endpoint has its route, with the declared method', () => {
-    const unserved = allEndpoints.filter((e) => !server.app.hasRoute({ method: e.method, url: e.path })).map((e) => `${e.method} ${e.path}`);
+    const unserved = allEndpoints
+      .filter((e) => !server.app.hasRoute({ method: e.method, url: e.path }))
+      .map((e) => `${e.method} ${e.path}`);
     expect(unserved).toEqual([]);
   });
 
   it('declares a success schema for every JSON endpoint, so each answer is checked before it leaves', () => {
-    const undeclared = allEndpoints.filter((e) => !e.raw && !e.responses[successStatus(e)]).map((e) => `${e.method} ${e.path}`);
+    const undeclared = allEndpoints
+      .filter((e) => !e.raw && !e.responses[successStatus(e)])
+      .map((e) => `${e.method} ${e.path}`);
     expect(undeclared).toEqual([]);
   });
 
   it('generates /api/docs from the declarations, and documents no route the table lacks', async () => {
     const response = await fetch(`${server.url}/api/docs/json`);
-    const document = (await response.json()) as { paths: Record<string, Record<string, { summary?: string; responses?: Record<string, unknown> }>> };
+    const document = (await response.json()) as {
+      paths: Record<string, Record<string, { summary?: string; responses?: Record<string, unknown> }>>;
+    };
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
-      Object.entries(operations).map(([method, operation]) => ({ path: path.replace(/\{(\w+)\}/g, ':$1'), method: method.toUpperCase(), operation })),
+      Object.entries(operations).map(([method, operation]) => ({
+        path: path.replace(/\{(\w+)\}/g, ':$1'),
+        method: method.toUpperCase(),
+        operation,
+      })),
     );
     const visible = allEndpoints.filter((e) => !e.hidden);
     for (const endpoint of visible) {
@@ -132,7 +142,9 @@ describe('the endpoint table', () => {
       expect(entry?.operation.summary, `${endpoint.method} ${endpoint.path}`).toBe(endpoint.summary);
       expect(Object.keys(entry?.operation.responses ?? {})).toEqual(Object.keys(endpoint.responses));
     }
-    const undeclared = documented.filter((d) => d.method !== 'HEAD' && !allEndpoints.some((e) => e.method === d.method && e.path === d.path));
+    const undeclared = documented.filter(
+      (d) => d.method !== 'HEAD' && !allEndpoints.some((e) => e.method === d.method && e.path === d.path),
+    );
     expect(undeclared.map((d) => `${d.method} ${d.path}`)).toEqual([]);
   });
 });
@@ -143,7 +155,9 @@ describe('web calls', () => {
   it('go through the typed client in the feature API modules: no hand-written /api/ path there', () => {
     const apiModules = files.filter((f) => /features\/[\w-]+\/api\.ts$/.test(f));
     expect(apiModules.length).toBeGreaterThan(3);
-    const handWritten = apiModules.filter((f) => /['"`]\/api\//.test(readFileSync(f, 'utf8'))).map((f) => relative(webSrc, f));
+    const handWritten = apiModules
+      .filter((f) => /['"`]\/api\//.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(webSrc, f));
     expect(handWritten).toEqual([]);
   });
 

@@ -19,8 +19,21 @@ import { startTestServer, type TestServer } from './helpers/test-server';
 import { connectRealtime } from './helpers/ws-client';
 import { waitFor } from './helpers/wait-for';
 
-const NUMERIC: (keyof PlanLimits)[] = ['storageMb', 'transferMaxBytes', 'transfersPerMonth', 'liveGuests', 'liveMaxDurationMs', 'creditsPerMonth'];
-const FLAGS: (keyof PlanLimits)[] = ['transferPassword', 'transferReload', 'liveRecording', 'liveBroadcast', 'liveCoHost'];
+const NUMERIC: (keyof PlanLimits)[] = [
+  'storageMb',
+  'transferMaxBytes',
+  'transfersPerMonth',
+  'liveGuests',
+  'liveMaxDurationMs',
+  'creditsPerMonth',
+];
+const FLAGS: (keyof PlanLimits)[] = [
+  'transferPassword',
+  'transferReload',
+  'liveRecording',
+  'liveBroadcast',
+  'liveCoHost',
+];
 const larger = (a: number, b: number) => (a === UNLIMITED || b === UNLIMITED ? UNLIMITED : Math.max(a, b));
 
 describe('the merged-plan rule over the plan table', () => {
@@ -28,9 +41,12 @@ describe('the merged-plan rule over the plan table', () => {
   it.each(pairs)('%s + %s: the larger of each limit (unlimited wins), flags OR-ed, never below Free', (a, b) => {
     const merged = mergePlans([a, b]);
     const [la, lb, free] = [PLANS[a].limits, PLANS[b].limits, PLANS.FREE.limits];
-    for (const key of NUMERIC) expect(merged[key], key).toBe(larger(larger(la[key] as number, lb[key] as number), free[key] as number));
+    for (const key of NUMERIC)
+      expect(merged[key], key).toBe(larger(larger(la[key] as number, lb[key] as number), free[key] as number));
     for (const key of FLAGS) expect(merged[key], key).toBe(Boolean(la[key]) || Boolean(lb[key]));
-    expect(merged.transferDurationDays).toEqual([...new Set([...la.transferDurationDays, ...lb.transferDurationDays])].sort((x, y) => x - y));
+    expect(merged.transferDurationDays).toEqual(
+      [...new Set([...la.transferDurationDays, ...lb.transferDurationDays])].sort((x, y) => x - y),
+    );
     expect(mergePlans([b, a])).toEqual(merged);
   });
 
@@ -81,8 +97,10 @@ describe('entitlements of a signed-in user', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    admin = (await signInThroughOidc(server.url, { email: 'admin@entitlements.test', password: 'admin-password-long' })).access_token;
-    ana = (await signInThroughOidc(server.url, { email: 'ana@entitlements.test', password: 'ana-password-long' })).access_token;
+    admin = (await signInThroughOidc(server.url, { email: 'admin@entitlements.test', password: 'admin-password-long' }))
+      .access_token;
+    ana = (await signInThroughOidc(server.url, { email: 'ana@entitlements.test', password: 'ana-password-long' }))
+      .access_token;
     anaId = (await me(ana)).id;
   });
   afterAll(() => server?.close());
@@ -107,9 +125,15 @@ describe('entitlements of a signed-in user', () => {
     await socket.auth(ana);
     expect(await socket.subscribe(`user:${anaId}`)).toMatchObject({ type: 'subscribed' });
     try {
-      const grant = await call(server.url, `/api/admin/users/${anaId}/plans`, { method: 'POST', token: admin, body: { sku: 'STUDIO' } });
+      const grant = await call(server.url, `/api/admin/users/${anaId}/plans`, {
+        method: 'POST',
+        token: admin,
+        body: { sku: 'STUDIO' },
+      });
       expect(grant.status).toBe(201);
-      await waitFor(() => socket.events().some((e) => e.type === 'user.updated'), { what: 'user.updated on the user topic' });
+      await waitFor(() => socket.events().some((e) => e.type === 'user.updated'), {
+        what: 'user.updated on the user topic',
+      });
     } finally {
       socket.close();
     }
@@ -125,7 +149,8 @@ describe('entitlements of a signed-in user', () => {
     expect(credits.hasMore).toBe(false);
     const page = (await call(server.url, `/api/credits?limit=1`, { token: ana })).body as unknown as CreditsResponse;
     expect(page.hasMore).toBe(true);
-    const next = (await call(server.url, `/api/credits?limit=1&before=${page.entries[0]!.seq}`, { token: ana })).body as unknown as CreditsResponse;
+    const next = (await call(server.url, `/api/credits?limit=1&before=${page.entries[0]!.seq}`, { token: ana }))
+      .body as unknown as CreditsResponse;
     expect(next.entries.map((e) => e.amount)).toEqual([20]);
   });
 
@@ -137,10 +162,26 @@ describe('entitlements of a signed-in user', () => {
     });
     expect(adjusted.status).toBe(201);
     expect((await me(ana)).entitlements.credits.balance).toBe(300);
-    const refused = await call(server.url, `/api/admin/users/${anaId}/credits`, { method: 'POST', token: admin, body: { amount: -301, reason: 'Too much' } });
-    expect(refused).toMatchObject({ status: 409, body: { error: { message: "Credits can't go below zero: this user has 300 credits." } } });
-    expect((await call(server.url, `/api/admin/users/${anaId}/credits`, { method: 'POST', token: admin, body: { amount: 5, reason: ' ' } })).status).toBe(400);
-    const ledger = (await call(server.url, `/api/admin/users/${anaId}/credits`, { token: admin })).body as unknown as CreditsResponse;
+    const refused = await call(server.url, `/api/admin/users/${anaId}/credits`, {
+      method: 'POST',
+      token: admin,
+      body: { amount: -301, reason: 'Too much' },
+    });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { error: { message: "Credits can't go below zero: this user has 300 credits." } },
+    });
+    expect(
+      (
+        await call(server.url, `/api/admin/users/${anaId}/credits`, {
+          method: 'POST',
+          token: admin,
+          body: { amount: 5, reason: ' ' },
+        })
+      ).status,
+    ).toBe(400);
+    const ledger = (await call(server.url, `/api/admin/users/${anaId}/credits`, { token: admin }))
+      .body as unknown as CreditsResponse;
     expect(ledger.entries[0]).toMatchObject({ kind: 'adjustment', amount: -100, reason: 'Moved to the team account' });
   });
 });

@@ -13,8 +13,16 @@ let tokens: Tokens;
 
 beforeAll(async () => {
   issuer = await startTestServer();
-  app = await startTestServer({ OIDC_ISSUER: `${issuer.url}/oidc`, OIDC_CLIENT_ID: 'mixroom-web', OIDC_AUDIENCE: 'urn:mixroom:api' });
-  tokens = await signInThroughOidc(issuer.url, { email: 'keycloak-user@corp.test', password: 'corp-password', displayName: 'Corp User' });
+  app = await startTestServer({
+    OIDC_ISSUER: `${issuer.url}/oidc`,
+    OIDC_CLIENT_ID: 'mixroom-web',
+    OIDC_AUDIENCE: 'urn:mixroom:api',
+  });
+  tokens = await signInThroughOidc(issuer.url, {
+    email: 'keycloak-user@corp.test',
+    password: 'corp-password',
+    displayName: 'Corp User',
+  });
 });
 afterAll(async () => {
   await app.close();
@@ -26,7 +34,9 @@ describe('an external OIDC issuer', () => {
     const config = await call(app.url, '/api/auth/config');
     expect(config.body).toMatchObject({ issuer: `${issuer.url}/oidc`, clientId: 'mixroom-web', embedded: false });
     expect((await fetch(`${app.url}/oidc/.well-known/openid-configuration`)).status).toBe(404);
-    expect((await call(app.url, '/api/auth/password-reset', { method: 'POST', body: { email: 'a@b.co' } })).status).toBe(404);
+    expect(
+      (await call(app.url, '/api/auth/password-reset', { method: 'POST', body: { email: 'a@b.co' } })).status,
+    ).toBe(404);
   });
 
   it('accepts the issuer’s access tokens and creates the account on first use', async () => {

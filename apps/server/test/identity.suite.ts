@@ -12,7 +12,9 @@ import { startTestServer, type TestServer } from './helpers/test-server';
  * Accounts, tokens, admin and API surface against one database. identity.test.ts runs it on PGlite,
  * identity.postgres.test.ts on PostgreSQL.
  */
-export function identitySuite(database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }>): void {
+export function identitySuite(
+  database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }>,
+): void {
   let server: TestServer;
   let admin: Tokens;
   let member: Tokens;
@@ -22,8 +24,16 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
     const target = await database();
     drop = target.drop;
     server = await startTestServer(target.env);
-    admin = await signInThroughOidc(server.url, { email: 'first@studio.test', password: 'first-password', displayName: 'First' });
-    member = await signInThroughOidc(server.url, { email: 'second@studio.test', password: 'second-password', displayName: 'Second' });
+    admin = await signInThroughOidc(server.url, {
+      email: 'first@studio.test',
+      password: 'first-password',
+      displayName: 'First',
+    });
+    member = await signInThroughOidc(server.url, {
+      email: 'second@studio.test',
+      password: 'second-password',
+      displayName: 'Second',
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -48,7 +58,8 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
       .sign(key);
   }
 
-  const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+  const subjectOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
   describe('accounts through the embedded OIDC provider', () => {
     it('issues JWT access tokens for the API audience with a refresh token', async () => {
@@ -62,8 +73,17 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
       const first = await call(server.url, '/api/me', { token: admin.access_token });
       const second = await call(server.url, '/api/me', { token: member.access_token });
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ email: 'first@studio.test', displayName: 'First', isAdmin: true, capabilities: { admin: true } });
-      expect(second.body).toMatchObject({ email: 'second@studio.test', isAdmin: false, capabilities: { admin: false } });
+      expect(first.body).toMatchObject({
+        email: 'first@studio.test',
+        displayName: 'First',
+        isAdmin: true,
+        capabilities: { admin: true },
+      });
+      expect(second.body).toMatchObject({
+        email: 'second@studio.test',
+        isAdmin: false,
+        capabilities: { admin: false },
+      });
       expect((second.body as { limits: { storageMb: number } }).limits.storageMb).toBe(15_000);
     });
 
@@ -74,24 +94,40 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
     });
 
     it('signs in an existing account and refuses a wrong password', async () => {
-      const again = await signInThroughOidc(server.url, { email: 'SECOND@studio.test', password: 'second-password' }, 'signin');
+      const again = await signInThroughOidc(
+        server.url,
+        { email: 'SECOND@studio.test', password: 'second-password' },
+        'signin',
+      );
       expect(subjectOf(again.access_token)).toBe(subjectOf(member.access_token));
-      await expect(signInThroughOidc(server.url, { email: 'second@studio.test', password: 'wrong-password' }, 'signin')).rejects.toThrow(/401.*not correct/);
+      await expect(
+        signInThroughOidc(server.url, { email: 'second@studio.test', password: 'wrong-password' }, 'signin'),
+      ).rejects.toThrow(/401.*not correct/);
     });
 
     it('makes no second account for an e-mail in any case, and never says the e-mail is taken', async () => {
       const interaction = await startInteraction(server.url);
-      const answer = await submit(interaction, 'signup', { displayName: 'Other', email: 'First@Studio.test', password: 'another-password' });
+      const answer = await submit(interaction, 'signup', {
+        displayName: 'Other',
+        email: 'First@Studio.test',
+        password: 'another-password',
+      });
       expect(answer.status).toBe(200);
       expect(answer.message).toBe(SIGN_UP_CHECK_MAIL);
       expect(answer.redirectTo).toBeUndefined();
       const found = await call(server.url, '/api/admin/users?search=studio.test', { token: admin.access_token });
-      expect((found.body.users as { email: string }[]).filter((u) => u.email.toLowerCase() === 'first@studio.test')).toHaveLength(1);
+      expect(
+        (found.body.users as { email: string }[]).filter((u) => u.email.toLowerCase() === 'first@studio.test'),
+      ).toHaveLength(1);
     });
 
     it('validates sign-up input with clear messages', async () => {
-      await expect(signInThroughOidc(server.url, { email: 'not-an-email', password: 'long-enough' })).rejects.toThrow(/valid e-mail/);
-      await expect(signInThroughOidc(server.url, { email: 'short@studio.test', password: 'short' })).rejects.toThrow(/at least 8 characters/);
+      await expect(signInThroughOidc(server.url, { email: 'not-an-email', password: 'long-enough' })).rejects.toThrow(
+        /valid e-mail/,
+      );
+      await expect(signInThroughOidc(server.url, { email: 'short@studio.test', password: 'short' })).rejects.toThrow(
+        /at least 8 characters/,
+      );
     });
   });
 
@@ -166,15 +202,28 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
 
     it('grants a plan that lifts the merged limits, and only an admin may', async () => {
       const memberId = subjectOf(member.access_token);
-      const denied = await call(server.url, `/api/admin/users/${memberId}/plans`, { method: 'POST', token: member.access_token, body: { sku: 'STUDIO' } });
+      const denied = await call(server.url, `/api/admin/users/${memberId}/plans`, {
+        method: 'POST',
+        token: member.access_token,
+        body: { sku: 'STUDIO' },
+      });
       expect(denied.status).toBe(403);
-      const granted = await call(server.url, `/api/admin/users/${memberId}/plans`, { method: 'POST', token: admin.access_token, body: { sku: 'STUDIO' } });
+      const granted = await call(server.url, `/api/admin/users/${memberId}/plans`, {
+        method: 'POST',
+        token: admin.access_token,
+        body: { sku: 'STUDIO' },
+      });
       expect(granted.status).toBe(201);
       const me = await call(server.url, '/api/me', { token: member.access_token });
       expect(me.body).toMatchObject({ limits: { storageMb: 5_000_000, liveRecording: true } });
-      const revoked = await call(server.url, `/api/admin/users/${memberId}/plans/${String(granted.body.id)}`, { method: 'DELETE', token: admin.access_token });
+      const revoked = await call(server.url, `/api/admin/users/${memberId}/plans/${String(granted.body.id)}`, {
+        method: 'DELETE',
+        token: admin.access_token,
+      });
       expect(revoked.status).toBe(204);
-      expect((await call(server.url, '/api/me', { token: member.access_token })).body).toMatchObject({ limits: { storageMb: 15_000 } });
+      expect((await call(server.url, '/api/me', { token: member.access_token })).body).toMatchObject({
+        limits: { storageMb: 15_000 },
+      });
     });
   });
 
@@ -182,7 +231,10 @@ export function identitySuite(database: () => Promise<{ env: Record<string, stri
     it('serves the health of database, storage and queue', async () => {
       const health = await call(server.url, '/api/health');
       expect(health.status).toBe(200);
-      expect(health.body).toMatchObject({ status: 'ok', checks: { database: { ok: true }, storage: { ok: true }, queue: { ok: true } } });
+      expect(health.body).toMatchObject({
+        status: 'ok',
+        checks: { database: { ok: true }, storage: { ok: true }, queue: { ok: true } },
+      });
     });
 
     it('serves OpenAPI generated from the contract schemas at /api/docs', async () => {

@@ -14,7 +14,13 @@ beforeAll(async () => {
   // Debian's Chromium, headless, as the e2e journeys run it.
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   page = await browser.newPage();
 });
@@ -42,7 +48,10 @@ const MEASURE_IN_PAGE = `async ({ base64, type }) => {
 }`;
 
 /** How Chromium hears a file: where its click is (ms), its decoded length and its media element length (s). */
-async function inChromium(path: string, type: string): Promise<{ clickMs: number; seconds: number; elementSeconds: number }> {
+async function inChromium(
+  path: string,
+  type: string,
+): Promise<{ clickMs: number; seconds: number; elementSeconds: number }> {
   const args = JSON.stringify({ base64: readFileSync(path).toString('base64'), type });
   return page.evaluate<{ clickMs: number; seconds: number; elementSeconds: number }>(`(${MEASURE_IN_PAGE})(${args})`);
 }

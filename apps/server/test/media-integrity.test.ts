@@ -2,7 +2,11 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../src/platform/clock/clock';
-import { PROCESSING_HEARTBEAT_MS, PROCESSING_STALLED_AFTER_MS, type Ticker } from '../src/modules/storage/media/processing-heartbeat';
+import {
+  PROCESSING_HEARTBEAT_MS,
+  PROCESSING_STALLED_AFTER_MS,
+  type Ticker,
+} from '../src/modules/storage/media/processing-heartbeat';
 import { audioDir, generateAudio } from './helpers/audio';
 import { startMediaHarness, type MediaHarness } from './helpers/media-harness';
 
@@ -25,7 +29,11 @@ afterAll(() => harness.close());
 
 /** Twenty seconds of tone in `extension`, then only its first `keep` of the bytes, as an upload cut off. */
 function cutShort(extension: string, extra: string[], keep = 0.1): string {
-  const full = generateAudio(join(audioDir, `full.${extension}`), 'sine=frequency=440:sample_rate=48000:duration=20', extra);
+  const full = generateAudio(
+    join(audioDir, `full.${extension}`),
+    'sine=frequency=440:sample_rate=48000:duration=20',
+    extra,
+  );
   const bytes = readFileSync(full);
   const path = join(audioDir, `cut.${extension}`);
   writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length * keep)));
@@ -45,18 +53,25 @@ describe('files shorter than their header says', () => {
     expect(version.durationSeconds).toBeGreaterThan(1);
     expect(version.durationSeconds).toBeLessThan(2.2);
     const present = `0:0${Math.round(version.durationSeconds!)}`;
-    expect(version.warning).toBe(`This file is shorter than its header says (${present} of 0:20): it may have been cut off during upload.`);
+    expect(version.warning).toBe(
+      `This file is shorter than its header says (${present} of 0:20): it may have been cut off during upload.`,
+    );
     expect(version.lossyPreviewKey).not.toBeNull();
   });
 
   it('names the lengths of a 37 MB WAV of which 1.1 MB arrived', async () => {
     // 3:20 of 48 kHz 16-bit stereo, the first thirty-fourth of it uploaded.
-    const full = generateAudio(join(audioDir, 'long.wav'), 'sine=frequency=440:sample_rate=48000:duration=200', ['-c:a', 'pcm_s16le']);
+    const full = generateAudio(join(audioDir, 'long.wav'), 'sine=frequency=440:sample_rate=48000:duration=200', [
+      '-c:a',
+      'pcm_s16le',
+    ]);
     const path = join(audioDir, 'long-cut.wav');
     writeFileSync(path, readFileSync(full).subarray(0, Math.floor(statSync(full).size / 34)));
     const version = await harness.process(path);
     expect(version.status).toBe('ready');
-    expect(version.warning).toBe('This file is shorter than its header says (0:06 of 3:20): it may have been cut off during upload.');
+    expect(version.warning).toBe(
+      'This file is shorter than its header says (0:06 of 3:20): it may have been cut off during upload.',
+    );
   });
 
   it('gives whole files no warning', async () => {
@@ -65,15 +80,28 @@ describe('files shorter than their header says', () => {
       ['flac', ['-c:a', 'flac']],
       ['mp3', ['-c:a', 'libmp3lame', '-b:a', '192k']],
     ] as const) {
-      const path = generateAudio(join(audioDir, `whole.${extension}`), 'sine=frequency=440:sample_rate=44100:duration=7', [...extra]);
+      const path = generateAudio(
+        join(audioDir, `whole.${extension}`),
+        'sine=frequency=440:sample_rate=44100:duration=7',
+        [...extra],
+      );
       const version = await harness.process(path);
-      expect({ extension, status: version.status, warning: version.warning }).toEqual({ extension, status: 'ready', warning: null });
+      expect({ extension, status: version.status, warning: version.warning }).toEqual({
+        extension,
+        status: 'ready',
+        warning: null,
+      });
       expect(version.durationSeconds).toBeCloseTo(7, 1);
     }
   });
 
   it('warns about an MP3 damaged in the middle that still plays to its end', async () => {
-    const full = generateAudio(join(audioDir, 'damaged-src.mp3'), 'anoisesrc=d=6:c=pink:a=0.3:sample_rate=48000', ['-c:a', 'libmp3lame', '-b:a', '192k']);
+    const full = generateAudio(join(audioDir, 'damaged-src.mp3'), 'anoisesrc=d=6:c=pink:a=0.3:sample_rate=48000', [
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '192k',
+    ]);
     const bytes = readFileSync(full);
     // A few hundred bytes of garbage in the middle: the decoder skips a frame and says so.
     const middle = Math.floor(bytes.length / 2);
@@ -82,8 +110,12 @@ describe('files shorter than their header says', () => {
     writeFileSync(path, bytes);
     const version = await harness.process(path);
     expect(version.status).toBe('ready');
-    expect(version.warning).toBe('Parts of this file could not be decoded: it may be damaged, and playback may skip there.');
-    expect(harness.logs.some((line) => line.includes(version.id) && line.includes('decoder reported bad data'))).toBe(true);
+    expect(version.warning).toBe(
+      'Parts of this file could not be decoded: it may be damaged, and playback may skip there.',
+    );
+    expect(harness.logs.some((line) => line.includes(version.id) && line.includes('decoder reported bad data'))).toBe(
+      true,
+    );
   });
 });
 
@@ -112,7 +144,10 @@ describe('errors users see', () => {
 describe('processing heartbeat', () => {
   it('beats at the start and on every tick while the job runs, then stops', async () => {
     const started = clock.now();
-    const path = generateAudio(join(audioDir, 'beat.flac'), 'sine=frequency=330:sample_rate=48000:duration=3', ['-c:a', 'flac']);
+    const path = generateAudio(join(audioDir, 'beat.flac'), 'sine=frequency=330:sample_rate=48000:duration=3', [
+      '-c:a',
+      'flac',
+    ]);
     let beatAt: Date | null = null;
     const version = await harness.process(path, {
       // In the middle of the job (ready for review, background pass still to come), time moves on a beat.
@@ -130,14 +165,25 @@ describe('processing heartbeat', () => {
   });
 
   it('lists versions whose job stopped beating, not slow or finished ones', async () => {
-    const path = generateAudio(join(audioDir, 'stall.wav'), 'sine=frequency=550:sample_rate=48000:duration=1', ['-c:a', 'pcm_s16le']);
+    const path = generateAudio(join(audioDir, 'stall.wav'), 'sine=frequency=550:sample_rate=48000:duration=1', [
+      '-c:a',
+      'pcm_s16le',
+    ]);
     const stalled = await harness.process(path);
     const slow = await harness.process(path);
     const done = await harness.process(path);
     const now = clock.now();
     const ago = (ms: number) => new Date(now.getTime() - ms);
-    await harness.versions.update(stalled.id, { status: 'processing', progress: 35, processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS + 1000) });
-    await harness.versions.update(slow.id, { status: 'processing', progress: 35, processingHeartbeatAt: ago(PROCESSING_HEARTBEAT_MS) });
+    await harness.versions.update(stalled.id, {
+      status: 'processing',
+      progress: 35,
+      processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS + 1000),
+    });
+    await harness.versions.update(slow.id, {
+      status: 'processing',
+      progress: 35,
+      processingHeartbeatAt: ago(PROCESSING_HEARTBEAT_MS),
+    });
     await harness.versions.update(done.id, { processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS * 10) });
     const found = (await harness.versions.listStalled(ago(PROCESSING_STALLED_AFTER_MS))).map((v) => v.id);
     expect(found).toContain(stalled.id);

@@ -33,27 +33,30 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 describe('lossy playback preview', () => {
-  it.each(Object.entries(inputs))('is made for %s, differs from the original and keeps its times', async (kind, path) => {
-    const version = await harness.process(path);
-    expect(version.status).toBe('ready');
-    expect(version.progress).toBe(100);
-    expect(version.lossyPreviewKey).toMatch(/\.m4a$/);
-    const previewPath = harness.blobs.localPath(version.lossyPreviewKey!);
-    const bytes = readFileSync(previewPath);
-    expect(bytes.equals(readFileSync(path))).toBe(false);
-    // A lossy codec in a container every browser plays, moov atom first (streams before it is whole).
-    const media = await probe(system, previewPath);
-    expect(media.codec).toBe('aac');
-    expect(media.format).toContain('mp4');
-    expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
-    // Decodes, as long as the original to 50 ms, the click within 5 ms of where it was.
-    const decoded = decodeMono(previewPath);
-    expect(Math.abs(decoded.length / 48000 - decodeMono(path).length / 48000)).toBeLessThan(0.05);
-    expect(Math.abs(clickOffsetMs(previewPath))).toBeLessThan(5);
-    // AIFF needs a browser preview anyway: that lossy one serves both, no second encode.
-    if (kind === 'aiff') expect(version.lossyPreviewKey).toBe(version.previewKey);
-    else expect(version.lossyPreviewKey).toBe(`projects/${version.projectId}/${version.id}/preview-lossy.m4a`);
-  });
+  it.each(Object.entries(inputs))(
+    'is made for %s, differs from the original and keeps its times',
+    async (kind, path) => {
+      const version = await harness.process(path);
+      expect(version.status).toBe('ready');
+      expect(version.progress).toBe(100);
+      expect(version.lossyPreviewKey).toMatch(/\.m4a$/);
+      const previewPath = harness.blobs.localPath(version.lossyPreviewKey!);
+      const bytes = readFileSync(previewPath);
+      expect(bytes.equals(readFileSync(path))).toBe(false);
+      // A lossy codec in a container every browser plays, moov atom first (streams before it is whole).
+      const media = await probe(system, previewPath);
+      expect(media.codec).toBe('aac');
+      expect(media.format).toContain('mp4');
+      expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
+      // Decodes, as long as the original to 50 ms, the click within 5 ms of where it was.
+      const decoded = decodeMono(previewPath);
+      expect(Math.abs(decoded.length / 48000 - decodeMono(path).length / 48000)).toBeLessThan(0.05);
+      expect(Math.abs(clickOffsetMs(previewPath))).toBeLessThan(5);
+      // AIFF needs a browser preview anyway: that lossy one serves both, no second encode.
+      if (kind === 'aiff') expect(version.lossyPreviewKey).toBe(version.previewKey);
+      else expect(version.lossyPreviewKey).toBe(`projects/${version.projectId}/${version.id}/preview-lossy.m4a`);
+    },
+  );
 
   it('is what plays when downloads are off, the original (or its browser preview) when they are on', async () => {
     const wav = await harness.process(inputs.wav);
@@ -107,7 +110,12 @@ describe('lossy preview encoding', () => {
   });
 
   it('folds more than two channels to stereo', async () => {
-    const source = generateAudio(join(audioDir, 'surround.wav'), 'sine=frequency=440:sample_rate=48000:duration=1', ['-ac', '6', '-c:a', 'pcm_s16le']);
+    const source = generateAudio(join(audioDir, 'surround.wav'), 'sine=frequency=440:sample_rate=48000:duration=1', [
+      '-ac',
+      '6',
+      '-c:a',
+      'pcm_s16le',
+    ]);
     const output = join(audioDir, 'surround.m4a');
     await encodeLossyPreview(locateMediaTools({}), source, output, { sampleRate: 48000, channels: 6 });
     expect((await probe(locateMediaTools({}), output)).channels).toBe(2);

@@ -24,9 +24,19 @@ afterAll(async () => {
 
 async function start(port: number, env: Record<string, string> = {}): Promise<{ run: Spawned; url: string }> {
   const url = `http://localhost:${port}`;
-  const run = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+  const run = spawnServer({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   running = run;
-  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok, { timeoutMs: 90_000, what: 'the server' });
+  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok, {
+    timeoutMs: 90_000,
+    what: 'the server',
+  });
   return { run, url };
 }
 
@@ -34,7 +44,8 @@ describe('a crash between a version’s write and its job', () => {
   it('loses nothing: after the restart the version is processed', async () => {
     const port = await freePort();
     const first = await start(port, { MIXROOM_FAULT_INJECTION: 'version-complete:after-commit' });
-    const token = (await signInThroughOidc(first.url, { email: 'crash@outbox.test', password: 'crash-password-long' })).access_token;
+    const token = (await signInThroughOidc(first.url, { email: 'crash@outbox.test', password: 'crash-password-long' }))
+      .access_token;
     const client = storageClient(first.url, token);
     const uploading = client.upload(makeAudio('Survivor.wav', { seconds: 2 }), null);
     await expect(uploading).rejects.toThrow();
@@ -46,7 +57,10 @@ describe('a crash between a version’s write and its job', () => {
     const root = await again.list(null);
     const tile = root.items.find((i) => i.name === 'Survivor');
     expect(tile).toBeDefined();
-    await waitFor(async () => (await again.project(tile!.id)).versions[0]?.status === 'ready', { timeoutMs: 60_000, what: 'the job after the restart' });
+    await waitFor(async () => (await again.project(tile!.id)).versions[0]?.status === 'ready', {
+      timeoutMs: 60_000,
+      what: 'the job after the restart',
+    });
     second.run.child.kill('SIGTERM');
     await second.run.exited;
     running = null;

@@ -67,7 +67,10 @@ function subscription(path: string) {
   return {
     keys,
     auth,
-    body: { endpoint: `https://127.0.0.1:${pushPort}/${path}`, keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
+    body: {
+      endpoint: `https://127.0.0.1:${pushPort}/${path}`,
+      keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+    },
   };
 }
 
@@ -76,32 +79,73 @@ describe('Web Push', () => {
     const publicKey = await call(server.url, '/api/push/public-key');
     expect(String(publicKey.body.publicKey)).toMatch(/^[A-Za-z0-9_-]{80,}$/);
 
-    const ana = (await signInThroughOidc(server.url, { email: 'ana@push.test', password: 'ana-password' })).access_token;
-    const bob = (await signInThroughOidc(server.url, { email: 'bob@push.test', password: 'bob-password', displayName: 'Bob Bass' })).access_token;
+    const ana = (await signInThroughOidc(server.url, { email: 'ana@push.test', password: 'ana-password' }))
+      .access_token;
+    const bob = (
+      await signInThroughOidc(server.url, { email: 'bob@push.test', password: 'bob-password', displayName: 'Bob Bass' })
+    ).access_token;
     const device = subscription('ana-laptop');
-    expect((await call(server.url, '/api/push/devices/ana-laptop-1', { method: 'PUT', token: ana, body: { subscription: device.body } })).status).toBe(204);
-    expect((await call(server.url, '/api/push/devices/x', { method: 'PUT', token: ana, body: { subscription: device.body } })).status).toBe(400);
+    expect(
+      (
+        await call(server.url, '/api/push/devices/ana-laptop-1', {
+          method: 'PUT',
+          token: ana,
+          body: { subscription: device.body },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await call(server.url, '/api/push/devices/x', {
+          method: 'PUT',
+          token: ana,
+          body: { subscription: device.body },
+        })
+      ).status,
+    ).toBe(400);
 
     const folder = await storageClient(server.url, ana).createFolder('Pushed', null);
-    await call(server.url, '/api/join-requests', { method: 'POST', token: bob, body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, ana, 'group', folder.id) } });
+    await call(server.url, '/api/join-requests', {
+      method: 'POST',
+      token: bob,
+      body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, ana, 'group', folder.id) },
+    });
     const message = await waitFor(() => received.find((r) => r.path === '/ana-laptop'), { what: 'the push message' });
     expect(message.encoding).toBe('aes128gcm');
     expect(message.authorization).toMatch(/^vapid t=.+, k=/);
     const payload = JSON.parse(
-      ece.decrypt(message.body, { version: 'aes128gcm', privateKey: device.keys, authSecret: device.auth.toString('base64url') }).toString(),
+      ece
+        .decrypt(message.body, {
+          version: 'aes128gcm',
+          privateKey: device.keys,
+          authSecret: device.auth.toString('base64url'),
+        })
+        .toString(),
     ) as { title: string; body: string };
     expect(payload).toMatchObject({ title: 'Join Request', body: 'Bob Bass asks to join “Pushed”.' });
   });
 
   it('forgets a device whose subscription is gone (410)', async () => {
-    const cid = (await signInThroughOidc(server.url, { email: 'cid@push.test', password: 'cid-password' })).access_token;
-    const dee = (await signInThroughOidc(server.url, { email: 'dee@push.test', password: 'dee-password' })).access_token;
-    await call(server.url, '/api/push/devices/cid-phone-1', { method: 'PUT', token: cid, body: { subscription: subscription('cid-phone').body } });
+    const cid = (await signInThroughOidc(server.url, { email: 'cid@push.test', password: 'cid-password' }))
+      .access_token;
+    const dee = (await signInThroughOidc(server.url, { email: 'dee@push.test', password: 'dee-password' }))
+      .access_token;
+    await call(server.url, '/api/push/devices/cid-phone-1', {
+      method: 'PUT',
+      token: cid,
+      body: { subscription: subscription('cid-phone').body },
+    });
     answerGone = true;
     const folder = await storageClient(server.url, cid).createFolder('Gone Device', null);
-    await call(server.url, '/api/join-requests', { method: 'POST', token: dee, body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, cid, 'group', folder.id) } });
+    await call(server.url, '/api/join-requests', {
+      method: 'POST',
+      token: dee,
+      body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, cid, 'group', folder.id) },
+    });
     const cidId = JSON.parse(Buffer.from(cid.split('.')[1]!, 'base64url').toString()).sub as string;
-    await waitFor(async () => (await server.context.services.pushDevices.devicesOf(cidId)).length === 0, { what: 'the device to be forgotten' });
+    await waitFor(async () => (await server.context.services.pushDevices.devicesOf(cidId)).length === 0, {
+      what: 'the device to be forgotten',
+    });
     answerGone = false;
   });
 });

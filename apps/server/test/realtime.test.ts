@@ -13,7 +13,8 @@ import { connectRealtime } from './helpers/ws-client';
 let server: TestServer;
 let admin: Tokens;
 let member: Tokens;
-const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+const subjectOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -54,7 +55,11 @@ describe('realtime WebSocket', () => {
     await adminClient.auth(admin.access_token);
     await adminClient.subscribe(`user:${subjectOf(admin.access_token)}`);
 
-    const granted = await call(server.url, `/api/admin/users/${memberId}/plans`, { method: 'POST', token: admin.access_token, body: { sku: 'ESSENTIAL' } });
+    const granted = await call(server.url, `/api/admin/users/${memberId}/plans`, {
+      method: 'POST',
+      token: admin.access_token,
+      body: { sku: 'ESSENTIAL' },
+    });
     expect(granted.status).toBe(201);
     const event = await waitFor(() => mine.events().find((e) => e.type === 'user.updated'), { what: 'user.updated' });
     expect(event).toMatchObject({ topic: `user:${memberId}`, data: { userId: memberId } });
@@ -80,12 +85,15 @@ describe('jobs', () => {
   it('runs a defined job, validates its payload and publishes progress on its topic', async () => {
     const memberId = subjectOf(member.access_token);
     const seen: number[] = [];
-    const probe = defineJob({ name: 'test.probe', schema: z.object({ steps: z.number().int().min(1) }) }, async ({ steps }, context) => {
-      for (let i = 1; i <= steps; i++) {
-        seen.push(i);
-        await context.progress((i / steps) * 100);
-      }
-    });
+    const probe = defineJob(
+      { name: 'test.probe', schema: z.object({ steps: z.number().int().min(1) }) },
+      async ({ steps }, context) => {
+        for (let i = 1; i <= steps; i++) {
+          seen.push(i);
+          await context.progress((i / steps) * 100);
+        }
+      },
+    );
     await server.context.jobs.start([probe], { worker: true });
 
     const client = await connectRealtime(server.url);
@@ -94,7 +102,9 @@ describe('jobs', () => {
     await expect(server.context.jobs.send(probe, { steps: 0 })).rejects.toThrow();
     const jobId = await server.context.jobs.send(probe, { steps: 4 }, { topic: `user:${memberId}` });
 
-    await waitFor(() => client.events().some((e) => e.type === 'job.completed' && e.data.jobId === jobId), { what: 'job.completed' });
+    await waitFor(() => client.events().some((e) => e.type === 'job.completed' && e.data.jobId === jobId), {
+      what: 'job.completed',
+    });
     const progress = client
       .events()
       .filter((e) => e.type === 'job.progress')
@@ -125,7 +135,9 @@ describe('graceful shutdown', () => {
     const upload = fetch(url, { method: 'PUT', body, duplex: 'half' });
     // The handler is mid-request once the store's temporary file exists.
     const folder = join(dataDir, 'blobs', 'objects', 't');
-    await waitFor(() => existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.tmp')), { what: 'the upload in flight' });
+    await waitFor(() => existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.tmp')), {
+      what: 'the upload in flight',
+    });
     const stopping = local.stop();
     release();
     expect((await upload).status).toBe(200);

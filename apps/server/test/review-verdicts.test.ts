@@ -17,7 +17,8 @@ type Name = 'ana' | 'ed' | 'vic';
 let server: TestServer;
 const tokens = new Map<Name, string>();
 const as = (name: Name) => storageClient(server.url, tokens.get(name)!);
-const idOf = (name: Name) => JSON.parse(Buffer.from(tokens.get(name)!.split('.')[1]!, 'base64url').toString()).sub as string;
+const idOf = (name: Name) =>
+  JSON.parse(Buffer.from(tokens.get(name)!.split('.')[1]!, 'base64url').toString()).sub as string;
 let folderId: string;
 const versions: Record<'cd' | 'hires', { projectId: string; versionId: string }> = {
   cd: { projectId: '', versionId: '' },
@@ -32,7 +33,9 @@ const COMMENTS = [
 ] as const;
 
 async function fileOf(versionId: string, query: string): Promise<Buffer> {
-  const response = await fetch(`${server.url}/api/versions/${versionId}/markers?${query}`, { headers: { authorization: `Bearer ${tokens.get('vic')!}` } });
+  const response = await fetch(`${server.url}/api/versions/${versionId}/markers?${query}`, {
+    headers: { authorization: `Bearer ${tokens.get('vic')!}` },
+  });
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
 }
@@ -42,51 +45,73 @@ beforeAll(async () => {
   for (const name of ['ana', 'ed', 'vic'] as const) {
     tokens.set(
       name,
-      (await signInThroughOidc(server.url, { email: `${name}@verdicts.test`, password: `${name}-password-long`, displayName: name })).access_token,
+      (
+        await signInThroughOidc(server.url, {
+          email: `${name}@verdicts.test`,
+          password: `${name}-password-long`,
+          displayName: name,
+        })
+      ).access_token,
     );
   }
   folderId = (await as('ana').createFolder('Mastering', null)).id;
   for (const name of ['ed', 'vic'] as const) {
-    await as(name).api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folderId, invite: await inviteOf(as('ana'), 'group', folderId) } });
+    await as(name).api('/api/join-requests', {
+      method: 'POST',
+      body: { type: 'group', id: folderId, invite: await inviteOf(as('ana'), 'group', folderId) },
+    });
     await as('ana').api(`/api/join-requests/${folderId}/${idOf(name)}/approve`, { method: 'POST' });
   }
-  await as('ana').api(`/api/share/group/${folderId}/users/${idOf('ed')}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+  await as('ana').api(`/api/share/group/${folderId}/users/${idOf('ed')}`, {
+    method: 'PUT',
+    body: { permission: 'EDITOR' },
+  });
   for (const [key, sampleRate] of [
     ['cd', 44_100],
     ['hires', 96_000],
   ] as const) {
-    const { ticket } = await as('ana').upload(makeAudio(`Master ${sampleRate}.wav`, { seconds: 6, sampleRate }), folderId);
+    const { ticket } = await as('ana').upload(
+      makeAudio(`Master ${sampleRate}.wav`, { seconds: 6, sampleRate }),
+      folderId,
+    );
     versions[key] = { projectId: ticket.project.id, versionId: ticket.version.id };
-    await waitFor(async () => (await as('ana').project(ticket.project.id)).versions[0]?.status === 'ready', { what: 'processing' });
-    for (const comment of COMMENTS) await as('vic').api(`/api/versions/${ticket.version.id}/comments`, { method: 'POST', body: comment });
+    await waitFor(async () => (await as('ana').project(ticket.project.id)).versions[0]?.status === 'ready', {
+      what: 'processing',
+    });
+    for (const comment of COMMENTS)
+      await as('vic').api(`/api/versions/${ticket.version.id}/comments`, { method: 'POST', body: comment });
   }
 }, 180_000);
 afterAll(() => server?.close());
 
 describe('comments as DAW markers', () => {
-  it.each(['cd', 'hires'] as const)('a Standard MIDI File with a marker at every comment, to the millisecond (%s)', async (key) => {
-    for (const offsetMs of [0, 2000]) {
-      const midi = parseMidi(await fileOf(versions[key].versionId, `format=midi&offsetMs=${offsetMs}`));
-      expect(midi.header.format).toBe(0);
-      const ticksPerBeat = midi.header.ticksPerBeat!;
-      let tick = 0;
-      let microsecondsPerBeat = 500_000;
-      const markers: { ms: number; text: string }[] = [];
-      for (const event of midi.tracks[0]!) {
-        tick += event.deltaTime;
-        if (event.type === 'setTempo') microsecondsPerBeat = event.microsecondsPerBeat;
-        if (event.type === 'marker') markers.push({ ms: (tick * microsecondsPerBeat) / ticksPerBeat / 1000, text: event.text });
+  it.each(['cd', 'hires'] as const)(
+    'a Standard MIDI File with a marker at every comment, to the millisecond (%s)',
+    async (key) => {
+      for (const offsetMs of [0, 2000]) {
+        const midi = parseMidi(await fileOf(versions[key].versionId, `format=midi&offsetMs=${offsetMs}`));
+        expect(midi.header.format).toBe(0);
+        const ticksPerBeat = midi.header.ticksPerBeat!;
+        let tick = 0;
+        let microsecondsPerBeat = 500_000;
+        const markers: { ms: number; text: string }[] = [];
+        for (const event of midi.tracks[0]!) {
+          tick += event.deltaTime;
+          if (event.type === 'setTempo') microsecondsPerBeat = event.microsecondsPerBeat;
+          if (event.type === 'marker')
+            markers.push({ ms: (tick * microsecondsPerBeat) / ticksPerBeat / 1000, text: event.text });
+        }
+        const expected = [
+          { ms: 10, text: 'vic: Click at the start' },
+          { ms: 1230, text: 'vic: Kick too loud here' },
+          { ms: 2500, text: 'vic: Vocal, bring it up, "a bit"' },
+          { ms: 4750, text: 'End: vic: Vocal, bring it up, "a bit"' },
+        ];
+        expect(markers.map((m) => m.text)).toEqual(expected.map((e) => e.text));
+        markers.forEach((m, i) => expect(Math.abs(m.ms - (expected[i]!.ms + offsetMs))).toBeLessThanOrEqual(1));
       }
-      const expected = [
-        { ms: 10, text: 'vic: Click at the start' },
-        { ms: 1230, text: 'vic: Kick too loud here' },
-        { ms: 2500, text: 'vic: Vocal, bring it up, "a bit"' },
-        { ms: 4750, text: 'End: vic: Vocal, bring it up, "a bit"' },
-      ];
-      expect(markers.map((m) => m.text)).toEqual(expected.map((e) => e.text));
-      markers.forEach((m, i) => expect(Math.abs(m.ms - (expected[i]!.ms + offsetMs))).toBeLessThanOrEqual(1));
-    }
-  });
+    },
+  );
 
   it('a Reaper marker/region CSV and an Audacity label track read back at the same times', async () => {
     const reaper = (await fileOf(versions.hires.versionId, 'format=reaper')).toString('utf8').trim().split('\r\n');
@@ -96,7 +121,10 @@ describe('comments as DAW markers', () => {
       'M2,vic: Kick too loud here,1.230,,',
       'R1,"vic: Vocal, bring it up, ""a bit""",2.500,4.750,2.250',
     ]);
-    const labels = (await fileOf(versions.cd.versionId, 'format=audacity&offsetMs=1500')).toString('utf8').trim().split('\n');
+    const labels = (await fileOf(versions.cd.versionId, 'format=audacity&offsetMs=1500'))
+      .toString('utf8')
+      .trim()
+      .split('\n');
     expect(labels.map((line) => line.split('\t').slice(0, 2).map(Number))).toEqual([
       [1.51, 1.51],
       [2.73, 2.73],
@@ -113,9 +141,9 @@ describe('resolving comments', () => {
     const { versionId } = versions.cd;
     const list = async (name: Name) =>
       (
-        await as(name).api<{ comments: { id: string; text: string; resolved: boolean; capabilities: { canResolve: boolean } }[] }>(
-          `/api/versions/${versionId}/comments`,
-        )
+        await as(name).api<{
+          comments: { id: string; text: string; resolved: boolean; capabilities: { canResolve: boolean } }[];
+        }>(`/api/versions/${versionId}/comments`)
       ).comments;
     const anaComment = await as('ana').api<{ id: string }>(`/api/versions/${versionId}/comments`, {
       method: 'POST',
@@ -127,18 +155,36 @@ describe('resolving comments', () => {
     expect((await list('ed')).every((c) => c.capabilities.canResolve)).toBe(true);
 
     expect(
-      (await call(server.url, `/api/comments/${anaComment.id}/resolved`, { method: 'PUT', token: tokens.get('vic')!, body: { resolved: true } })).status,
+      (
+        await call(server.url, `/api/comments/${anaComment.id}/resolved`, {
+          method: 'PUT',
+          token: tokens.get('vic')!,
+          body: { resolved: true },
+        })
+      ).status,
     ).toBe(403);
-    expect((await call(server.url, `/api/comments/${kick.id}/resolved`, { method: 'PUT', token: tokens.get('ed')!, body: { resolved: true } })).status).toBe(
-      204,
-    );
+    expect(
+      (
+        await call(server.url, `/api/comments/${kick.id}/resolved`, {
+          method: 'PUT',
+          token: tokens.get('ed')!,
+          body: { resolved: true },
+        })
+      ).status,
+    ).toBe(204);
     expect((await list('vic')).find((c) => c.id === kick.id)?.resolved).toBe(true);
     const open = (await fileOf(versionId, 'format=csv&scope=open')).toString('utf8');
     expect(open).not.toContain('Kick too loud here');
     expect(open).toContain('Click at the start');
-    expect((await call(server.url, `/api/comments/${kick.id}/resolved`, { method: 'PUT', token: tokens.get('vic')!, body: { resolved: false } })).status).toBe(
-      204,
-    );
+    expect(
+      (
+        await call(server.url, `/api/comments/${kick.id}/resolved`, {
+          method: 'PUT',
+          token: tokens.get('vic')!,
+          body: { resolved: false },
+        })
+      ).status,
+    ).toBe(204);
     expect((await list('ana')).find((c) => c.id === kick.id)?.resolved).toBe(false);
   });
 });
@@ -150,12 +196,24 @@ describe('version verdicts', () => {
     await vic.auth(tokens.get('vic')!);
     await vic.subscribe(`user:${idOf('vic')}`);
     expect(
-      (await call(server.url, `/api/versions/${versionId}/approval`, { method: 'PUT', token: tokens.get('vic')!, body: { approval: 'approved' } })).status,
+      (
+        await call(server.url, `/api/versions/${versionId}/approval`, {
+          method: 'PUT',
+          token: tokens.get('vic')!,
+          body: { approval: 'approved' },
+        })
+      ).status,
     ).toBe(403);
-    const set = await call(server.url, `/api/versions/${versionId}/approval`, { method: 'PUT', token: tokens.get('ed')!, body: { approval: 'needs_changes' } });
+    const set = await call(server.url, `/api/versions/${versionId}/approval`, {
+      method: 'PUT',
+      token: tokens.get('ed')!,
+      body: { approval: 'needs_changes' },
+    });
     expect(set.status).toBe(200);
     expect((set.body as { approval: string }).approval).toBe('needs_changes');
-    const told = await waitFor(() => vic.events().find((e) => e.type === 'approval.changed'), { what: 'the verdict event' });
+    const told = await waitFor(() => vic.events().find((e) => e.type === 'approval.changed'), {
+      what: 'the verdict event',
+    });
     expect(told).toMatchObject({ data: { projectId, versionId, approval: 'needs_changes', by: 'ed' } });
     const listing = await as('vic').list(folderId);
     const tile = listing.items.find((i) => i.id === projectId) as { latestVersion?: { approval: string } } | undefined;

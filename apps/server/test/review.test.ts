@@ -26,11 +26,16 @@ let versionId: string;
 const sub = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 async function member(email: string, name: string, permission: 'VIEWER' | 'EDITOR') {
-  const token = (await signInThroughOidc(server.url, { email, password: `${name}-password`, displayName: name })).access_token;
+  const token = (await signInThroughOidc(server.url, { email, password: `${name}-password`, displayName: name }))
+    .access_token;
   const client = storageClient(server.url, token);
-  await client.api('/api/join-requests', { method: 'POST', body: { type: 'group', id: folderId, invite: await inviteOf(ana, 'group', folderId) } });
+  await client.api('/api/join-requests', {
+    method: 'POST',
+    body: { type: 'group', id: folderId, invite: await inviteOf(ana, 'group', folderId) },
+  });
   await ana.api(`/api/join-requests/${folderId}/${sub(token)}/approve`, { method: 'POST' });
-  if (permission === 'EDITOR') await ana.api(`/api/share/group/${folderId}/users/${sub(token)}`, { method: 'PUT', body: { permission } });
+  if (permission === 'EDITOR')
+    await ana.api(`/api/share/group/${folderId}/users/${sub(token)}`, { method: 'PUT', body: { permission } });
   return { token, client };
 }
 
@@ -38,7 +43,8 @@ beforeAll(async () => {
   server = await startTestServer();
   ana = storageClient(
     server.url,
-    (await signInThroughOidc(server.url, { email: 'ana@review.test', password: 'ana-password', displayName: 'Ana' })).access_token,
+    (await signInThroughOidc(server.url, { email: 'ana@review.test', password: 'ana-password', displayName: 'Ana' }))
+      .access_token,
   );
   folderId = (await ana.createFolder('Album', null)).id;
   const { ticket } = await ana.upload(makeAudio('Single.wav', { seconds: 12 }), folderId);
@@ -48,7 +54,10 @@ beforeAll(async () => {
   const viewer = await member('vic@review.test', 'Vic', 'VIEWER');
   vic = viewer.client;
   vicToken = viewer.token;
-  eve = storageClient(server.url, (await signInThroughOidc(server.url, { email: 'eve@review.test', password: 'eve-password' })).access_token);
+  eve = storageClient(
+    server.url,
+    (await signInThroughOidc(server.url, { email: 'eve@review.test', password: 'eve-password' })).access_token,
+  );
   await waitFor(async () => (await ana.project(projectId)).versions[0]?.status === 'ready', { what: 'processing' });
 });
 afterAll(() => server.close());
@@ -66,7 +75,9 @@ describe('version notes', () => {
     expect(saved.html).toContain('<span style="font-size: 18pt">chorus</span>');
     expect(saved.html).not.toMatch(/script|onerror|<img/);
     expect(saved.html).toContain('<p>Safe</p>');
-    await waitFor(() => watcher.events().some((e) => e.type === 'note.changed' && e.data.versionId === versionId), { what: 'note event' });
+    await waitFor(() => watcher.events().some((e) => e.type === 'note.changed' && e.data.versionId === versionId), {
+      what: 'note event',
+    });
     watcher.close();
 
     const read = await vic.api<VersionNote>(`/api/versions/${versionId}/note`);
@@ -76,11 +87,13 @@ describe('version notes', () => {
   });
 
   it('refuses viewers, strangers and oversized notes', async () => {
-    await expect(vic.api(`/api/versions/${versionId}/note`, { method: 'PUT', body: { html: '<p>mine</p>' } })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      vic.api(`/api/versions/${versionId}/note`, { method: 'PUT', body: { html: '<p>mine</p>' } }),
+    ).rejects.toMatchObject({ status: 403 });
     await expect(eve.api(`/api/versions/${versionId}/note`)).rejects.toMatchObject({ status: 403 });
-    await expect(ed.api(`/api/versions/${versionId}/note`, { method: 'PUT', body: { html: 'x'.repeat(200_001) } })).rejects.toThrow(
-      'These notes are too long to save (200,000 characters of formatted text at most).',
-    );
+    await expect(
+      ed.api(`/api/versions/${versionId}/note`, { method: 'PUT', body: { html: 'x'.repeat(200_001) } }),
+    ).rejects.toThrow('These notes are too long to save (200,000 characters of formatted text at most).');
     expect((await vic.api<VersionNote>(`/api/versions/${versionId}/note`)).html).toContain('Mix notes');
   });
 
@@ -98,14 +111,16 @@ describe('version notes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mixroom-pdf-'));
     writeFileSync(join(dir, 'notes.pdf'), pdf);
     const text = spawnSync('pdftotext', ['-layout', join(dir, 'notes.pdf'), '-'], { encoding: 'utf8' }).stdout;
-    for (const line of ['Single — v1 Single', 'Mix notes', 'Vocals +1 dB in the chorus — ±0.5 dB ♯', 'Safe']) expect(text).toContain(line);
+    for (const line of ['Single — v1 Single', 'Mix notes', 'Vocals +1 dB in the chorus — ±0.5 dB ♯', 'Safe'])
+      expect(text).toContain(line);
     expect(text).toMatch(/•\s+De-ess at 6 kHz\n•\s+Wider reverb/);
     expect(text).not.toContain('alert');
   });
 });
 
 describe('presence', () => {
-  const presence = (client: typeof ana) => client.api<{ users: PresenceEntry[] }>(`/api/versions/${versionId}/presence`).then((r) => r.users);
+  const presence = (client: typeof ana) =>
+    client.api<{ users: PresenceEntry[] }>(`/api/versions/${versionId}/presence`).then((r) => r.users);
 
   it('shows who is on the review, goes offline on leave, and when a browser stops renewing', async () => {
     const watcher = await connectRealtime(server.url);
@@ -113,7 +128,9 @@ describe('presence', () => {
     await watcher.subscribe(`project:${projectId}`);
     await ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } });
     await vic.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } });
-    await waitFor(() => watcher.events().filter((e) => e.type === 'presence.changed').length >= 2, { what: 'presence events' });
+    await waitFor(() => watcher.events().filter((e) => e.type === 'presence.changed').length >= 2, {
+      what: 'presence events',
+    });
     expect((await presence(ana)).map((p) => [p.user.displayName, p.state])).toEqual([
       ['Ed', 'online'],
       ['Vic', 'online'],
@@ -133,8 +150,12 @@ describe('presence', () => {
 
     await server.context.database.db.execute(sql`update presence set seen_at = now() - interval '2 minutes'`);
     expect((await presence(ana)).map((p) => p.state)).toEqual(['offline', 'offline']);
-    await expect(eve.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } })).rejects.toMatchObject({ status: 403 });
-    await expect(ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'away' } })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      eve.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'away' } }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
@@ -150,7 +171,10 @@ describe('streaming', () => {
         .toString(),
     ).toBe('RIFF');
     // A viewer, with downloads off, streams the lossy preview once it is made (never the original).
-    await waitFor(async () => (await ana.project(projectId)).versions.find((v) => v.id === versionId)?.progress === 100, { what: 'the lossy preview' });
+    await waitFor(
+      async () => (await ana.project(projectId)).versions.find((v) => v.id === versionId)?.progress === 100,
+      { what: 'the lossy preview' },
+    );
     const viewer = await vic.api<{ url: string }>(`/api/versions/${versionId}/stream`);
     const head = await fetch(viewer.url, { headers: { range: 'bytes=0-11' } });
     expect(head.status).toBe(206);
@@ -170,29 +194,40 @@ describe('spectrogram', () => {
     expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
     expect(image.readUInt32BE(16)).toBe(4096);
     // The stored image is served from then on: replace it and the next request returns the replacement.
-    await server.context.blobs.put(`projects/${projectId}/${versionId}/spectrogram.png`, Buffer.from('kept'), 'image/png');
+    await server.context.blobs.put(
+      `projects/${projectId}/${versionId}/spectrogram.png`,
+      Buffer.from('kept'),
+      'image/png',
+    );
     expect(await (await fetch((await spectrogram()).url)).text()).toBe('kept');
     await expect(eve.api(`/api/versions/${versionId}/spectrogram`)).rejects.toMatchObject({ status: 403 });
   });
 });
 
 describe('attachments', () => {
-  const list = (client: typeof ana) => client.api<{ items: ProjectItem[]; canEdit: boolean }>(`/api/projects/${projectId}/attachments`);
+  const list = (client: typeof ana) =>
+    client.api<{ items: ProjectItem[]; canEdit: boolean }>(`/api/projects/${projectId}/attachments`);
 
   it('are added by editors, seen by viewers, counted in the project view, and deleted with their file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mixroom-attach-'));
     writeFileSync(join(dir, 'Lyrics.txt'), 'Verse one\n');
     const { ticket } = await ed.attach(projectId, join(dir, 'Lyrics.txt'));
-    await waitFor(async () => (await list(vic)).items[0]?.latestVersion?.status === 'ready', { what: 'attachment ready' });
+    await waitFor(async () => (await list(vic)).items[0]?.latestVersion?.status === 'ready', {
+      what: 'attachment ready',
+    });
     const seen = await list(vic);
     expect(seen.canEdit).toBe(false);
-    expect(seen.items.map((i) => [i.name, i.type, i.latestVersion?.fileName, i.latestVersion?.fileSize])).toEqual([['Lyrics', 'ANY', 'Lyrics.txt', 10]]);
+    expect(seen.items.map((i) => [i.name, i.type, i.latestVersion?.fileName, i.latestVersion?.fileSize])).toEqual([
+      ['Lyrics', 'ANY', 'Lyrics.txt', 10],
+    ]);
     expect((await list(ed)).canEdit).toBe(true);
     expect(((await ana.project(projectId)) as unknown as { attachmentCount: number }).attachmentCount).toBe(1);
     // Attachments are not folder items.
     expect((await ana.list(folderId)).items.map((i) => i.name)).toEqual(['Single']);
 
-    await expect(vic.api(`/api/projects/${projectId}/attachments`, { method: 'POST', body: { fileName: 'x.pdf', size: 10 } })).rejects.toMatchObject({
+    await expect(
+      vic.api(`/api/projects/${projectId}/attachments`, { method: 'POST', body: { fileName: 'x.pdf', size: 10 } }),
+    ).rejects.toMatchObject({
       status: 403,
     });
     await expect(eve.api(`/api/projects/${projectId}/attachments`)).rejects.toMatchObject({ status: 403 });
@@ -202,10 +237,16 @@ describe('attachments', () => {
     const { url } = await vic.api<{ url: string }>(`/api/versions/${ticket.version.id}/download`);
     expect(await (await fetch(url)).text()).toBe('Verse one\n');
 
-    await expect(vic.api(`/api/attachments/${ticket.project.id}`, { method: 'DELETE' })).rejects.toMatchObject({ status: 403 });
+    await expect(vic.api(`/api/attachments/${ticket.project.id}`, { method: 'DELETE' })).rejects.toMatchObject({
+      status: 403,
+    });
     await ed.api(`/api/attachments/${ticket.project.id}`, { method: 'DELETE' });
     expect((await list(vic)).items).toEqual([]);
-    expect(await server.context.blobs.head(ticket.version.id ? `projects/${ticket.project.id}/${ticket.version.id}/original.txt` : '')).toBeNull();
+    expect(
+      await server.context.blobs.head(
+        ticket.version.id ? `projects/${ticket.project.id}/${ticket.version.id}/original.txt` : '',
+      ),
+    ).toBeNull();
   });
 
   it('follow their project when it moves', async () => {

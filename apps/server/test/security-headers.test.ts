@@ -71,10 +71,14 @@ describe('security headers', () => {
 
   it('the OIDC pages: the sign-in screen, the provider’s own answers and the sign-out page', async () => {
     const interaction = await startInteraction(server.url);
-    const screen = await fetch(`${server.url}/oidc/interaction/${interaction.uid}`, { headers: { cookie: interaction.cookies.header() } });
+    const screen = await fetch(`${server.url}/oidc/interaction/${interaction.uid}`, {
+      headers: { cookie: interaction.cookies.header() },
+    });
     expectBaseline(screen);
     expect(csp(screen).get('script-src')).toEqual(["'self'"]);
-    const details = await fetch(`${server.url}/oidc/interaction/${interaction.uid}/details`, { headers: { cookie: interaction.cookies.header() } });
+    const details = await fetch(`${server.url}/oidc/interaction/${interaction.uid}/details`, {
+      headers: { cookie: interaction.cookies.header() },
+    });
     expectBaseline(details);
     const discovery = await fetch(`${server.url}/oidc/.well-known/openid-configuration`);
     expectBaseline(discovery);
@@ -88,7 +92,10 @@ describe('security headers', () => {
 
   it('file URLs: the file’s name, nosniff, and a sandbox when opened on their own', async () => {
     await server.context.blobs.put('security/page.html', Buffer.from('<script>alert(1)</script>'));
-    const url = await server.context.blobs.signDownloadUrl('security/page.html', { expiresInSeconds: 60, fileName: 'page.html' });
+    const url = await server.context.blobs.signDownloadUrl('security/page.html', {
+      expiresInSeconds: 60,
+      fileName: 'page.html',
+    });
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expectBaseline(response);

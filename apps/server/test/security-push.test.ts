@@ -2,7 +2,12 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../src/platform/push/public-address';
-import { checkPushEndpoint, postToPushEndpoint, PUSH_ENDPOINT_NOT_HTTPS, PUSH_ENDPOINT_NOT_PUBLIC } from '../src/platform/push/push-endpoint';
+import {
+  checkPushEndpoint,
+  postToPushEndpoint,
+  PUSH_ENDPOINT_NOT_HTTPS,
+  PUSH_ENDPOINT_NOT_PUBLIC,
+} from '../src/platform/push/push-endpoint';
 import { call } from './helpers/api';
 import { freePort } from './helpers/free-port';
 import { signInThroughOidc } from './helpers/oidc-flow';
@@ -46,11 +51,18 @@ afterAll(async () => {
 function subscriptionTo(endpoint: string) {
   const keys = createECDH('prime256v1');
   keys.generateKeys();
-  return { endpoint, keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } };
+  return {
+    endpoint,
+    keys: { p256dh: keys.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
 }
 
 const subscribe = (endpoint: string) =>
-  call(server.url, '/api/push/devices/eve-device-1', { method: 'PUT', token, body: { subscription: subscriptionTo(endpoint) } });
+  call(server.url, '/api/push/devices/eve-device-1', {
+    method: 'PUT',
+    token,
+    body: { subscription: subscriptionTo(endpoint) },
+  });
 
 describe('push subscriptions', () => {
   it.each([
@@ -94,7 +106,12 @@ describe('sending', () => {
     // push.invalid resolves nowhere: the request can only arrive if it went to the pinned address,
     // and TLS still verified the certificate against the name.
     const policy = { allowHosts: [], extraCa: TEST_TLS_CERT, timeoutMs: 5000 };
-    const target = { url: new URL(`https://push.invalid:${localPort}/pinned`), address: '127.0.0.1', family: 4 as const, allowListed: true };
+    const target = {
+      url: new URL(`https://push.invalid:${localPort}/pinned`),
+      address: '127.0.0.1',
+      family: 4 as const,
+      allowListed: true,
+    };
     expect(await postToPushEndpoint(target, { headers: {}, body: Buffer.from('x') }, policy)).toBe(201);
     expect(hits).toEqual(['/pinned']);
   });
@@ -102,13 +119,17 @@ describe('sending', () => {
   it('gives up on a push service that does not answer in time', async () => {
     const policy = { allowHosts: ['127.0.0.1'], extraCa: TEST_TLS_CERT, timeoutMs: 300 };
     const target = await checkPushEndpoint(`https://127.0.0.1:${silentPort}/never`, policy);
-    await expect(postToPushEndpoint(target, { headers: {}, body: Buffer.from('x') }, policy)).rejects.toThrow(/did not answer within 300 ms/);
+    await expect(postToPushEndpoint(target, { headers: {}, body: Buffer.from('x') }, policy)).rejects.toThrow(
+      /did not answer within 300 ms/,
+    );
   });
 
   it('does not trust a self-signed certificate without the test CA', async () => {
     const policy = { allowHosts: ['127.0.0.1'], extraCa: null, timeoutMs: 5000 };
     const target = await checkPushEndpoint(`https://127.0.0.1:${localPort}/untrusted`, policy);
-    await expect(postToPushEndpoint(target, { headers: {}, body: Buffer.from('x') }, policy)).rejects.toThrow(/self-signed|certificate/);
+    await expect(postToPushEndpoint(target, { headers: {}, body: Buffer.from('x') }, policy)).rejects.toThrow(
+      /self-signed|certificate/,
+    );
   });
 });
 

@@ -27,11 +27,14 @@ async function signIn(account: { email: string; password: string }, form: 'signu
 }
 
 const me = (token: string) => call(server.url, '/api/me', { token });
-const subjectOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+const subjectOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 /** The sign-out page of the provider and its form's hidden xsrf value. */
 async function logoutPage(cookies: Cookies, query: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/oidc/session/end?${new URLSearchParams(query).toString()}`, { headers: { cookie: cookies.header() } });
+  const response = await fetch(`${server.url}/oidc/session/end?${new URLSearchParams(query).toString()}`, {
+    headers: { cookie: cookies.header() },
+  });
   cookies.store(response);
   const html = await response.text();
   return { response, html, xsrf: /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? '' };
@@ -107,7 +110,9 @@ describe('sign-out', () => {
 
   it('asks for the password again after signing out (the provider session is gone)', async () => {
     const interaction = await startInteraction(server.url, cookies);
-    const details = await fetch(`${server.url}/oidc/interaction/${interaction.uid}/details`, { headers: { cookie: cookies.header() } });
+    const details = await fetch(`${server.url}/oidc/interaction/${interaction.uid}/details`, {
+      headers: { cookie: cookies.header() },
+    });
     expect(((await details.json()) as { prompt: string }).prompt).toBe('login');
   });
 
@@ -116,7 +121,11 @@ describe('sign-out', () => {
     const revoked = await fetch(`${server.url}/oidc/token/revocation`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: web.refresh_token!, token_type_hint: 'refresh_token', client_id: WEB_CLIENT_ID }),
+      body: new URLSearchParams({
+        token: web.refresh_token!,
+        token_type_hint: 'refresh_token',
+        client_id: WEB_CLIENT_ID,
+      }),
     });
     expect(revoked.status).toBe(200);
     expect(await tryRefresh(server.url, web.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
@@ -137,7 +146,8 @@ describe('password reset and revokeAllGrants', () => {
     }
     return undefined;
   };
-  const outboxNames = () => new Set(existsSync(join(server.dataDir, 'outbox')) ? readdirSync(join(server.dataDir, 'outbox')) : []);
+  const outboxNames = () =>
+    new Set(existsSync(join(server.dataDir, 'outbox')) ? readdirSync(join(server.dataDir, 'outbox')) : []);
 
   it('refuses every old refresh token after a password reset', async () => {
     const account = { email: 'bob@sessions.test', password: 'bob-sessions-1' };
@@ -148,9 +158,14 @@ describe('password reset and revokeAllGrants', () => {
     const laptopRefresh = nextRefreshToken(renewal, laptop.refresh_token!);
 
     const before = outboxNames();
-    expect((await call(server.url, '/api/auth/password-reset', { method: 'POST', body: { email: account.email } })).status).toBe(202);
+    expect(
+      (await call(server.url, '/api/auth/password-reset', { method: 'POST', body: { email: account.email } })).status,
+    ).toBe(202);
     const token = await waitFor(() => resetTokenFor(account.email, before), { what: 'the reset mail' });
-    const reset = await call(server.url, '/api/auth/password-reset/confirm', { method: 'POST', body: { token, password: 'bob-sessions-2' } });
+    const reset = await call(server.url, '/api/auth/password-reset/confirm', {
+      method: 'POST',
+      body: { token, password: 'bob-sessions-2' },
+    });
     expect(reset.status).toBe(200);
 
     expect(await tryRefresh(server.url, phone.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });

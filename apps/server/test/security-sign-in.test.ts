@@ -30,14 +30,17 @@ describe('password guessing', () => {
   it('refuses after five wrong passwords from one address, with the clear message and Retry-After, for 30 tries', async () => {
     const interaction = await startInteraction(server.url);
     const answers = [];
-    for (let i = 0; i < 30; i++) answers.push(await submit(interaction, 'login', { email: victim.email, password: `guess-${i}` }, ATTACKER));
+    for (let i = 0; i < 30; i++)
+      answers.push(await submit(interaction, 'login', { email: victim.email, password: `guess-${i}` }, ATTACKER));
     const allowance = SIGN_IN_RULES.accountAddress.allowance;
     expect(answers.slice(0, allowance).map((a) => a.status)).toEqual(Array(allowance).fill(401));
     expect(answers.slice(allowance).map((a) => a.status)).toEqual(Array(30 - allowance).fill(429));
     expect(answers[29]!.error).toEqual({ code: 'RATE_LIMITED', message: TOO_MANY_SIGN_IN_ATTEMPTS });
     expect(Number(answers[29]!.retryAfter)).toBeGreaterThan(0);
     // Even the right password is refused from the attacker's address while it is blocked.
-    expect((await submit(interaction, 'login', { email: victim.email, password: victim.password }, ATTACKER)).status).toBe(429);
+    expect(
+      (await submit(interaction, 'login', { email: victim.email, password: victim.password }, ATTACKER)).status,
+    ).toBe(429);
   });
 
   it('still lets the owner sign in from another address', async () => {
@@ -45,7 +48,9 @@ describe('password guessing', () => {
     const answer = await submit(interaction, 'login', { email: victim.email, password: victim.password }, VICTIM_HOME);
     expect(answer.status).toBe(200);
     const tokens = await finish(interaction, answer.redirectTo!);
-    expect((await call(server.url, '/api/me', { token: tokens.access_token })).body).toMatchObject({ email: victim.email });
+    expect((await call(server.url, '/api/me', { token: tokens.access_token })).body).toMatchObject({
+      email: victim.email,
+    });
   });
 
   it('slows down more with each failure after the block ends', async () => {
@@ -64,12 +69,16 @@ describe('password guessing', () => {
     const sprayer = '192.0.2.77';
     const statuses = [];
     for (let i = 0; i < SIGN_IN_RULES.address.allowance + 1; i++) {
-      statuses.push((await submit(interaction, 'login', { email: `user${i}@abuse.test`, password: 'Winter2026!' }, sprayer)).status);
+      statuses.push(
+        (await submit(interaction, 'login', { email: `user${i}@abuse.test`, password: 'Winter2026!' }, sprayer)).status,
+      );
     }
     expect(statuses.slice(0, SIGN_IN_RULES.address.allowance).every((s) => s === 401)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     // The owner elsewhere is not affected.
-    expect((await submit(interaction, 'login', { email: victim.email, password: victim.password }, VICTIM_HOME)).status).toBe(200);
+    expect(
+      (await submit(interaction, 'login', { email: victim.email, password: victim.password }, VICTIM_HOME)).status,
+    ).toBe(200);
   });
 
   it('keeps the counts in the database, where every node sees them', async () => {
@@ -84,10 +93,17 @@ describe('password guessing', () => {
 describe('new passwords', () => {
   it('refuses a common password at sign-up with a clear message', async () => {
     const interaction = await startInteraction(server.url);
-    const answer = await submit(interaction, 'signup', { displayName: 'Com', email: 'common@abuse.test', password: '12345678' });
+    const answer = await submit(interaction, 'signup', {
+      displayName: 'Com',
+      email: 'common@abuse.test',
+      password: '12345678',
+    });
     expect(answer.status).toBe(400);
     expect(answer.error).toEqual({ code: 'PASSWORD_TOO_COMMON', message: PASSWORD_TOO_COMMON });
-    expect((await submit(interaction, 'signup', { displayName: 'Com', email: 'common@abuse.test', password: 'Password1' })).status).toBe(400);
+    expect(
+      (await submit(interaction, 'signup', { displayName: 'Com', email: 'common@abuse.test', password: 'Password1' }))
+        .status,
+    ).toBe(400);
   });
 
   it('refuses a common password at reset, and the link still works for a better one', async () => {
@@ -107,10 +123,16 @@ describe('new passwords', () => {
       },
       { what: 'the reset mail' },
     );
-    const weak = await call(server.url, '/api/auth/password-reset/confirm', { method: 'POST', body: { token, password: 'qwertyuiop' } });
+    const weak = await call(server.url, '/api/auth/password-reset/confirm', {
+      method: 'POST',
+      body: { token, password: 'qwertyuiop' },
+    });
     expect(weak.status).toBe(400);
     expect(weak.body.error?.message).toBe(PASSWORD_TOO_COMMON);
-    const strong = await call(server.url, '/api/auth/password-reset/confirm', { method: 'POST', body: { token, password: 'vic-new-password' } });
+    const strong = await call(server.url, '/api/auth/password-reset/confirm', {
+      method: 'POST',
+      body: { token, password: 'vic-new-password' },
+    });
     expect(strong.status).toBe(200);
     victim.password = 'vic-new-password';
   });
@@ -119,7 +141,12 @@ describe('new passwords', () => {
 describe('sign-up with an address that has an account', () => {
   it('does not say the address is taken: it asks to check the mail, and the owner gets a message', async () => {
     const interaction = await startInteraction(server.url);
-    const answer = await submit(interaction, 'signup', { displayName: 'Mallory', email: 'VIC@abuse.test', password: 'mallory-password' }, '198.51.100.99');
+    const answer = await submit(
+      interaction,
+      'signup',
+      { displayName: 'Mallory', email: 'VIC@abuse.test', password: 'mallory-password' },
+      '198.51.100.99',
+    );
     expect(answer.status).toBe(200);
     expect(answer).toMatchObject({ message: SIGN_UP_CHECK_MAIL });
     expect(JSON.stringify(answer)).not.toMatch(/EMAIL_TAKEN|already exists/);
@@ -137,9 +164,16 @@ describe('sign-up with an address that has an account', () => {
 
   it('signs the owner in when the password is theirs', async () => {
     const interaction = await startInteraction(server.url);
-    const answer = await submit(interaction, 'signup', { displayName: 'Vic', email: victim.email, password: victim.password }, VICTIM_HOME);
+    const answer = await submit(
+      interaction,
+      'signup',
+      { displayName: 'Vic', email: victim.email, password: victim.password },
+      VICTIM_HOME,
+    );
     expect(answer.status).toBe(200);
     const tokens = await finish(interaction, answer.redirectTo!);
-    expect((await call(server.url, '/api/me', { token: tokens.access_token })).body).toMatchObject({ email: victim.email });
+    expect((await call(server.url, '/api/me', { token: tokens.access_token })).body).toMatchObject({
+      email: victim.email,
+    });
   });
 });

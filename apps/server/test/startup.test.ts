@@ -44,8 +44,12 @@ describe('configuration', () => {
   });
 
   it('switches to an external issuer only with both OIDC_ISSUER and OIDC_CLIENT_ID', () => {
-    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com/realms/studio' })).toThrow(/OIDC_ISSUER and OIDC_CLIENT_ID go together/);
-    expect(loadConfig({ OIDC_ISSUER: 'https://id.example.com/realms/studio/', OIDC_CLIENT_ID: 'mixroom' }).identity).toEqual({
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com/realms/studio' })).toThrow(
+      /OIDC_ISSUER and OIDC_CLIENT_ID go together/,
+    );
+    expect(
+      loadConfig({ OIDC_ISSUER: 'https://id.example.com/realms/studio/', OIDC_CLIENT_ID: 'mixroom' }).identity,
+    ).toEqual({
       mode: 'external',
       issuer: 'https://id.example.com/realms/studio',
       clientId: 'mixroom',
@@ -69,7 +73,9 @@ describe('the embedded data directory', () => {
     try {
       const second = spawnServer({ DATA_DIR: dataDir, PORT: String(await freePort()) });
       expect(await second.exited).toBe(75);
-      expect(second.output()).toContain(`Another Mixroom process (pid ${process.pid}) is using the data directory ${dataDir}`);
+      expect(second.output()).toContain(
+        `Another Mixroom process (pid ${process.pid}) is using the data directory ${dataDir}`,
+      );
       expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
     } finally {
       await first.close();
@@ -80,12 +86,18 @@ describe('the embedded data directory', () => {
     const dataDir = tempDir();
     const port = await freePort();
     const crashed = spawnServer({ DATA_DIR: dataDir, PORT: String(port) });
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000, what: 'first start' });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok, {
+      timeoutMs: 60_000,
+      what: 'first start',
+    });
     crashed.child.kill('SIGKILL');
     await crashed.exited;
 
     const next = spawnServer({ DATA_DIR: dataDir, PORT: String(port) });
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000, what: 'restart after a crash' });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok, {
+      timeoutMs: 60_000,
+      what: 'restart after a crash',
+    });
     next.child.kill('SIGTERM');
     expect(await next.exited).toBe(0);
     expect(next.output()).toContain('shutting down');

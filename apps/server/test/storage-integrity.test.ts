@@ -31,11 +31,13 @@ const actorOf = (token: string) => ({
   email: '',
   displayName: '',
 });
-const usage = async (token: string) => (await call(server.url, '/api/storage', { token })).body as { usedBytes: number; limitBytes: number };
+const usage = async (token: string) =>
+  (await call(server.url, '/api/storage', { token })).body as { usedBytes: number; limitBytes: number };
 
 beforeAll(async () => {
   server = await startTestServer({}, { clock });
-  ana = (await signInThroughOidc(server.url, { email: 'ana@integrity.test', password: 'ana-password-long' })).access_token;
+  ana = (await signInThroughOidc(server.url, { email: 'ana@integrity.test', password: 'ana-password-long' }))
+    .access_token;
   ed = (await signInThroughOidc(server.url, { email: 'ed@integrity.test', password: 'ed-password-long' })).access_token;
 }, 120_000);
 afterAll(() => server?.close());
@@ -57,17 +59,23 @@ describe('quota', () => {
     // The owner cancels them all: every reservation is released.
     for (const answer of accepted) {
       const { version } = answer.body as { version: { id: string } };
-      expect((await call(server.url, `/api/versions/${version.id}/cancel`, { method: 'POST', token: ana })).status).toBe(204);
+      expect(
+        (await call(server.url, `/api/versions/${version.id}/cancel`, { method: 'POST', token: ana })).status,
+      ).toBe(204);
     }
     expect((await usage(ana)).usedBytes).toBe(0);
   });
 
   it('refuses a part longer than the share of the declared size it was signed for', async () => {
     const ticket = (await upload(ana, 'One Byte.wav', 1)).body as { upload: { id: string }; version: { id: string } };
-    const { url } = (await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).body as { url: string };
+    const { url } = (
+      await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })
+    ).body as { url: string };
     const put = await fetch(url, { method: 'PUT', body: Buffer.alloc(50 * 1024 * 1024, 7) });
     expect(put.status).toBe(413);
-    expect((await call(server.url, `/api/versions/${ticket.version.id}/complete`, { method: 'POST', token: ana })).status).toBe(409);
+    expect(
+      (await call(server.url, `/api/versions/${ticket.version.id}/complete`, { method: 'POST', token: ana })).status,
+    ).toBe(409);
     expect((await usage(ana)).usedBytes).toBe(1);
     await call(server.url, `/api/versions/${ticket.version.id}/cancel`, { method: 'POST', token: ana });
   });
@@ -77,15 +85,24 @@ describe('quota', () => {
     const edClient = storageClient(server.url, ed);
     await edClient.api('/api/join-requests', {
       method: 'POST',
-      body: { type: 'group', id: folder.id, invite: await inviteOf(storageClient(server.url, ana), 'group', folder.id) },
+      body: {
+        type: 'group',
+        id: folder.id,
+        invite: await inviteOf(storageClient(server.url, ana), 'group', folder.id),
+      },
     });
     const edId = JSON.parse(Buffer.from(ed.split('.')[1]!, 'base64url').toString()).sub as string;
     await storageClient(server.url, ana).api(`/api/join-requests/${folder.id}/${edId}/approve`, { method: 'POST' });
-    await storageClient(server.url, ana).api(`/api/share/group/${folder.id}/users/${edId}`, { method: 'PUT', body: { permission: 'EDITOR' } });
+    await storageClient(server.url, ana).api(`/api/share/group/${folder.id}/users/${edId}`, {
+      method: 'PUT',
+      body: { permission: 'EDITOR' },
+    });
     const ticket = (await upload(ed, 'Huge Session.wav', 12 * GB, folder.id)).body as { version: { id: string } };
     expect((await usage(ana)).usedBytes).toBe(12 * GB);
     expect((await upload(ana, 'My Own.wav', 4 * GB)).status).toBe(413);
-    expect((await call(server.url, `/api/versions/${ticket.version.id}/cancel`, { method: 'POST', token: ana })).status).toBe(204);
+    expect(
+      (await call(server.url, `/api/versions/${ticket.version.id}/cancel`, { method: 'POST', token: ana })).status,
+    ).toBe(204);
     expect((await usage(ana)).usedBytes).toBe(0);
   });
 });
@@ -97,10 +114,20 @@ describe('areas: transfer rows never show in storage', () => {
     const folderId = randomUUID();
     const projectId = randomUUID();
     const trashedId = randomUUID();
-    await db.insert(groups).values({ id: folderId, name: 'Transfer_Secret', path: [folderId], publisherId: anaId, mode: 'TRANSFER' });
+    await db
+      .insert(groups)
+      .values({ id: folderId, name: 'Transfer_Secret', path: [folderId], publisherId: anaId, mode: 'TRANSFER' });
     await db
       .insert(projects)
-      .values({ id: projectId, name: 'Transfer_Secret File', type: 'AUDIO', groupId: null, path: [projectId], publisherId: anaId, mode: 'TRANSFER' });
+      .values({
+        id: projectId,
+        name: 'Transfer_Secret File',
+        type: 'AUDIO',
+        groupId: null,
+        path: [projectId],
+        publisherId: anaId,
+        mode: 'TRANSFER',
+      });
     await db.insert(projects).values({
       id: trashedId,
       name: 'Transfer_Secret Trashed',
@@ -112,16 +139,31 @@ describe('areas: transfer rows never show in storage', () => {
       deletedAt: new Date(),
     });
     const client = storageClient(server.url, ana);
-    const names = (items: { name: string }[]) => items.map((i) => i.name).filter((n) => n.startsWith('Transfer_Secret'));
+    const names = (items: { name: string }[]) =>
+      items.map((i) => i.name).filter((n) => n.startsWith('Transfer_Secret'));
     expect(names((await client.list(null)).items)).toEqual([]);
     expect(names((await client.api<{ items: { name: string }[] }>('/api/trash?sort=newest')).items)).toEqual([]);
     expect(names((await client.api<{ items: { name: string }[] }>('/api/search?q=Transfer_Secret')).items)).toEqual([]);
     expect((await call(server.url, `/api/groups/${folderId}/items`, { token: ana })).status).toBe(404);
     expect((await call(server.url, `/api/projects/${projectId}`, { token: ana })).status).toBe(404);
-    expect((await call(server.url, '/api/downloads/zip', { method: 'POST', token: ana, body: { items: [{ kind: 'project', id: projectId }] } })).status).toBe(
-      404,
-    );
-    expect((await call(server.url, '/api/items/trash', { method: 'POST', token: ana, body: { items: [{ kind: 'group', id: folderId }] } })).status).toBe(404);
+    expect(
+      (
+        await call(server.url, '/api/downloads/zip', {
+          method: 'POST',
+          token: ana,
+          body: { items: [{ kind: 'project', id: projectId }] },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(server.url, '/api/items/trash', {
+          method: 'POST',
+          token: ana,
+          body: { items: [{ kind: 'group', id: folderId }] },
+        })
+      ).status,
+    ).toBe(404);
     const folders = await client.api<{ folders: { id: string }[] }>('/api/folders');
     expect(folders.folders.map((f) => f.id)).not.toContain(folderId);
   });
@@ -136,22 +178,45 @@ describe('the sweeper (time moved through the clock seam)', () => {
     expect((await server.context.services.storage.sweeper.run()).dropped).toBeGreaterThanOrEqual(1);
     // Asked through the services: a day later the test's access token has expired too.
     const { storage } = server.context.services;
-    const root = await storage.groups.list(actorOf(ana), null, { offset: 0, limit: 200, sort: 'alphabetical', owner: 'all', kind: 'all' });
+    const root = await storage.groups.list(actorOf(ana), null, {
+      offset: 0,
+      limit: 200,
+      sort: 'alphabetical',
+      owner: 'all',
+      kind: 'all',
+    });
     expect(root.items.map((i) => i.id)).not.toContain(answer.project.id);
     expect((await storage.usage(actorOf(ana).userId)).usedBytes).toBe(0);
     clock.set(new Date());
   });
 
   it('a "Creating…" project deleted for good closes its upload: no part lands afterwards', async () => {
-    const ticket = (await upload(ana, 'Half Sent.wav', 20 * 1024 * 1024)).body as { upload: { id: string }; project: { id: string } };
-    const { url } = (await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).body as { url: string };
-    await call(server.url, '/api/items/trash', { method: 'POST', token: ana, body: { items: [{ kind: 'project', id: ticket.project.id }] } });
+    const ticket = (await upload(ana, 'Half Sent.wav', 20 * 1024 * 1024)).body as {
+      upload: { id: string };
+      project: { id: string };
+    };
+    const { url } = (
+      await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })
+    ).body as { url: string };
+    await call(server.url, '/api/items/trash', {
+      method: 'POST',
+      token: ana,
+      body: { items: [{ kind: 'project', id: ticket.project.id }] },
+    });
     expect(
-      (await call(server.url, '/api/items/delete', { method: 'POST', token: ana, body: { items: [{ kind: 'project', id: ticket.project.id }] } })).status,
+      (
+        await call(server.url, '/api/items/delete', {
+          method: 'POST',
+          token: ana,
+          body: { items: [{ kind: 'project', id: ticket.project.id }] },
+        })
+      ).status,
     ).toBe(204);
     const late = await fetch(url, { method: 'PUT', body: Buffer.alloc(1024, 1) });
     expect(late.status).toBeGreaterThanOrEqual(400);
-    expect((await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).status).toBe(409);
+    expect(
+      (await call(server.url, `/api/uploads/${ticket.upload.id}/parts/1/url`, { method: 'POST', token: ana })).status,
+    ).toBe(409);
     expect((await usage(ana)).usedBytes).toBe(0);
   });
 
@@ -166,10 +231,16 @@ describe('the sweeper (time moved through the clock seam)', () => {
 
   it('queues a version stuck in processing again, and it finishes', async () => {
     const { ticket } = await storageClient(server.url, ana).upload(makeAudio('Stuck.wav', { seconds: 1 }), null);
-    await waitFor(async () => (await storageClient(server.url, ana).project(ticket.project.id)).versions[0]?.progress === 100, { what: 'first processing' });
+    await waitFor(
+      async () => (await storageClient(server.url, ana).project(ticket.project.id)).versions[0]?.progress === 100,
+      { what: 'first processing' },
+    );
     // As a node that died mid-job leaves it: processing, 35%, its heartbeat stopped now.
     const { db } = server.context.database;
-    await db.update(versions).set({ status: 'processing', progress: 35, processingHeartbeatAt: clock.now() }).where(eq(versions.id, ticket.version.id));
+    await db
+      .update(versions)
+      .set({ status: 'processing', progress: 35, processingHeartbeatAt: clock.now() })
+      .where(eq(versions.id, ticket.version.id));
     expect((await server.context.services.storage.sweeper.run()).requeued).toBe(0);
     clock.advance(6 * 60_000);
     expect((await server.context.services.storage.sweeper.run()).requeued).toBe(1);

@@ -21,9 +21,11 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 
 beforeAll(async () => {
   server = await startTestServer();
-  anaToken = (await signInThroughOidc(server.url, { email: 'ana@storage.test', password: 'ana-password' })).access_token;
+  anaToken = (await signInThroughOidc(server.url, { email: 'ana@storage.test', password: 'ana-password' }))
+    .access_token;
   ana = storageClient(server.url, anaToken);
-  bobToken = (await signInThroughOidc(server.url, { email: 'bob@storage.test', password: 'bob-password' })).access_token;
+  bobToken = (await signInThroughOidc(server.url, { email: 'bob@storage.test', password: 'bob-password' }))
+    .access_token;
   bob = storageClient(server.url, bobToken);
 });
 afterAll(() => server.close());
@@ -56,7 +58,9 @@ describe('folders', () => {
     await expect(ana.createFolder('x'.repeat(51), null)).rejects.toThrow('Use at most 50 characters.');
     const exact = await ana.createFolder('x'.repeat(50), null);
     expect(exact.name).toHaveLength(50);
-    await expect(ana.api(`/api/groups/${exact.id}`, { method: 'PATCH', body: { name: '' } })).rejects.toThrow('A folder name is required');
+    await expect(ana.api(`/api/groups/${exact.id}`, { method: 'PATCH', body: { name: '' } })).rejects.toThrow(
+      'A folder name is required',
+    );
   });
 
   it('keeps names with slashes, dots, quotes and emoji exactly', async () => {
@@ -70,8 +74,12 @@ describe('folders', () => {
     const parent = await ana.createFolder('Parent', null);
     const child = await ana.createFolder('Child', parent.id);
     const grandchild = await ana.createFolder('Grandchild', child.id);
-    await expect(ana.api(`/api/groups/${parent.id}`, { method: 'PATCH', body: { parentId: grandchild.id } })).rejects.toThrow(STORAGE_MESSAGES.moveIntoItself);
-    await expect(ana.api(`/api/groups/${parent.id}`, { method: 'PATCH', body: { parentId: parent.id } })).rejects.toThrow(STORAGE_MESSAGES.moveIntoItself);
+    await expect(
+      ana.api(`/api/groups/${parent.id}`, { method: 'PATCH', body: { parentId: grandchild.id } }),
+    ).rejects.toThrow(STORAGE_MESSAGES.moveIntoItself);
+    await expect(
+      ana.api(`/api/groups/${parent.id}`, { method: 'PATCH', body: { parentId: parent.id } }),
+    ).rejects.toThrow(STORAGE_MESSAGES.moveIntoItself);
 
     const other = await ana.createFolder('Other', null);
     await ana.api(`/api/groups/${child.id}`, { method: 'PATCH', body: { parentId: other.id } });
@@ -96,7 +104,9 @@ describe('folders', () => {
   it('keeps other users out', async () => {
     const secret = await ana.createFolder('Secret', null);
     await expect(bob.list(secret.id)).rejects.toThrow('You are not authorized to access this group');
-    await expect(bob.createFolder('Intruder', secret.id)).rejects.toThrow('You are not authorized to access this group');
+    await expect(bob.createFolder('Intruder', secret.id)).rejects.toThrow(
+      'You are not authorized to access this group',
+    );
     expect((await bob.list(null)).items).toEqual([]);
   });
 });
@@ -116,21 +126,33 @@ describe('audio projects and versions', () => {
   it('turns an uploaded file into an AUDIO project with probe, loudness, peaks and thumbnail', async () => {
     expect(project).toMatchObject({ name: 'Final Mix', type: 'AUDIO', tag: 'owner' });
     const version = await processed(ana, project.id);
-    expect(version).toMatchObject({ number: 1, name: 'Final Mix', fileName: 'Final Mix.wav', status: 'ready', hasThumbnail: true });
+    expect(version).toMatchObject({
+      number: 1,
+      name: 'Final Mix',
+      fileName: 'Final Mix.wav',
+      status: 'ready',
+      hasThumbnail: true,
+    });
     expect(version.media).toMatchObject({ channels: 2, sampleRate: 48000, bitDepth: 24, codec: 'pcm_s24le' });
     expect(version.durationSeconds).toBeCloseTo(4, 1);
     const reference = referenceLoudness(source);
     expect(Math.abs(version.loudness!.integrated - reference.integrated)).toBeLessThanOrEqual(0.1);
     expect(Math.abs(version.loudness!.truePeak - reference.truePeak)).toBeLessThanOrEqual(0.1);
 
-    const thumbnail = await fetch(`${server.url}/api/versions/${version.id}/thumbnail`, { headers: { authorization: `Bearer ${anaToken}` } });
+    const thumbnail = await fetch(`${server.url}/api/versions/${version.id}/thumbnail`, {
+      headers: { authorization: `Bearer ${anaToken}` },
+    });
     expect(thumbnail.headers.get('content-type')).toBe('image/png');
     expect(
       Buffer.from(await thumbnail.arrayBuffer())
         .subarray(1, 4)
         .toString(),
     ).toBe('PNG');
-    const peaks = (await (await fetch(`${server.url}/api/versions/${version.id}/peaks`, { headers: { authorization: `Bearer ${anaToken}` } })).json()) as {
+    const peaks = (await (
+      await fetch(`${server.url}/api/versions/${version.id}/peaks`, {
+        headers: { authorization: `Bearer ${anaToken}` },
+      })
+    ).json()) as {
       levels: { samplesPerPeak: number; data: string }[];
     };
     expect(Buffer.from(peaks.levels[0]!.data, 'base64').length).toBe(400); // 100 peaks a second
@@ -142,24 +164,31 @@ describe('audio projects and versions', () => {
     const response = await fetch(url);
     expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(sha256(readFileSync(source)));
     expect(response.headers.get('content-disposition')).toContain("filename*=UTF-8''Final%20Mix.wav");
-    await expect(bob.api(`/api/versions/${version.id}/download`)).rejects.toThrow('You are not authorized to access this project');
+    await expect(bob.api(`/api/versions/${version.id}/download`)).rejects.toThrow(
+      'You are not authorized to access this project',
+    );
   });
 
   it('numbers new versions and allows only the last version’s extension', async () => {
     const mp3 = makeAudio('Other.mp3', { seconds: 1 });
-    await expect(ana.addVersion(project.id, mp3, 'Wrong format')).rejects.toThrow('File extension is not supported for this version, please use .wav');
+    await expect(ana.addVersion(project.id, mp3, 'Wrong format')).rejects.toThrow(
+      'File extension is not supported for this version, please use .wav',
+    );
     const second = await ana.addVersion(project.id, makeAudio('Final Mix v2.wav', { seconds: 2 }), 'Louder');
     expect(second.number).toBe(2);
     expect((await processed(ana, project.id)).number).toBe(2);
-    await expect(ana.api(`/api/projects/${project.id}/versions`, { method: 'POST', body: { name: '', fileName: 'a.wav', size: 10 } })).rejects.toThrow(
-      'A version name is required',
-    );
+    await expect(
+      ana.api(`/api/projects/${project.id}/versions`, {
+        method: 'POST',
+        body: { name: '', fileName: 'a.wav', size: 10 },
+      }),
+    ).rejects.toThrow('A version name is required');
   });
 
   it('refuses an empty file before anything is stored', async () => {
-    await expect(ana.api('/api/projects/upload', { method: 'POST', body: { groupId: folderId, fileName: 'empty.wav', size: 0 } })).rejects.toThrow(
-      STORAGE_MESSAGES.emptyFile,
-    );
+    await expect(
+      ana.api('/api/projects/upload', { method: 'POST', body: { groupId: folderId, fileName: 'empty.wav', size: 0 } }),
+    ).rejects.toThrow(STORAGE_MESSAGES.emptyFile);
   });
 
   it('marks a text file renamed .wav as a corrupt version, not a crash', async () => {
@@ -231,13 +260,19 @@ describe('trash and search', () => {
     await ana.api('/api/items/recover', { method: 'POST', body: { items: [ref] } });
     expect((await ana.list(folder.id)).items.map((i) => i.name)).toEqual(['Gone']);
 
-    await expect(ana.api('/api/items/delete', { method: 'POST', body: { items: [ref] } })).rejects.toThrow(STORAGE_MESSAGES.notInTrash);
+    await expect(ana.api('/api/items/delete', { method: 'POST', body: { items: [ref] } })).rejects.toThrow(
+      STORAGE_MESSAGES.notInTrash,
+    );
     await ana.api('/api/items/trash', { method: 'POST', body: { items: [ref] } });
     await expect(bob.api('/api/items/delete', { method: 'POST', body: { items: [ref] } })).rejects.toThrow();
     await ana.api('/api/trash/empty', { method: 'POST' });
     expect((await ana.api<{ items: unknown[] }>('/api/trash')).items).toEqual([]);
-    expect(await server.context.blobs.head(`projects/${ticket.project.id}/${ticket.version.id}/original.wav`)).toBeNull();
-    expect(await server.context.blobs.head(`projects/${ticket.project.id}/${ticket.version.id}/waveform.png`)).toBeNull();
+    expect(
+      await server.context.blobs.head(`projects/${ticket.project.id}/${ticket.version.id}/original.wav`),
+    ).toBeNull();
+    expect(
+      await server.context.blobs.head(`projects/${ticket.project.id}/${ticket.version.id}/waveform.png`),
+    ).toBeNull();
     await expect(ana.project(ticket.project.id)).rejects.toThrow('This project does not exist.');
   });
 
@@ -262,13 +297,29 @@ describe('realtime in the storage area', () => {
     expect(await stranger.subscribe(`group:${folder.id}`)).toMatchObject({ type: 'denied' });
 
     const child = await ana.createFolder('Created Elsewhere', folder.id);
-    await waitFor(() => watcher.events().find((e) => e.type === 'storage.changed' && e.data.itemId === child.id), { what: 'creation event' });
-    await ana.api(`/api/groups/${child.id}`, { method: 'PATCH', body: { name: 'Renamed Elsewhere' } });
-    await waitFor(() => watcher.events().find((e) => e.type === 'storage.changed' && e.data.itemId === child.id && e.data.action === 'updated'), { what: 'rename event' });
-    const { ticket } = await ana.upload(makeAudio('Watched.wav', { seconds: 2 }), folder.id);
-    await waitFor(() => watcher.events().find((e) => e.type === 'version.progress' && e.data.versionId === ticket.version.id && e.data.status === 'ready'), {
-      what: 'processing progress',
+    await waitFor(() => watcher.events().find((e) => e.type === 'storage.changed' && e.data.itemId === child.id), {
+      what: 'creation event',
     });
+    await ana.api(`/api/groups/${child.id}`, { method: 'PATCH', body: { name: 'Renamed Elsewhere' } });
+    await waitFor(
+      () =>
+        watcher
+          .events()
+          .find((e) => e.type === 'storage.changed' && e.data.itemId === child.id && e.data.action === 'updated'),
+      { what: 'rename event' },
+    );
+    const { ticket } = await ana.upload(makeAudio('Watched.wav', { seconds: 2 }), folder.id);
+    await waitFor(
+      () =>
+        watcher
+          .events()
+          .find(
+            (e) => e.type === 'version.progress' && e.data.versionId === ticket.version.id && e.data.status === 'ready',
+          ),
+      {
+        what: 'processing progress',
+      },
+    );
     watcher.close();
     stranger.close();
   });
@@ -279,7 +330,8 @@ describe('listing pages', () => {
     const folder = await ana.createFolder('Paged', null);
     await ana.createFolder('Sub B', folder.id);
     await ana.createFolder('Sub A', folder.id);
-    for (const name of ['e', 'c', 'a', 'd', 'b']) await ana.api('/api/projects', { method: 'POST', body: { name: `Track ${name}`, groupId: folder.id } });
+    for (const name of ['e', 'c', 'a', 'd', 'b'])
+      await ana.api('/api/projects', { method: 'POST', body: { name: `Track ${name}`, groupId: folder.id } });
     const names: string[] = [];
     let offset: number | null = 0;
     let pages = 0;
@@ -306,11 +358,16 @@ describe('version menu and previews', () => {
     const second = await ana.addVersion(ticket.project.id, makeAudio('Song v2.wav', { seconds: 1 }), 'Second');
     await processed(ana, ticket.project.id);
 
-    await expect(ana.api(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: '' } })).rejects.toThrow('A version name is required');
+    await expect(ana.api(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: '' } })).rejects.toThrow(
+      'A version name is required',
+    );
     await expect(bob.api(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: 'Hijack' } })).rejects.toThrow(
       'You are not authorized to access this project',
     );
-    const renamed = await ana.api<Version>(`/api/versions/${second.id}`, { method: 'PATCH', body: { name: 'Louder chorus' } });
+    const renamed = await ana.api<Version>(`/api/versions/${second.id}`, {
+      method: 'PATCH',
+      body: { name: 'Louder chorus' },
+    });
     expect(renamed.name).toBe('Louder chorus');
 
     expect(await ana.api(`/api/versions/${second.id}`, { method: 'DELETE' })).toEqual({ projectDeleted: false });
@@ -328,10 +385,14 @@ describe('version menu and previews', () => {
     const wav = await ana.upload(makeAudio('Take.wav', { seconds: 2 }), folder.id);
     await processed(ana, aiff.ticket.project.id);
     await processed(ana, wav.ticket.project.id);
-    const preview = await fetch(`${server.url}/api/versions/${aiff.ticket.version.id}/preview`, { headers: { authorization: `Bearer ${anaToken}` } });
+    const preview = await fetch(`${server.url}/api/versions/${aiff.ticket.version.id}/preview`, {
+      headers: { authorization: `Bearer ${anaToken}` },
+    });
     const bytes = Buffer.from(await preview.arrayBuffer());
     expect(bytes.subarray(4, 8).toString()).toBe('ftyp'); // an MP4/M4A container
-    const original = await fetch(`${server.url}/api/versions/${wav.ticket.version.id}/preview`, { headers: { authorization: `Bearer ${anaToken}` } });
+    const original = await fetch(`${server.url}/api/versions/${wav.ticket.version.id}/preview`, {
+      headers: { authorization: `Bearer ${anaToken}` },
+    });
     expect(
       Buffer.from(await original.arrayBuffer())
         .subarray(0, 4)

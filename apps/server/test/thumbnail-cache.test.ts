@@ -25,7 +25,9 @@ describe('thumbnails on an S3-compatible store', () => {
     await store.put('projects/p/v/waveform.png', png, 'image/png');
     const signing = thumbnailSigning(new Date());
     const url = await store.signDownloadUrl('projects/p/v/waveform.png', { ...signing, contentType: 'image/png' });
-    expect(await store.signDownloadUrl('projects/p/v/waveform.png', { ...signing, contentType: 'image/png' })).toBe(url);
+    expect(await store.signDownloadUrl('projects/p/v/waveform.png', { ...signing, contentType: 'image/png' })).toBe(
+      url,
+    );
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('private, max-age=86400');

@@ -27,14 +27,18 @@ describe('an upload interrupted by the server dying', () => {
     const work = mkdtempSync(join(tmpdir(), 'mixroom-resume-src-'));
     dirs.push(dataDir, work);
     const source = join(work, 'session-bounce.bin');
-    for (let i = 0; i < SIZE / (16 * 1024 * 1024); i++) writeFileSync(source, randomBytes(16 * 1024 * 1024), { flag: i === 0 ? 'w' : 'a' });
+    for (let i = 0; i < SIZE / (16 * 1024 * 1024); i++)
+      writeFileSync(source, randomBytes(16 * 1024 * 1024), { flag: i === 0 ? 'w' : 'a' });
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' };
     const start = async (): Promise<Spawned> => {
       const spawned = spawnServer(env);
-      await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, { timeoutMs: 60_000, what: 'server start' });
+      await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, {
+        timeoutMs: 60_000,
+        what: 'server start',
+      });
       return spawned;
     };
 
@@ -65,7 +69,9 @@ describe('an upload interrupted by the server dying', () => {
     await server.exited;
 
     server = await start();
-    const session = await client.api<{ parts: { partNumber: number }[]; partCount: number }>(`/api/uploads/${ticket.upload.id}`);
+    const session = await client.api<{ parts: { partNumber: number }[]; partCount: number }>(
+      `/api/uploads/${ticket.upload.id}`,
+    );
     expect(session.parts.length).toBeGreaterThan(0);
     expect(session.parts.length).toBeLessThan(session.partCount);
 

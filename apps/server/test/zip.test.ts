@@ -32,7 +32,10 @@ describe('ZIP downloads', () => {
     await client.upload(kick, drums.id);
     await client.upload(lead, album.id);
     const { ticket } = await client.upload(gone, album.id);
-    await client.api('/api/items/trash', { method: 'POST', body: { items: [{ kind: 'project', id: ticket.project.id }] } });
+    await client.api('/api/items/trash', {
+      method: 'POST',
+      body: { items: [{ kind: 'project', id: ticket.project.id }] },
+    });
 
     const listener = await connectRealtime(server.url);
     await listener.auth(token);
@@ -53,19 +56,34 @@ describe('ZIP downloads', () => {
     expect([...entries.keys()].sort()).toEqual(['Album/Drums/kick.wav', 'Album/lead.mp3']);
     expect(sha256(entries.get('Album/Drums/kick.wav')!)).toBe(sha256(readFileSync(kick)));
     expect(sha256(entries.get('Album/lead.mp3')!)).toBe(sha256(readFileSync(lead)));
-    await waitFor(() => listener.events().find((e) => e.type === 'download.progress' && e.data.downloadId === prepared.downloadId && e.data.percent === 100), {
-      what: '100 %',
-    });
+    await waitFor(
+      () =>
+        listener
+          .events()
+          .find(
+            (e) =>
+              e.type === 'download.progress' && e.data.downloadId === prepared.downloadId && e.data.percent === 100,
+          ),
+      {
+        what: '100 %',
+      },
+    );
     listener.close();
   });
 
   it('refuses a forged or foreign request', async () => {
-    const other = storageClient(server.url, (await signInThroughOidc(server.url, { email: 'other@studio.test', password: 'other-password' })).access_token);
-    const mine = await client.createFolder('Private', null);
-    await expect(other.api('/api/downloads/zip', { method: 'POST', body: { items: [{ kind: 'group', id: mine.id }] } })).rejects.toThrow(
-      'You are not authorized to access this group',
+    const other = storageClient(
+      server.url,
+      (await signInThroughOidc(server.url, { email: 'other@studio.test', password: 'other-password' })).access_token,
     );
-    const prepared = await client.api<{ url: string }>('/api/downloads/zip', { method: 'POST', body: { items: [{ kind: 'group', id: mine.id }] } });
+    const mine = await client.createFolder('Private', null);
+    await expect(
+      other.api('/api/downloads/zip', { method: 'POST', body: { items: [{ kind: 'group', id: mine.id }] } }),
+    ).rejects.toThrow('You are not authorized to access this group');
+    const prepared = await client.api<{ url: string }>('/api/downloads/zip', {
+      method: 'POST',
+      body: { items: [{ kind: 'group', id: mine.id }] },
+    });
     const tampered = prepared.url.replace(/t=([^.]+)\./, (_, body: string) => `t=${body.slice(0, -2)}xx.`);
     expect((await fetch(`${server.url}${tampered}`)).status).toBe(403);
     expect((await call(server.url, prepared.url)).status).toBe(404);

@@ -2,7 +2,9 @@
 // they point at when clicked.
 self.addEventListener('push', (event) => {
   const data = event.data ? event.data.json() : { title: 'Mixroom', body: '', url: '/groups' };
-  event.waitUntil(self.registration.showNotification(data.title, { body: data.body, icon: '/favicon.svg', data: { url: data.url } }));
+  event.waitUntil(
+    self.registration.showNotification(data.title, { body: data.body, icon: '/favicon.svg', data: { url: data.url } }),
+  );
 });
 
 self.addEventListener('notificationclick', (event) => {

@@ -31,7 +31,9 @@ export const entitlementsSummary = z
       /** null when unlimited. */
       limitBytes: z.number().nullable(),
       /** What uses the storage, largest first. */
-      breakdown: z.array(z.object({ kind: z.enum(['projects', 'attachments', 'trash', 'transfers']), bytes: z.number() })),
+      breakdown: z.array(
+        z.object({ kind: z.enum(['projects', 'attachments', 'trash', 'transfers']), bytes: z.number() }),
+      ),
     }),
     transfersThisMonth: z.number(),
     liveMinutesThisMonth: z.number(),
@@ -44,7 +46,12 @@ export const entitlementsSummary = z
 export type EntitlementsSummary = z.infer<typeof entitlementsSummary>;
 
 /** Subscription events a shop sends; `data.userId` or `data.email` names the account. */
-export const BILLING_EVENT_TYPES = ['subscription.created', 'subscription.renewed', 'subscription.cancelled', 'subscription.expired'] as const;
+export const BILLING_EVENT_TYPES = [
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.cancelled',
+  'subscription.expired',
+] as const;
 export const billingEvent = z.object({
   id: z.string().min(1).max(200),
   type: z.enum(BILLING_EVENT_TYPES),
@@ -62,4 +69,6 @@ export const billingEvent = z.object({
 });
 export type BillingEvent = z.infer<typeof billingEvent>;
 
-export const billingWebhookResponse = z.object({ received: z.literal(true), outcome: z.string() }).meta({ id: 'BillingWebhookAnswer' });
+export const billingWebhookResponse = z
+  .object({ received: z.literal(true), outcome: z.string() })
+  .meta({ id: 'BillingWebhookAnswer' });

@@ -22,7 +22,14 @@ export const editCommentBody = z.object({ text });
 const author = z.object({ id: z.uuid(), displayName: z.string(), photoUrl: z.string().nullable() });
 const mine = z.object({ canEdit: z.boolean(), canDelete: z.boolean() });
 
-export const commentReply = z.object({ id: z.uuid(), user: author, text: z.string(), createdAt: isoDate, updatedAt: isoDate, capabilities: mine });
+export const commentReply = z.object({
+  id: z.uuid(),
+  user: author,
+  text: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  capabilities: mine,
+});
 export const comment = z
   .object({
     id: z.uuid(),

@@ -15,7 +15,13 @@ export const creditEntry = z.object({
 export type CreditEntry = z.infer<typeof creditEntry>;
 
 export const creditsResponse = z
-  .object({ balance: z.number().int(), perMonth: z.number().int(), renewsAt: isoDate, entries: z.array(creditEntry), hasMore: z.boolean() })
+  .object({
+    balance: z.number().int(),
+    perMonth: z.number().int(),
+    renewsAt: isoDate,
+    entries: z.array(creditEntry),
+    hasMore: z.boolean(),
+  })
   .meta({ id: 'Credits' });
 export type CreditsResponse = z.infer<typeof creditsResponse>;
 

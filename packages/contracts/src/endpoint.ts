@@ -40,7 +40,9 @@ const SUCCESS = [200, 201, 202, 204, 302] as const;
 
 /** The status a successful call answers with: the lowest success status declared (200 by default). */
 export function successStatus(definition: EndpointDefinition): number {
-  return SUCCESS.find((status) => definition.responses[status] !== undefined) ?? (definition.raw === 'redirect' ? 302 : 200);
+  return (
+    SUCCESS.find((status) => definition.responses[status] !== undefined) ?? (definition.raw === 'redirect' ? 302 : 200)
+  );
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -69,12 +71,17 @@ export type EndpointReply<E extends EndpointDefinition> =
         : void;
 
 /** The inputs of a call, each present only when the endpoint declares it. */
-export type EndpointInput<E extends EndpointDefinition> = (E extends { params: infer P extends z.ZodType } ? { params: z.input<P> } : { params?: never }) &
+export type EndpointInput<E extends EndpointDefinition> = (E extends { params: infer P extends z.ZodType }
+  ? { params: z.input<P> }
+  : { params?: never }) &
   (E extends { query: infer Q extends z.ZodType } ? { query: z.input<Q> } : { query?: never }) &
   (E extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : { body?: never });
 
 /** Whether a call needs an input object at all. */
-export type EndpointTakesInput<E extends EndpointDefinition> = E extends { params: z.ZodType } | { query: z.ZodType } | { body: z.ZodType } ? true : false;
+export type EndpointTakesInput<E extends EndpointDefinition> = E extends
+  { params: z.ZodType } | { query: z.ZodType } | { body: z.ZodType }
+  ? true
+  : false;
 
 /** The validated inputs a handler receives. */
 export interface EndpointRequestShape<E extends EndpointDefinition> {
@@ -90,7 +97,8 @@ export function endpointUrl(definition: EndpointDefinition, params?: object, que
   const values = (params ?? {}) as Record<string, QueryValue>;
   const path = definition.path.replace(/:(\w+)/g, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined || value === null) throw new Error(`${definition.method} ${definition.path}: missing path parameter "${name}"`);
+    if (value === undefined || value === null)
+      throw new Error(`${definition.method} ${definition.path}: missing path parameter "${name}"`);
     return encodeURIComponent(String(value));
   });
   const search = new URLSearchParams();

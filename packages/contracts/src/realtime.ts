@@ -9,7 +9,9 @@ import { comment } from './comments';
  * - `group:{id}` a folder's content, `project:{id}` a project's review (comments, notes, presence).
  * `system` is the servers' own channel: no client may follow it.
  */
-export const topic = z.string().regex(/^((user|group|project|job):[\w-]+|admin|system)$/, { message: 'Unknown topic.' });
+export const topic = z
+  .string()
+  .regex(/^((user|group|project|job):[\w-]+|admin|system)$/, { message: 'Unknown topic.' });
 
 const itemKind = z.enum(['group', 'project']);
 
@@ -19,7 +21,12 @@ const itemKind = z.enum(['group', 'project']);
  */
 export const eventPayloads = {
   'user.updated': z.object({ userId: z.string() }),
-  'job.progress': z.object({ jobId: z.string(), name: z.string(), percent: z.number(), message: z.string().nullable() }),
+  'job.progress': z.object({
+    jobId: z.string(),
+    name: z.string(),
+    percent: z.number(),
+    message: z.string().nullable(),
+  }),
   'job.completed': z.object({ jobId: z.string(), name: z.string() }),
   'job.failed': z.object({ jobId: z.string(), name: z.string(), message: z.string() }),
   'storage.changed': z.object({ itemId: z.string(), kind: itemKind, action: z.string() }),
@@ -63,7 +70,8 @@ export const eventPayloads = {
 export type EventType = keyof typeof eventPayloads;
 export type EventData<T extends EventType> = z.infer<(typeof eventPayloads)[T]>;
 
-const eventOf = <T extends EventType>(type: T) => z.object({ topic, type: z.literal(type), data: eventPayloads[type], at: z.number() });
+const eventOf = <T extends EventType>(type: T) =>
+  z.object({ topic, type: z.literal(type), data: eventPayloads[type], at: z.number() });
 
 /** A domain event as it travels on the bus and over the WebSocket. */
 export const domainEvent = z.discriminatedUnion('type', [

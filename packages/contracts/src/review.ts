@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { isoDate, safeText } from './common';
 import { personRef } from './storage';
 
-export const noteBody = z.object({ html: safeText(z.string().max(NOTE_LIMITS.htmlMax, { message: REVIEW_MESSAGES.notesTooLong })) });
+export const noteBody = z.object({
+  html: safeText(z.string().max(NOTE_LIMITS.htmlMax, { message: REVIEW_MESSAGES.notesTooLong })),
+});
 export const noteResponse = z
   .object({ versionId: z.uuid(), html: z.string(), canEdit: z.boolean(), updatedAt: isoDate.nullable() })
   .meta({ id: 'VersionNote' });

@@ -49,9 +49,13 @@ export const joinRequest = z.object({
   createdAt: isoDate,
 });
 export type JoinRequest = z.infer<typeof joinRequest>;
-export const joinRequestsResponse = z.object({ incoming: z.array(joinRequest), outgoing: z.array(joinRequest) }).meta({ id: 'JoinRequests' });
+export const joinRequestsResponse = z
+  .object({ incoming: z.array(joinRequest), outgoing: z.array(joinRequest) })
+  .meta({ id: 'JoinRequests' });
 /** What an invitation link offers, for a visitor who is not signed in yet (the code is the secret). */
-export const invitationPreview = z.object({ type: resourceType, name: z.string(), inviter: z.string() }).meta({ id: 'InvitationPreview' });
+export const invitationPreview = z
+  .object({ type: resourceType, name: z.string(), inviter: z.string() })
+  .meta({ id: 'InvitationPreview' });
 export type InvitationPreview = z.infer<typeof invitationPreview>;
 
 export const joinTarget = z.object({
@@ -65,7 +69,11 @@ export const joinTarget = z.object({
 const inviteCode = z.string().min(1).max(100);
 export const joinTargetQuery = z.object({ invite: inviteCode.optional() });
 export const createJoinRequestBody = z.object({ type: resourceType, id: z.uuid(), invite: inviteCode.optional() });
-export const decideJoinParams = z.object({ resourceId: z.uuid(), userId: z.uuid(), decision: z.enum(['approve', 'reject']) });
+export const decideJoinParams = z.object({
+  resourceId: z.uuid(),
+  userId: z.uuid(),
+  decision: z.enum(['approve', 'reject']),
+});
 
 /** A shared folder or project as a visitor with the public link sees it. */
 export const publicItem = z.object({
@@ -77,7 +85,17 @@ export const publicItem = z.object({
   /** Whether the visitor may download this project's original (its publisher's setting). */
   canDownload: z.boolean().optional(),
   latestVersion: version
-    .pick({ id: true, number: true, name: true, fileName: true, fileExtension: true, fileSize: true, status: true, durationSeconds: true, thumbnailUrl: true })
+    .pick({
+      id: true,
+      number: true,
+      name: true,
+      fileName: true,
+      fileExtension: true,
+      fileSize: true,
+      status: true,
+      durationSeconds: true,
+      thumbnailUrl: true,
+    })
     .nullable(),
 });
 export const publicListing = z

@@ -4,7 +4,13 @@ import { isoDate, safeFileName, safeName } from './common';
 
 /** An item name: trimmed, 1–50 characters, with the spec's required-text for the dialog at hand. */
 export const itemName = (required: string) =>
-  safeName(z.string({ message: required }).trim().min(1, { message: required }).max(LIMITS.nameMax, { message: STORAGE_MESSAGES.nameTooLong }));
+  safeName(
+    z
+      .string({ message: required })
+      .trim()
+      .min(1, { message: required })
+      .max(LIMITS.nameMax, { message: STORAGE_MESSAGES.nameTooLong }),
+  );
 
 export const capabilities = z.object({
   canView: z.boolean(),
@@ -76,7 +82,9 @@ const itemBase = {
   collaborators: z.array(personRef).optional(),
 };
 
-export const groupItem = z.object({ kind: z.literal('group'), parentId: z.uuid().nullable(), ...itemBase }).meta({ id: 'GroupItem' });
+export const groupItem = z
+  .object({ kind: z.literal('group'), parentId: z.uuid().nullable(), ...itemBase })
+  .meta({ id: 'GroupItem' });
 export type GroupItem = z.infer<typeof groupItem>;
 
 export const projectItem = z
@@ -159,10 +167,19 @@ export const updateProjectBody = z.object({
     .optional(),
 });
 
-const fileName = safeFileName(z.string().min(1, { message: 'The file has no name.' }).max(255, { message: 'File names are limited to 255 characters.' }));
+const fileName = safeFileName(
+  z
+    .string()
+    .min(1, { message: 'The file has no name.' })
+    .max(255, { message: 'File names are limited to 255 characters.' }),
+);
 const fileSize = z.number().int().min(1, { message: STORAGE_MESSAGES.emptyFile }).max(Number.MAX_SAFE_INTEGER);
 
-export const startVersionBody = z.object({ name: itemName(STORAGE_MESSAGES.versionNameRequired), fileName, size: fileSize });
+export const startVersionBody = z.object({
+  name: itemName(STORAGE_MESSAGES.versionNameRequired),
+  fileName,
+  size: fileSize,
+});
 export const uploadFileBody = z.object({ groupId: z.uuid().nullable(), fileName, size: fileSize });
 
 export const uploadTicket = z
@@ -180,9 +197,15 @@ export const ensureFoldersBody = z.object({
   paths: z
     .array(z.string().min(1).max(1000))
     .max(2000)
-    .refine((paths) => paths.every((p) => p.split('/').every((segment) => segment.trim().length > 0 && segment.length <= LIMITS.nameMax)), {
-      message: 'Folder names must be 1 to 50 characters.',
-    })
+    .refine(
+      (paths) =>
+        paths.every((p) =>
+          p.split('/').every((segment) => segment.trim().length > 0 && segment.length <= LIMITS.nameMax),
+        ),
+      {
+        message: 'Folder names must be 1 to 50 characters.',
+      },
+    )
     .refine((paths) => paths.every((p) => p.split('/').every((segment) => nameProblem(segment) === null)), {
       message: 'Folder names cannot contain control or text-direction characters, or be made of dots only.',
     }),
@@ -208,10 +231,19 @@ export type PeaksFile = z.infer<typeof peaksFile>;
 
 export const storageUsage = z.object({ usedBytes: z.number(), limitBytes: z.number() }).meta({ id: 'StorageUsage' });
 
-export const searchQuery = z.object({ q: z.string().trim().min(1).max(100), limit: z.coerce.number().int().min(1).max(50).default(20) });
+export const searchQuery = z.object({
+  q: z.string().trim().min(1).max(100),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
 export const searchResult = z.object({
   items: z.array(
-    z.object({ kind: z.enum(['group', 'project']), id: z.uuid(), name: z.string(), parentId: z.uuid().nullable(), parentName: z.string().nullable() }),
+    z.object({
+      kind: z.enum(['group', 'project']),
+      id: z.uuid(),
+      name: z.string(),
+      parentId: z.uuid().nullable(),
+      parentName: z.string().nullable(),
+    }),
   ),
 });
 

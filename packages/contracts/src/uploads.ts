@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-export const uploadPart = z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1), size: z.number().int().min(0) });
+export const uploadPart = z.object({
+  partNumber: z.number().int().min(1).max(10_000),
+  etag: z.string().min(1),
+  size: z.number().int().min(0),
+});
 export type UploadPart = z.infer<typeof uploadPart>;
 
 export const uploadSession = z.object({

@@ -30,7 +30,8 @@ export function baseName(fileName: string): string {
 
 export function fileKind(extension: string | null): FileKind {
   if (!extension) return 'other';
-  for (const [kind, list] of Object.entries(KINDS)) if ((list as readonly string[]).includes(extension)) return kind as FileKind;
+  for (const [kind, list] of Object.entries(KINDS))
+    if ((list as readonly string[]).includes(extension)) return kind as FileKind;
   return 'other';
 }
 

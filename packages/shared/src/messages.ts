@@ -13,7 +13,8 @@ export const MESSAGES = {
   passwordResetSent: 'If an account exists for this e-mail, a reset link is on its way.',
   passwordResetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
   passwordChanged: 'Your password has been changed. You can sign in now.',
-  storageLimit: 'You have reached your storage limit, please purchase a plan that grants you more data. Go to the settings panel for more information.',
+  storageLimit:
+    'You have reached your storage limit, please purchase a plan that grants you more data. Go to the settings panel for more information.',
   notAvailableYet: 'This part of Mixroom is not available yet.',
   downloadFailed: 'The download could not start.',
 } as const;

@@ -3,7 +3,8 @@ import { fileNameProblem, NAME_MESSAGES, nameProblem, storedExtension, textProbl
 
 describe('the one name rule', () => {
   it('accepts ordinary names in any script', () => {
-    for (const name of ['Mix v2 (final).wav', 'Ünterwegs – B-Seite', 'ミックス', 'مزيج نهائي', 'a..b.wav']) expect(nameProblem(name)).toBeNull();
+    for (const name of ['Mix v2 (final).wav', 'Ünterwegs – B-Seite', 'ミックス', 'مزيج نهائي', 'a..b.wav'])
+      expect(nameProblem(name)).toBeNull();
   });
 
   it('refuses NUL and other controls, text-direction marks, separators and dot-only names', () => {

@@ -9,7 +9,8 @@ const CONTROL = /\p{Cc}/u;
  */
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 /** Control characters of free text: every one but tab, line feed and carriage return. */
-const isTextControl = (code: number) => (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f);
+const isTextControl = (code: number) =>
+  (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f);
 
 export const NAME_MESSAGES = {
   control: 'Names cannot contain control characters.',

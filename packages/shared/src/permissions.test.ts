@@ -19,9 +19,20 @@ describe('roles', () => {
 
 describe('group capabilities', () => {
   it('lets publisher and editors edit; only the publisher manages users', () => {
-    expect(groupCapabilities('OWNER')).toMatchObject({ canEdit: true, canDelete: true, canCreate: true, canShare: true, canManageUsers: true });
+    expect(groupCapabilities('OWNER')).toMatchObject({
+      canEdit: true,
+      canDelete: true,
+      canCreate: true,
+      canShare: true,
+      canManageUsers: true,
+    });
     expect(groupCapabilities('EDITOR')).toMatchObject({ canEdit: true, canCreate: true, canManageUsers: false });
-    expect(groupCapabilities('VIEWER')).toMatchObject({ canView: true, canEdit: false, canCreate: false, canShare: false });
+    expect(groupCapabilities('VIEWER')).toMatchObject({
+      canView: true,
+      canEdit: false,
+      canCreate: false,
+      canShare: false,
+    });
     expect(groupCapabilities('NONE')).toMatchObject({ canView: false, canDownload: false });
   });
 });
@@ -35,7 +46,11 @@ describe('project capabilities', () => {
   });
 
   it('keeps deleting, creating versions and managing users as the spec splits them', () => {
-    expect(projectCapabilities('EDITOR', false)).toMatchObject({ canDelete: true, canCreate: true, canManageUsers: false });
+    expect(projectCapabilities('EDITOR', false)).toMatchObject({
+      canDelete: true,
+      canCreate: true,
+      canManageUsers: false,
+    });
     expect(projectCapabilities('VIEWER', true)).toMatchObject({ canDelete: false, canCreate: false, canEdit: false });
     expect(projectCapabilities('OWNER', false).canManageUsers).toBe(true);
   });

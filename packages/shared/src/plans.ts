@@ -220,7 +220,9 @@ export function mergePlans(skus: readonly PlanSku[]): PlanLimits {
         storageMb: maxLimit(acc.storageMb, next.storageMb),
         transferMaxBytes: maxLimit(acc.transferMaxBytes, next.transferMaxBytes),
         transfersPerMonth: maxLimit(acc.transfersPerMonth, next.transfersPerMonth),
-        transferDurationDays: [...new Set([...acc.transferDurationDays, ...next.transferDurationDays])].sort((x, y) => x - y),
+        transferDurationDays: [...new Set([...acc.transferDurationDays, ...next.transferDurationDays])].sort(
+          (x, y) => x - y,
+        ),
         transferPassword: acc.transferPassword || next.transferPassword,
         transferReload: acc.transferReload || next.transferReload,
         liveGuests: maxLimit(acc.liveGuests, next.liveGuests),
@@ -242,7 +244,10 @@ export function storageLimitBytes(limits: PlanLimits): number {
 }
 
 /** Whether a plan grant is in force at `now` (an open end means no expiry). */
-export function isGrantActive(grant: { startsAt: Date | string; endsAt: Date | string | null }, now = new Date()): boolean {
+export function isGrantActive(
+  grant: { startsAt: Date | string; endsAt: Date | string | null },
+  now = new Date(),
+): boolean {
   const starts = new Date(grant.startsAt).getTime();
   const ends = grant.endsAt === null ? Number.POSITIVE_INFINITY : new Date(grant.endsAt).getTime();
   return starts <= now.getTime() && now.getTime() < ends;

@@ -61,8 +61,10 @@ export const REVIEW_MESSAGES = {
   notesSaveError: 'Save Error',
   unsavedNotes: 'You have some unsaved changes, do you wish to exit anyway?',
   notesTooLong: 'These notes are too long to save (200,000 characters of formatted text at most).',
-  corruptCanDelete: 'This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?',
-  corruptContactOwner: 'This version appears to be corrupt due to data missing on the storage provider. Please contact the owner of this project.',
+  corruptCanDelete:
+    'This version appears to be corrupt due to data missing on your cloud storage provider. Do you wish to delete this version?',
+  corruptContactOwner:
+    'This version appears to be corrupt due to data missing on the storage provider. Please contact the owner of this project.',
   noAttachments: 'No items here',
   commentDeleteConfirm: 'Are you sure you want to delete this comment?',
   commentDeleted: 'Comment deleted!',

@@ -11,7 +11,10 @@ export class EntitlementsRepository {
   constructor(private readonly db: Db) {}
 
   async flags(userId: string): Promise<{ isAdmin: boolean; canBroadcast: boolean } | null> {
-    const [row] = await this.db.select({ isAdmin: users.isAdmin, canBroadcast: users.canBroadcast }).from(users).where(eq(users.id, userId));
+    const [row] = await this.db
+      .select({ isAdmin: users.isAdmin, canBroadcast: users.canBroadcast })
+      .from(users)
+      .where(eq(users.id, userId));
     return row ?? null;
   }
 
@@ -23,7 +26,11 @@ export class EntitlementsRepository {
   }
 
   subscriptions(userId: string): Promise<SubscriptionRow[]> {
-    return this.db.select().from(billingSubscriptions).where(eq(billingSubscriptions.userId, userId)).orderBy(desc(billingSubscriptions.startsAt));
+    return this.db
+      .select()
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.userId, userId))
+      .orderBy(desc(billingSubscriptions.startsAt));
   }
 
   /**
@@ -50,12 +57,22 @@ export class EntitlementsRepository {
     const [row] = await this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(groups)
-      .where(and(eq(groups.publisherId, userId), eq(groups.mode, 'TRANSFER'), sql`${groups.parentId} is null`, gte(groups.createdAt, since)));
+      .where(
+        and(
+          eq(groups.publisherId, userId),
+          eq(groups.mode, 'TRANSFER'),
+          sql`${groups.parentId} is null`,
+          gte(groups.createdAt, since),
+        ),
+      );
     return Number(row?.n ?? 0);
   }
 
   async creditBalance(userId: string): Promise<number> {
-    const [row] = await this.db.select({ balance: creditBalances.balance }).from(creditBalances).where(eq(creditBalances.userId, userId));
+    const [row] = await this.db
+      .select({ balance: creditBalances.balance })
+      .from(creditBalances)
+      .where(eq(creditBalances.userId, userId));
     return row?.balance ?? 0;
   }
 

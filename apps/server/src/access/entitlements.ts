@@ -1,5 +1,14 @@
 import type { BillingSubscription, EntitlementsSummary } from '@mixroom/contracts';
-import { creditPeriod, isGrantActive, isTrialSubscription, mergePlans, PLAN_SKUS, storageLimitBytes, type PlanLimits, type PlanSku } from '@mixroom/shared';
+import {
+  creditPeriod,
+  isGrantActive,
+  isTrialSubscription,
+  mergePlans,
+  PLAN_SKUS,
+  storageLimitBytes,
+  type PlanLimits,
+  type PlanSku,
+} from '@mixroom/shared';
 import type { Clock } from '../platform/clock/clock';
 import type { EntitlementsRepository, SubscriptionRow } from './entitlements.repository';
 
@@ -45,7 +54,11 @@ export class Entitlements {
 
   async of(userId: string): Promise<Entitlement> {
     const now = this.clock.now();
-    const [flags, grants, subscriptions] = await Promise.all([this.facts.flags(userId), this.facts.grants(userId), this.facts.subscriptions(userId)]);
+    const [flags, grants, subscriptions] = await Promise.all([
+      this.facts.flags(userId),
+      this.facts.grants(userId),
+      this.facts.subscriptions(userId),
+    ]);
     const skus = [...new Set(grants.filter((g) => isGrantActive(g, now)).map((g) => g.sku))].filter(isPlanSku);
     const trial = subscriptions.find((s) => this.runs(s, now) && this.isTrial(s, now));
     return {
@@ -105,7 +118,11 @@ export class Entitlements {
     const limit = storageLimitBytes(entitlement.limits);
     return {
       trial: entitlement.trial
-        ? { sku: entitlement.trial.sku, startsAt: entitlement.trial.startsAt.toISOString(), endsAt: entitlement.trial.endsAt?.toISOString() ?? null }
+        ? {
+            sku: entitlement.trial.sku,
+            startsAt: entitlement.trial.startsAt.toISOString(),
+            endsAt: entitlement.trial.endsAt?.toISOString() ?? null,
+          }
         : null,
       storage: {
         usedBytes: storageUse.reduce((total, use) => total + use.bytes, 0),

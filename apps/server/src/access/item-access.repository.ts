@@ -15,7 +15,8 @@ export interface AccessTarget {
 
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
-const fromPermission = (permission: string | null | undefined): Role => (permission === 'EDITOR' ? 'EDITOR' : permission === 'VIEWER' ? 'VIEWER' : 'NONE');
+const fromPermission = (permission: string | null | undefined): Role =>
+  permission === 'EDITOR' ? 'EDITOR' : permission === 'VIEWER' ? 'VIEWER' : 'NONE';
 
 /**
  * The facts access decisions are made of, and the only database reads the policies make. Who may
@@ -33,7 +34,10 @@ export class ItemAccessRepository {
   /** A folder of this area and whether it (or a folder above it) is in the trash. */
   async folder(id: string): Promise<{ row: GroupRow; trashed: boolean } | null> {
     const [found] = await this.db
-      .select({ row: groups, alive: sql<boolean>`(${this.scope.ownFlagLive(groups, { uploading: false })} and ${this.scope.noTrashedAncestor(groups)})` })
+      .select({
+        row: groups,
+        alive: sql<boolean>`(${this.scope.ownFlagLive(groups, { uploading: false })} and ${this.scope.noTrashedAncestor(groups)})`,
+      })
       .from(groups)
       .where(and(eq(groups.id, id), this.scope.inMode(groups)));
     return found ? { row: found.row, trashed: !found.alive } : null;
@@ -42,7 +46,10 @@ export class ItemAccessRepository {
   /** A project of this area, whether it is gone (trashed itself or under a trashed folder). */
   async project(id: string): Promise<{ row: ProjectRow; trashed: boolean } | null> {
     const [found] = await this.db
-      .select({ row: projects, alive: sql<boolean>`(${this.scope.ownFlagLive(projects, { uploading: true })} and ${this.scope.noTrashedAncestor(projects)})` })
+      .select({
+        row: projects,
+        alive: sql<boolean>`(${this.scope.ownFlagLive(projects, { uploading: true })} and ${this.scope.noTrashedAncestor(projects)})`,
+      })
       .from(projects)
       .where(and(eq(projects.id, id), this.scope.inMode(projects)));
     return found ? { row: found.row, trashed: !found.alive } : null;
@@ -79,13 +86,18 @@ export class ItemAccessRepository {
                  (select max(m.permission) from ${memberships} m where m.user_id = ${userId} and m.resource_id = any(t.path)) as permission
           from (select id, path from ${groups} where id = any(${ids}) union all select id, path from ${projects} where id = any(${ids})) t`,
     );
-    for (const row of rows) roles.set(row.id, strongestRole(row.container_owner ? 'EDITOR' : 'NONE', fromPermission(row.permission)));
+    for (const row of rows)
+      roles.set(row.id, strongestRole(row.container_owner ? 'EDITOR' : 'NONE', fromPermission(row.permission)));
     for (const t of others) if (!roles.has(t.id)) roles.set(t.id, 'NONE');
     return roles;
   }
 
   /** Roles of a folder's children, given the role the actor already has on the folder. */
-  async childRoles(userId: string, parentRole: Role, children: { id: string; publisherId: string }[]): Promise<Map<string, Role>> {
+  async childRoles(
+    userId: string,
+    parentRole: Role,
+    children: { id: string; publisherId: string }[],
+  ): Promise<Map<string, Role>> {
     const direct = children.length
       ? await this.db
           .select({ id: memberships.resourceId, permission: memberships.permission })
@@ -101,7 +113,12 @@ export class ItemAccessRepository {
           )
       : [];
     const byId = new Map(direct.map((d) => [d.id, fromPermission(d.permission)]));
-    return new Map(children.map((c) => [c.id, strongestRole(parentRole, c.publisherId === userId ? 'OWNER' : 'NONE', byId.get(c.id) ?? 'NONE')]));
+    return new Map(
+      children.map((c) => [
+        c.id,
+        strongestRole(parentRole, c.publisherId === userId ? 'OWNER' : 'NONE', byId.get(c.id) ?? 'NONE'),
+      ]),
+    );
   }
 
   /** Ids whose subtrees the user reaches: folders they publish and items shared with them. */
@@ -131,7 +148,10 @@ export class ItemAccessRepository {
   /** Users given any of these items directly (they see them at their root). */
   async directMembers(itemIds: string[]): Promise<string[]> {
     if (itemIds.length === 0) return [];
-    const rows = await this.db.selectDistinct({ userId: memberships.userId }).from(memberships).where(inArray(memberships.resourceId, itemIds));
+    const rows = await this.db
+      .selectDistinct({ userId: memberships.userId })
+      .from(memberships)
+      .where(inArray(memberships.resourceId, itemIds));
     return rows.map((r) => r.userId);
   }
 
@@ -144,7 +164,14 @@ export class ItemAccessRepository {
     const [row] = await this.db
       .select({ token: shareLinks.token })
       .from(shareLinks)
-      .where(and(eq(shareLinks.token, code), eq(shareLinks.resourceId, resourceId), eq(shareLinks.kind, 'invite'), eq(shareLinks.active, true)));
+      .where(
+        and(
+          eq(shareLinks.token, code),
+          eq(shareLinks.resourceId, resourceId),
+          eq(shareLinks.kind, 'invite'),
+          eq(shareLinks.active, true),
+        ),
+      );
     return Boolean(row);
   }
 }

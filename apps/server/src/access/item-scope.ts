@@ -27,7 +27,9 @@ export class ItemScope {
 
   /** Not in the trash itself; `uploading` admits projects still being created. */
   ownFlagLive(table: ItemTable, options: { uploading: boolean }): SQL {
-    return options.uploading && table === projects ? inArray(projects.flag, ['NONE', 'CREATE']) : eq(table.flag, 'NONE');
+    return options.uploading && table === projects
+      ? inArray(projects.flag, ['NONE', 'CREATE'])
+      : eq(table.flag, 'NONE');
   }
 
   /** No folder above the row (its path, itself excluded) is in the trash. */

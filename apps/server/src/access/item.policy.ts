@@ -1,4 +1,10 @@
-import { groupCapabilities, projectCapabilities, STORAGE_MESSAGES, type Capabilities, type Role } from '@mixroom/shared';
+import {
+  groupCapabilities,
+  projectCapabilities,
+  STORAGE_MESSAGES,
+  type Capabilities,
+  type Role,
+} from '@mixroom/shared';
 import type { GroupRow, ProjectRow, VersionRow } from '../db/rows';
 import { AppError } from '../http/app-error';
 import type { Actor } from '../platform/identity/actor';
@@ -63,7 +69,11 @@ export class ItemPolicy {
   }
 
   /** A version is reached through its project: the same answers, with the version. */
-  async version(actor: Actor, versionId: string, need: ItemNeed = 'view'): Promise<ResolvedProject & { version: VersionRow }> {
+  async version(
+    actor: Actor,
+    versionId: string,
+    need: ItemNeed = 'view',
+  ): Promise<ResolvedProject & { version: VersionRow }> {
     const version = await this.facts.version(versionId);
     if (!version) throw AppError.notFound('No such version.');
     return { version, ...(await this.project(actor, version.projectId, need)) };
@@ -77,7 +87,10 @@ export class ItemPolicy {
   }
 
   /** An item as it is, whoever asks (join requests name what they ask for); null when missing. */
-  async lookup(kind: 'group' | 'project', id: string): Promise<{ row: GroupRow | ProjectRow; trashed: boolean } | null> {
+  async lookup(
+    kind: 'group' | 'project',
+    id: string,
+  ): Promise<{ row: GroupRow | ProjectRow; trashed: boolean } | null> {
     return kind === 'group' ? this.facts.folder(id) : this.facts.project(id);
   }
 
@@ -101,7 +114,11 @@ export class ItemPolicy {
     return this.facts.rolesFor(actor.userId, items);
   }
 
-  childRoles(actor: Actor, parentRole: Role, children: { id: string; publisherId: string }[]): Promise<Map<string, Role>> {
+  childRoles(
+    actor: Actor,
+    parentRole: Role,
+    children: { id: string; publisherId: string }[],
+  ): Promise<Map<string, Role>> {
     return this.facts.childRoles(actor.userId, parentRole, children);
   }
 
@@ -118,7 +135,8 @@ export class ItemPolicy {
    */
   async moveTarget(actor: Actor, item: { publisherId: string }, folderId: string | null): Promise<GroupRow | null> {
     if (!folderId) {
-      if (item.publisherId !== actor.userId) throw AppError.forbidden('Only the publisher can move this item to the root.');
+      if (item.publisherId !== actor.userId)
+        throw AppError.forbidden('Only the publisher can move this item to the root.');
       return null;
     }
     const { group } = await this.folder(actor, folderId, 'edit');

@@ -38,12 +38,24 @@ export class PublicLinkPolicy {
   }
 
   /** A finished version of a live project inside the share. */
-  async version(root: PublicRoot, versionId: string, need: 'view' | 'download'): Promise<{ version: VersionRow; project: ProjectRow }> {
+  async version(
+    root: PublicRoot,
+    versionId: string,
+    need: 'view' | 'download',
+  ): Promise<{ version: VersionRow; project: ProjectRow }> {
     const version = await this.facts.version(versionId);
     const found = version ? await this.facts.project(version.projectId) : null;
-    if (!version || !found || found.trashed || found.row.flag !== 'NONE' || version.status === 'uploading' || !found.row.path.includes(root.row.id))
+    if (
+      !version ||
+      !found ||
+      found.trashed ||
+      found.row.flag !== 'NONE' ||
+      version.status === 'uploading' ||
+      !found.row.path.includes(root.row.id)
+    )
       throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
-    if (need === 'download' && !found.row.enableDownload) throw AppError.forbidden('Downloads are not enabled for this project.');
+    if (need === 'download' && !found.row.enableDownload)
+      throw AppError.forbidden('Downloads are not enabled for this project.');
     return { version, project: found.row };
   }
 }

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = (protocols: RegExp, hint: string) =>
-  z.string().refine((v) => URL.canParse(v) && protocols.test(new URL(v).protocol), { message: `must be a ${hint} URL` });
+  z
+    .string()
+    .refine((v) => URL.canParse(v) && protocols.test(new URL(v).protocol), { message: `must be a ${hint} URL` });
 
 /**
  * Every setting Mixroom reads from the environment, with the embedded defaults: none is needed to

@@ -24,7 +24,9 @@ export interface AppConfig {
       };
   signedUrlTtlSeconds: number;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
-  identity: { mode: 'embedded'; issuer: string; clientId: string; audience: string } | { mode: 'external'; issuer: string; clientId: string; audience: string };
+  identity:
+    | { mode: 'embedded'; issuer: string; clientId: string; audience: string }
+    | { mode: 'external'; issuer: string; clientId: string; audience: string };
   shutdownTimeoutMs: number;
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined };
   /**
@@ -65,7 +67,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const identity: AppConfig['identity'] =
     c.OIDC_ISSUER && c.OIDC_CLIENT_ID
-      ? { mode: 'external', issuer: c.OIDC_ISSUER.replace(/\/$/, ''), clientId: c.OIDC_CLIENT_ID, audience: c.OIDC_AUDIENCE ?? c.OIDC_CLIENT_ID }
+      ? {
+          mode: 'external',
+          issuer: c.OIDC_ISSUER.replace(/\/$/, ''),
+          clientId: c.OIDC_CLIENT_ID,
+          audience: c.OIDC_AUDIENCE ?? c.OIDC_CLIENT_ID,
+        }
       : { mode: 'embedded', issuer: `${publicUrl}/oidc`, clientId: EMBEDDED_CLIENT_ID, audience: EMBEDDED_AUDIENCE };
   return {
     port: c.PORT,
@@ -74,7 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl,
     dataDir,
     logLevel: c.LOG_LEVEL,
-    roles: { api: c.MIXROOM_ROLES.includes('api'), worker: c.MIXROOM_ROLES.includes('worker'), sfu: c.MIXROOM_ROLES.includes('sfu') },
+    roles: {
+      api: c.MIXROOM_ROLES.includes('api'),
+      worker: c.MIXROOM_ROLES.includes('worker'),
+      sfu: c.MIXROOM_ROLES.includes('sfu'),
+    },
     database: { url: c.DATABASE_URL ?? null, poolSize: c.DATABASE_POOL_SIZE },
     blob:
       c.BLOB_DRIVER === 's3'

@@ -36,7 +36,12 @@ export interface Database {
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export async function openDatabase(options: { url: string | null; dataDir: string; poolSize: number; onError?: (error: Error) => void }): Promise<Database> {
+export async function openDatabase(options: {
+  url: string | null;
+  dataDir: string;
+  poolSize: number;
+  onError?: (error: Error) => void;
+}): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize });
     // An idle connection dropped by the server (restart, failover) must not crash the process;

@@ -20,7 +20,8 @@ export function registerAuthentication(app: FastifyInstance, verify: TokenVerifi
     try {
       request.actor = await users.resolveActor(await verify(token));
     } catch (error) {
-      if (error instanceof InvalidTokenError) throw new AppError(401, 'INVALID_TOKEN', 'Your session is invalid or has expired.');
+      if (error instanceof InvalidTokenError)
+        throw new AppError(401, 'INVALID_TOKEN', 'Your session is invalid or has expired.');
       throw error;
     }
   });

@@ -1,5 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import { successStatus, type EndpointDefinition, type EndpointReply, type EndpointRequestShape } from '@mixroom/contracts';
+import {
+  successStatus,
+  type EndpointDefinition,
+  type EndpointReply,
+  type EndpointRequestShape,
+} from '@mixroom/contracts';
 import { requireActor } from './authentication';
 
 export type EndpointRequest<E extends EndpointDefinition> = FastifyRequest<EndpointRequestShape<E>>;
@@ -38,7 +43,11 @@ export function endpointSchema(definition: EndpointDefinition): FastifySchema & 
  * Registers the route of a declared endpoint. One that needs a signed-in user answers 401 to anyone
  * else before its inputs are even read, so what the table says about authentication is what happens.
  */
-export function route<E extends EndpointDefinition>(app: FastifyInstance, definition: E, handler: EndpointHandler<E>): void {
+export function route<E extends EndpointDefinition>(
+  app: FastifyInstance,
+  definition: E,
+  handler: EndpointHandler<E>,
+): void {
   const status = successStatus(definition);
   app.route({
     method: definition.method,

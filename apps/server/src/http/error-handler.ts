@@ -7,14 +7,19 @@ import { RateLimitedError } from '../platform/security/attempt-limiter';
 
 /** Every failure leaves the API as `{ error: { code, message } }`: one shape for every client. */
 /** `serveApp` answers unknown GETs outside /api and /oidc with the web app (client-side routes). */
-export function registerErrorHandler(app: FastifyInstance, serveApp: ((reply: FastifyReply) => Promise<unknown>) | null): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  serveApp: ((reply: FastifyReply) => Promise<unknown>) | null,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let status = 500;
     let body: ErrorResponse = { error: { code: 'INTERNAL', message: MESSAGES.genericError } };
     if (error instanceof RateLimitedError) void reply.header('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof AppError) {
       status = error.status;
-      body = { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+      body = {
+        error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+      };
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
       const details = error.validation.map((v) => ({
@@ -33,6 +38,8 @@ export function registerErrorHandler(app: FastifyInstance, serveApp: ((reply: Fa
     const path = request.url.split('?')[0] ?? '';
     const isAppRoute = request.method === 'GET' && !/^\/(api|oidc|assets)\//.test(path);
     if (serveApp && isAppRoute) return serveApp(reply);
-    void reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}` } });
+    void reply
+      .status(404)
+      .send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}` } });
   });
 }

@@ -73,7 +73,10 @@ export function securityHeaderSets(options: SecurityHeaderOptions) {
       'frame-ancestors': ["'none'"],
     }),
   };
-  const api: Headers = { ...COMMON, 'Content-Security-Policy': policy({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] }) };
+  const api: Headers = {
+    ...COMMON,
+    'Content-Security-Policy': policy({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] }),
+  };
   const file: Headers = {
     ...COMMON,
     'Referrer-Policy': 'no-referrer',

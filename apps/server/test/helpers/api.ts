@@ -1,5 +1,9 @@
 /** A tiny JSON client for medium tests: status and parsed body of one call. */
-export async function call(baseUrl: string, path: string, init: { method?: string; token?: string | null; body?: unknown } = {}) {
+export async function call(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; token?: string | null; body?: unknown } = {},
+) {
   const response = await fetch(`${baseUrl}${path}`, {
     method: init.method ?? 'GET',
     headers: {
@@ -15,5 +19,8 @@ export async function call(baseUrl: string, path: string, init: { method?: strin
   } catch {
     body = text;
   }
-  return { status: response.status, body: body as Record<string, unknown> & { error?: { code: string; message: string } } };
+  return {
+    status: response.status,
+    body: body as Record<string, unknown> & { error?: { code: string; message: string } },
+  };
 }

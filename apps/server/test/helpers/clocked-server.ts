@@ -12,7 +12,13 @@ import type { TestServer } from './test-server';
 export async function startClockedServer(env: Record<string, string> = {}): Promise<TestServer & { clock: TestClock }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-test-'));
   const clock = new TestClock();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const running = await startMixroom(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { clock });
   return {
     ...running,

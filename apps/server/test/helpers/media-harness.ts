@@ -89,7 +89,9 @@ export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticke
       const extension = extname(path).slice(1).toLowerCase();
       const projectId = randomUUID();
       const versionId = randomUUID();
-      await db.db.insert(projects).values({ id: projectId, name: basename(path), type: 'AUDIO', path: [projectId], publisherId: user.id });
+      await db.db
+        .insert(projects)
+        .values({ id: projectId, name: basename(path), type: 'AUDIO', path: [projectId], publisherId: user.id });
       const blobKey = `projects/${projectId}/${versionId}/original.${extension}`;
       await blobs.put(blobKey, createReadStream(path));
       await db.db.insert(versions).values({
@@ -118,9 +120,13 @@ export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticke
 
 /** Decodes a file with ffmpeg to mono 32-bit float samples at `rate`, as a player would hear it. */
 export function decodeMono(path: string, rate = 48000): Float32Array {
-  const raw = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', path, '-ac', '1', '-ar', String(rate), '-f', 'f32le', '-'], {
-    maxBuffer: 1 << 30,
-  });
+  const raw = execFileSync(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-i', path, '-ac', '1', '-ar', String(rate), '-f', 'f32le', '-'],
+    {
+      maxBuffer: 1 << 30,
+    },
+  );
   return new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4);
 }
 

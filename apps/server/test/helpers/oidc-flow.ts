@@ -66,7 +66,9 @@ export async function signInThroughOidc(
       next = new URL(location, baseUrl).toString();
       if (/\/oidc\/interaction\/[^/]+$/.test(new URL(next).pathname)) {
         const uid = new URL(next).pathname.split('/').pop() ?? '';
-        const details = await fetch(`${baseUrl}/oidc/interaction/${uid}/details`, { headers: { cookie: jar.header() } });
+        const details = await fetch(`${baseUrl}/oidc/interaction/${uid}/details`, {
+          headers: { cookie: jar.header() },
+        });
         const { prompt } = (await details.json()) as { prompt: string };
         if (prompt === 'login') return next;
       }
@@ -77,7 +79,13 @@ export async function signInThroughOidc(
   const interaction = await follow(authorize.toString());
   const uid = new URL(interaction).pathname.split('/').pop() ?? '';
   const body =
-    mode === 'signup' ? { displayName: account.displayName ?? account.email.split('@')[0], email: account.email, password: account.password } : account;
+    mode === 'signup'
+      ? {
+          displayName: account.displayName ?? account.email.split('@')[0],
+          email: account.email,
+          password: account.password,
+        }
+      : account;
   const result = await fetch(`${baseUrl}/oidc/interaction/${uid}/${mode === 'signup' ? 'signup' : 'login'}`, {
     method: 'POST',
     headers: { cookie: jar.header(), 'content-type': 'application/json' },
@@ -93,7 +101,13 @@ export async function signInThroughOidc(
   const token = await fetch(`${baseUrl}/oidc/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: WEB_CLIENT_ID }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: WEB_CLIENT_ID,
+    }),
   });
   if (!token.ok) throw new Error(`token exchange failed: ${token.status} ${await token.text()}`);
   return (await token.json()) as Tokens;

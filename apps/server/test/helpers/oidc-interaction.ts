@@ -42,7 +42,9 @@ async function follow(baseUrl: string, cookies: Cookies, url: string): Promise<s
     next = new URL(location, baseUrl).toString();
     if (/\/oidc\/interaction\/[^/]+$/.test(new URL(next).pathname)) {
       const uid = new URL(next).pathname.split('/').pop() ?? '';
-      const details = await fetch(`${baseUrl}/oidc/interaction/${uid}/details`, { headers: { cookie: cookies.header() } });
+      const details = await fetch(`${baseUrl}/oidc/interaction/${uid}/details`, {
+        headers: { cookie: cookies.header() },
+      });
       if (((await details.json()) as { prompt: string }).prompt === 'login') return next;
     }
   }
@@ -71,11 +73,19 @@ export async function startInteraction(baseUrl: string, cookies = new Cookies())
 export async function submit(interaction: Interaction, form: 'login' | 'signup', body: object, address?: string) {
   const response = await fetch(`${interaction.baseUrl}/oidc/interaction/${interaction.uid}/${form}`, {
     method: 'POST',
-    headers: { cookie: interaction.cookies.header(), 'content-type': 'application/json', ...(address ? { 'x-forwarded-for': address } : {}) },
+    headers: {
+      cookie: interaction.cookies.header(),
+      'content-type': 'application/json',
+      ...(address ? { 'x-forwarded-for': address } : {}),
+    },
     body: JSON.stringify(body),
   });
   interaction.cookies.store(response);
-  const json = (await response.json()) as { redirectTo?: string; message?: string; error?: { code: string; message: string } };
+  const json = (await response.json()) as {
+    redirectTo?: string;
+    message?: string;
+    error?: { code: string; message: string };
+  };
   return { status: response.status, retryAfter: response.headers.get('retry-after'), ...json };
 }
 
@@ -103,7 +113,10 @@ export async function finish(interaction: Interaction, redirectTo: string): Prom
  * Tries to renew with a refresh token: the provider's status and error code, and on success the new
  * tokens (the provider rotates refresh tokens: the old one must not be used again).
  */
-export async function tryRefresh(baseUrl: string, refreshToken: string): Promise<{ status: number; error?: string; tokens?: Tokens }> {
+export async function tryRefresh(
+  baseUrl: string,
+  refreshToken: string,
+): Promise<{ status: number; error?: string; tokens?: Tokens }> {
   const response = await fetch(`${baseUrl}/oidc/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -115,4 +128,5 @@ export async function tryRefresh(baseUrl: string, refreshToken: string): Promise
 }
 
 /** The refresh token to use next after a renewal. */
-export const nextRefreshToken = (renewal: { tokens?: Tokens }, previous: string): string => renewal.tokens?.refresh_token ?? previous;
+export const nextRefreshToken = (renewal: { tokens?: Tokens }, previous: string): string =>
+  renewal.tokens?.refresh_token ?? previous;

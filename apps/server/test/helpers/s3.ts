@@ -13,7 +13,13 @@ export const CORS_CONFIG = `<CORSConfiguration><CORSRule><AllowedOrigin>*</Allow
 export async function startS3(): Promise<{ env: Record<string, string>; directory: string; stop(): Promise<void> }> {
   const directory = mkdtempSync(join(tmpdir(), 'mixroom-s3-'));
   const port = await freePort();
-  const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: TEST_BUCKET, configs: [CORS_CONFIG] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: TEST_BUCKET, configs: [CORS_CONFIG] }],
+  });
   await server.run();
   return {
     directory,

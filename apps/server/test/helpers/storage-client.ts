@@ -9,13 +9,17 @@ export function storageClient(baseUrl: string, token: string) {
   const api: ApiCall = async <T>(path: string, init: { method?: string; body?: unknown } = {}) => {
     const result = await call(baseUrl, path, { ...init, token });
     if (result.status >= 400)
-      throw Object.assign(new Error(result.body.error?.message ?? `HTTP ${result.status}`), { status: result.status, code: result.body.error?.code });
+      throw Object.assign(new Error(result.body.error?.message ?? `HTTP ${result.status}`), {
+        status: result.status,
+        code: result.body.error?.code,
+      });
     return result.body as T;
   };
   return {
     api,
     list: (groupId: string | null, query = '') => api<Listing>(`/api/groups/${groupId ?? 'root'}/items${query}`),
-    createFolder: (name: string, parentId: string | null) => api<{ id: string; name: string }>('/api/groups', { method: 'POST', body: { name, parentId } }),
+    createFolder: (name: string, parentId: string | null) =>
+      api<{ id: string; name: string }>('/api/groups', { method: 'POST', body: { name, parentId } }),
     /** Uploads a file from disk as a new project in `groupId` and returns the processed-or-not version. */
     async upload(
       path: string,
@@ -41,7 +45,10 @@ export function storageClient(baseUrl: string, token: string) {
     /** Uploads a file from disk as an attachment of a project. */
     async attach(projectId: string, path: string): Promise<{ ticket: UploadTicket; version: Version }> {
       const file = await openAsBlob(path);
-      const ticket = await api<UploadTicket>(`/api/projects/${projectId}/attachments`, { method: 'POST', body: { fileName: basename(path), size: file.size } });
+      const ticket = await api<UploadTicket>(`/api/projects/${projectId}/attachments`, {
+        method: 'POST',
+        body: { fileName: basename(path), size: file.size },
+      });
       return { ticket, version: await uploadFile({ api, ticket, file }) };
     },
     project: (id: string) => api<{ project: { id: string; name: string }; versions: Version[] }>(`/api/projects/${id}`),

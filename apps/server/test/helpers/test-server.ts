@@ -37,11 +37,24 @@ export async function createTestDatabase(adminUrl: string): Promise<{ url: strin
  * Starts a real Mixroom (HTTP, database, OIDC, jobs, realtime) on a free port with a temporary data
  * directory. `env` overrides any setting, exactly as the environment would.
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { keepDataDir?: string; clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { keepDataDir?: string; clock?: Clock } = {},
+): Promise<TestServer> {
   const dataDir = options.keepDataDir ?? mkdtempSync(join(tmpdir(), 'mixroom-test-'));
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const config: AppConfig = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
-  const running = await startMixroom(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), options.clock ? { clock: options.clock } : {});
+  const config: AppConfig = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const running = await startMixroom(
+    config,
+    pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    options.clock ? { clock: options.clock } : {},
+  );
   return {
     ...running,
     dataDir,

@@ -14,5 +14,7 @@ export async function waitFor<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
   }
-  throw new Error(`Timed out waiting for ${options.what ?? 'a condition'}${last instanceof Error ? `: ${last.message}` : ''}`);
+  throw new Error(
+    `Timed out waiting for ${options.what ?? 'a condition'}${last instanceof Error ? `: ${last.message}` : ''}`,
+  );
 }

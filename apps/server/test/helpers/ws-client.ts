@@ -24,7 +24,10 @@ export async function connectRealtime(baseUrl: string) {
     },
     async subscribe(topic: string) {
       send({ type: 'subscribe', topic });
-      return waitFor(() => messages.find((m) => (m.type === 'subscribed' || m.type === 'denied') && m.topic === topic), { what: `answer for ${topic}` });
+      return waitFor(
+        () => messages.find((m) => (m.type === 'subscribed' || m.type === 'denied') && m.topic === topic),
+        { what: `answer for ${topic}` },
+      );
     },
     events: () => messages.flatMap((m) => (m.type === 'event' ? [m.event] : [])),
     close: () => socket.close(),

@@ -19,7 +19,9 @@ import { StatusPage } from '../pages/status-page';
 
 const soon = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} />;
 /** A placeholder in the public area, which has no signed-in frame around it. */
-const soonPublic = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} standalone />;
+const soonPublic = (feature: string, description: string) => (
+  <NotAvailablePage feature={feature} description={description} standalone />
+);
 
 /** The route table: every screen's path, and who may open it. */
 export const router = createBrowserRouter([
@@ -59,8 +61,14 @@ export const router = createBrowserRouter([
       { path: '/live', element: soon('Live', 'Stream your DAW to listeners in studio quality.') },
       { path: '/live/joined/:code/:type', element: soon('Live room', 'A live session in progress.') },
       { path: '/tools', element: soon('Tools', 'AI stem separation and voice conversion.') },
-      { path: '/tools/revoice', element: soon('Voice Conversion', 'Replace the voice in a recording with one of six voices.') },
-      { path: '/tools/stemseparation', element: soon('Stem Separation', 'Split a mix into vocals, drums, bass and the rest.') },
+      {
+        path: '/tools/revoice',
+        element: soon('Voice Conversion', 'Replace the voice in a recording with one of six voices.'),
+      },
+      {
+        path: '/tools/stemseparation',
+        element: soon('Stem Separation', 'Split a mix into vocals, drums, bass and the rest.'),
+      },
       { path: '/tools/history', element: soon('My Tasks', 'The AI tasks you ran and their results.') },
       { path: '/transfer', element: soon('Transfer', 'Send large files with a link that expires.') },
       { path: '/transfer/history', element: soon('My Transfers', 'Transfers you sent, their downloads and expiry.') },

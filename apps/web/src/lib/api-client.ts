@@ -53,7 +53,11 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   }
   if (!response.ok) {
     const error = ((await response.json().catch(() => null)) as ErrorResponse | null)?.error;
-    throw new ApiError(response.status, error?.code ?? 'HTTP_ERROR', response.status >= 500 || !error ? MESSAGES.genericError : error.message);
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'HTTP_ERROR',
+      response.status >= 500 || !error ? MESSAGES.genericError : error.message,
+    );
   }
   return response;
 }
@@ -82,14 +86,25 @@ export async function call<E extends EndpointDefinition>(
   ...[options]: EndpointTakesInput<E> extends true ? [CallOptions<E>] : [CallOptions<E>?]
 ): Promise<EndpointResponse<E>> {
   const input = (options ?? {}) as { params?: object; query?: object; body?: unknown; signal?: AbortSignal };
-  const response = await send(endpointUrl(endpoint, input.params, input.query), { method: endpoint.method, body: input.body, signal: input.signal });
+  const response = await send(endpointUrl(endpoint, input.params, input.query), {
+    method: endpoint.method,
+    body: input.body,
+    signal: input.signal,
+  });
   return json<EndpointResponse<E>>(response);
 }
 
 /** A declared endpoint that answers with a file (a rendered PDF, say), with the file name the server gave it. */
-export async function callFile<E extends EndpointDefinition>(endpoint: E, options: CallOptions<E>): Promise<{ blob: Blob; fileName: string | null }> {
+export async function callFile<E extends EndpointDefinition>(
+  endpoint: E,
+  options: CallOptions<E>,
+): Promise<{ blob: Blob; fileName: string | null }> {
   const input = options as { params?: object; query?: object; body?: unknown; signal?: AbortSignal };
-  const response = await send(endpointUrl(endpoint, input.params, input.query), { method: endpoint.method, body: input.body, signal: input.signal });
+  const response = await send(endpointUrl(endpoint, input.params, input.query), {
+    method: endpoint.method,
+    body: input.body,
+    signal: input.signal,
+  });
   const disposition = response.headers.get('content-disposition') ?? '';
   const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
   return { blob: await response.blob(), fileName: encoded ? decodeURIComponent(encoded) : null };

@@ -40,7 +40,10 @@ async function refusalOf(url: string): Promise<string> {
  * document when the server refused (a file download renders nothing), so a load means a refusal:
  * its reason goes to `onRefused`, never a raw error page in front of the user.
  */
-export function startBrowserDownload(url: string, onRefused: (message: string) => void = (message) => notify('error', 'Download', message)): void {
+export function startBrowserDownload(
+  url: string,
+  onRefused: (message: string) => void = (message) => notify('error', 'Download', message),
+): void {
   const frame = document.createElement('iframe');
   frame.hidden = true;
   frame.setAttribute('aria-hidden', 'true');

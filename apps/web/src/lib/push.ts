@@ -26,7 +26,10 @@ export async function enablePush(): Promise<'enabled' | 'denied' | 'unsupported'
   if ((await Notification.requestPermission()) !== 'granted') return 'denied';
   const registration = await navigator.serviceWorker.register('/sw.js');
   const { publicKey } = await api<{ publicKey: string }>('/api/push/public-key');
-  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+  const subscription = await registration.pushManager.subscribe({
+    userVisibleOnly: true,
+    applicationServerKey: keyBytes(publicKey),
+  });
   await api(`/api/push/devices/${deviceId()}`, { method: 'PUT', body: { subscription: subscription.toJSON() } });
   return 'enabled';
 }

@@ -10,7 +10,10 @@ export function useInView(onVisible: () => void) {
   return useCallback((node: HTMLElement | null) => {
     observer.current?.disconnect();
     if (!node) return;
-    observer.current = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && callback.current(), { rootMargin: '400px' });
+    observer.current = new IntersectionObserver(
+      (entries) => entries.some((e) => e.isIntersecting) && callback.current(),
+      { rootMargin: '400px' },
+    );
     observer.current.observe(node);
   }, []);
 }

@@ -1,4 +1,19 @@
-import { ActionIcon, Avatar, Badge, Card, Group, Pagination, ScrollArea, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Badge,
+  Card,
+  Group,
+  Pagination,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { Fragment, useMemo, useState } from 'react';
@@ -112,12 +127,22 @@ export function AdminUsersPage() {
                       <Fragment key={user.id}>
                         <Table.Tr onClick={() => toggle(user.id)} style={{ cursor: 'pointer' }}>
                           <Table.Td>
-                            <ActionIcon variant="subtle" size="sm" aria-label={expanded === user.id ? 'Collapse' : 'Expand'}>
+                            <ActionIcon
+                              variant="subtle"
+                              size="sm"
+                              aria-label={expanded === user.id ? 'Collapse' : 'Expand'}
+                            >
                               {expanded === user.id ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
                             </ActionIcon>
                           </Table.Td>
                           <Table.Td>
-                            <Avatar src={user.photoUrl} name={user.displayName} color="initials" size={30} radius="xl" />
+                            <Avatar
+                              src={user.photoUrl}
+                              name={user.displayName}
+                              color="initials"
+                              size={30}
+                              radius="xl"
+                            />
                           </Table.Td>
                           <Table.Td>
                             <Text size="xs" ff="monospace" c="dimmed" maw={110} truncate>

@@ -33,7 +33,8 @@ import { filesFromInput, type PickedFile } from '../features/uploads/walk-drop';
 const refOf = (item: StorageItem): ItemRef => ({ kind: item.kind, id: item.id });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether the server may hand this item out: a project downloads its latest file, a folder as a ZIP. */
-const downloadable = (item: StorageItem) => item.capabilities.canDownload && (item.kind === 'group' || Boolean(item.latestVersion));
+const downloadable = (item: StorageItem) =>
+  item.capabilities.canDownload && (item.kind === 'group' || Boolean(item.latestVersion));
 
 /** /groups and /groups/{id}; an address that cannot name a folder gets the not-found screen at once. */
 export function GroupsPage() {
@@ -67,7 +68,9 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
   const download = useDownloadVersion();
   const downloadZip = useDownloadZip();
   const activities = useActivities();
-  const zipRunning = downloadZip.isPending || activities.some((a) => a.kind === 'download' && (a.state === 'Started' || a.state === 'In Progress'));
+  const zipRunning =
+    downloadZip.isPending ||
+    activities.some((a) => a.kind === 'download' && (a.state === 'Started' || a.state === 'In Progress'));
   const upload = useUploader();
   const canCreate = first?.capabilities.canCreate ?? false;
   const onFiles = useCallback((files: PickedFile[]) => void upload(files, groupId), [upload, groupId]);
@@ -97,17 +100,25 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
   const onDropItems = (refs: ItemRef[], to: string | null) =>
     move.mutate(
       { items: refs, to },
-      { onSuccess: () => selection.clear(), onError: (e) => notify('error', 'Move', e instanceof Error ? e.message : String(e)) },
+      {
+        onSuccess: () => selection.clear(),
+        onError: (e) => notify('error', 'Move', e instanceof Error ? e.message : String(e)),
+      },
     );
 
   if (listing.isError) {
     const error = listing.error;
     // A folder the user may not open: say so and go back to their groups.
     if (error instanceof ApiError && error.status === 403 && groupId) return <NotAuthorized message={error.message} />;
-    if (error instanceof ApiError && (error.status === 404 || error.status === 400) && groupId) return <MissingItem kind="folder" />;
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400) && groupId)
+      return <MissingItem kind="folder" />;
     return (
       <Center mih="50vh">
-        <Alert color="red" title={error instanceof ApiError && error.status === 403 ? 'No access' : 'Not available'} maw={480}>
+        <Alert
+          color="red"
+          title={error instanceof ApiError && error.status === 403 ? 'No access' : 'Not available'}
+          maw={480}
+        >
           {error.message}
         </Alert>
       </Center>
@@ -170,7 +181,13 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
         </Center>
       ) : (
         <>
-          <ItemGrid items={items} selected={selection.selected} onSelect={selection.select} onAction={onAction} onDropItems={onDropItems} />
+          <ItemGrid
+            items={items}
+            selected={selection.selected}
+            onSelect={selection.select}
+            onAction={onAction}
+            onDropItems={onDropItems}
+          />
           {listing.hasNextPage && (
             <Center ref={more} py="md">
               <Loader size="sm" color="violet" />
@@ -179,7 +196,13 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
         </>
       )}
 
-      <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && (onFiles(filesFromInput(e.target.files)), (e.target.value = ''))} />
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        hidden
+        onChange={(e) => e.target.files && (onFiles(filesFromInput(e.target.files)), (e.target.value = ''))}
+      />
       <input
         ref={(node) => {
           folderInput.current = node;
@@ -204,7 +227,12 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
           )
         }
       />
-      <NewProjectWizard opened={dialog === 'project'} groupId={groupId} onClose={() => setDialog(null)} onCreated={setProjectId} />
+      <NewProjectWizard
+        opened={dialog === 'project'}
+        groupId={groupId}
+        onClose={() => setDialog(null)}
+        onCreated={setProjectId}
+      />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
       <ShareDialog target={shareTarget} onClose={() => setShareTarget(null)} />
       <ProjectViewDialog projectId={projectId} onClose={() => setProjectId(null)} />

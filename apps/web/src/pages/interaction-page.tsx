@@ -1,4 +1,17 @@
-import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Loader,
+  Paper,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
@@ -24,7 +37,11 @@ export function InteractionPage() {
   });
 
   return (
-    <Center mih="100vh" p="md" style={{ background: 'radial-gradient(circle at 70% 10%, rgba(190,75,219,.16), transparent 55%)' }}>
+    <Center
+      mih="100vh"
+      p="md"
+      style={{ background: 'radial-gradient(circle at 70% 10%, rgba(190,75,219,.16), transparent 55%)' }}
+    >
       <Paper withBorder radius="lg" p="xl" w="100%" maw={440} shadow="xl">
         <Stack gap="lg">
           <Logo to="/public/landing" />
@@ -51,13 +68,15 @@ function SignInForms({ details }: { details: InteractionDetails }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: event.target.value }));
+  const set = (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     setNotice(null);
-    const schema = screen === 'signup' ? signUpBody : screen === 'signin' ? signInBody : signInBody.pick({ email: true });
+    const schema =
+      screen === 'signup' ? signUpBody : screen === 'signin' ? signInBody : signInBody.pick({ email: true });
     const parsed = schema.safeParse(values);
     if (!parsed.success) {
       setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
@@ -72,10 +91,13 @@ function SignInForms({ details }: { details: InteractionDetails }) {
         setScreen('signin');
         return;
       }
-      const answer = await api<{ redirectTo: string } | { message: string }>(`/oidc/interaction/${details.uid}/${screen === 'signup' ? 'signup' : 'login'}`, {
-        method: 'POST',
-        body: parsed.data,
-      });
+      const answer = await api<{ redirectTo: string } | { message: string }>(
+        `/oidc/interaction/${details.uid}/${screen === 'signup' ? 'signup' : 'login'}`,
+        {
+          method: 'POST',
+          body: parsed.data,
+        },
+      );
       // An address that already has an account is told to check its mail, never that it is taken.
       if ('message' in answer) {
         setNotice(answer.message);
@@ -94,9 +116,13 @@ function SignInForms({ details }: { details: InteractionDetails }) {
     <form onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="md">
         <div>
-          <Title order={2}>{screen === 'signup' ? 'Create your account' : screen === 'forgot' ? 'Reset your password' : 'Sign in'}</Title>
+          <Title order={2}>
+            {screen === 'signup' ? 'Create your account' : screen === 'forgot' ? 'Reset your password' : 'Sign in'}
+          </Title>
           <Text c="dimmed" size="sm">
-            {screen === 'forgot' ? 'We will e-mail you a link to choose a new password.' : `to continue to ${details.clientName}`}
+            {screen === 'forgot'
+              ? 'We will e-mail you a link to choose a new password.'
+              : `to continue to ${details.clientName}`}
           </Text>
         </div>
         {screen !== 'forgot' && (
@@ -113,9 +139,24 @@ function SignInForms({ details }: { details: InteractionDetails }) {
         {notice && <Alert color="teal">{notice}</Alert>}
         {failure && <Alert color="red">{failure}</Alert>}
         {screen === 'signup' && (
-          <TextInput label="Name" autoComplete="name" value={values.displayName} onChange={set('displayName')} error={errors.displayName} required />
+          <TextInput
+            label="Name"
+            autoComplete="name"
+            value={values.displayName}
+            onChange={set('displayName')}
+            error={errors.displayName}
+            required
+          />
         )}
-        <TextInput label="E-mail" type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} required />
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={set('email')}
+          error={errors.email}
+          required
+        />
         {screen !== 'forgot' && (
           <PasswordInput
             label="Password"
@@ -129,7 +170,12 @@ function SignInForms({ details }: { details: InteractionDetails }) {
         <Button type="submit" loading={busy} size="md">
           {screen === 'signup' ? 'Create account' : screen === 'forgot' ? 'Send reset link' : 'Sign in'}
         </Button>
-        <Anchor component="button" type="button" size="sm" onClick={() => setScreen(screen === 'forgot' ? 'signin' : 'forgot')}>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          onClick={() => setScreen(screen === 'forgot' ? 'signin' : 'forgot')}
+        >
           {screen === 'forgot' ? 'Back to sign in' : 'Forgot your password?'}
         </Anchor>
       </Stack>

@@ -15,7 +15,8 @@ export const PENDING_JOIN_KEY = 'mixroom.pendingJoin';
 function useInvitationPreview(code: string | null) {
   return useQuery({
     queryKey: ['sharing', 'invitation-preview', code ?? ''],
-    queryFn: ({ signal }) => api<InvitationPreview>(`/api/public/invitations/${encodeURIComponent(code ?? '')}`, { signal }),
+    queryFn: ({ signal }) =>
+      api<InvitationPreview>(`/api/public/invitations/${encodeURIComponent(code ?? '')}`, { signal }),
     enabled: Boolean(code),
     retry: false,
     meta: { silent: true },
@@ -37,7 +38,8 @@ export function JoinPage() {
   const preview = useInvitationPreview(invite);
 
   useEffect(() => {
-    if (id && (type === 'group' || type === 'project')) localStorage.setItem(PENDING_JOIN_KEY, JSON.stringify({ id, type, invite }));
+    if (id && (type === 'group' || type === 'project'))
+      localStorage.setItem(PENDING_JOIN_KEY, JSON.stringify({ id, type, invite }));
     if (ready && user) void navigate('/groups', { replace: true });
   }, [id, type, invite, ready, user, navigate]);
 
@@ -66,8 +68,8 @@ export function JoinPage() {
               <>
                 <Title order={3}>{invitedTo(invitation.type, invitation.name)}</Title>
                 <Text c="dimmed">
-                  {invitation.inviter} shares this {invitation.type === 'group' ? 'folder' : 'project'} in Mixroom. Sign in or create a free account, then ask
-                  to join: {invitation.inviter} approves who comes in.
+                  {invitation.inviter} shares this {invitation.type === 'group' ? 'folder' : 'project'} in Mixroom. Sign
+                  in or create a free account, then ask to join: {invitation.inviter} approves who comes in.
                 </Text>
               </>
             ) : (

@@ -1,5 +1,27 @@
-import { Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconBroadcast, IconCheck, IconGitBranch, IconMessageCircle, IconSend, IconServer, IconShare, IconWand } from '@tabler/icons-react';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Container,
+  Group,
+  List,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import {
+  IconBroadcast,
+  IconCheck,
+  IconGitBranch,
+  IconMessageCircle,
+  IconSend,
+  IconServer,
+  IconShare,
+  IconWand,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PLANS, type PlanSku } from '@mixroom/shared';
 import { Logo } from '../components/logo';
@@ -34,7 +56,12 @@ const FEATURES = [
     text: 'Studio-quality stereo Opus from your session to listeners and co-hosts, with talkback.',
     coming: true,
   },
-  { icon: IconWand, title: 'AI tools', text: 'Split a mix into stems or convert a voice, as background tasks you can follow.', coming: true },
+  {
+    icon: IconWand,
+    title: 'AI tools',
+    text: 'Split a mix into stems or convert a voice, as background tasks you can follow.',
+    coming: true,
+  },
 ];
 
 const PRICED: PlanSku[] = ['FREE', 'ESSENTIAL', 'STUDIO', 'LIVE_PREMIUM'];
@@ -80,8 +107,9 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
               Your mixes, <span className="mixroom-gradient-text">versioned, reviewed and shared</span> in one room.
             </Title>
             <Text size="lg" c="dimmed">
-              Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform to the hundredth of a second and share it
-              with the people they work with, on a server you own. Transfers, live streaming and AI tools are coming.
+              Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform
+              to the hundredth of a second and share it with the people they work with, on a server you own. Transfers,
+              live streaming and AI tools are coming.
             </Text>
             {!user && (
               <Group>
@@ -132,8 +160,8 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
             <div>
               <Text fw={700}>Runs anywhere, scales when you need it</Text>
               <Text size="sm" c="dimmed">
-                One command starts Mixroom on a laptop with an embedded database and disk storage. The same code runs on PostgreSQL, S3-compatible storage and
-                several nodes for a whole studio network.
+                One command starts Mixroom on a laptop with an embedded database and disk storage. The same code runs on
+                PostgreSQL, S3-compatible storage and several nodes for a whole studio network.
               </Text>
             </div>
           </Group>
@@ -216,7 +244,16 @@ function WaveformArt() {
           </linearGradient>
         </defs>
         {bars.map((h, i) => (
-          <rect key={i} x={i * 10 + 2} y={80 - h * 70} width={6} height={h * 140} rx={3} fill="url(#wave)" opacity={i < 26 ? 1 : 0.45} />
+          <rect
+            key={i}
+            x={i * 10 + 2}
+            y={80 - h * 70}
+            width={6}
+            height={h * 140}
+            rx={3}
+            fill="url(#wave)"
+            opacity={i < 26 ? 1 : 0.45}
+          />
         ))}
         <rect x={262} y={0} width={2} height={160} fill="#fff" />
         <circle cx={140} cy={12} r={9} fill="#fcc419" />

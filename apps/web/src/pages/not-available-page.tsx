@@ -9,9 +9,20 @@ import { useAuth } from '../lib/auth/auth-context';
  * An honest placeholder for screens that later work builds: what it will do, that it isn't here yet,
  * and a way back. Public placeholders (outside the signed-in frame) carry the logo themselves.
  */
-export function NotAvailablePage({ feature, description, standalone = false }: { feature: string; description: string; standalone?: boolean }) {
+export function NotAvailablePage({
+  feature,
+  description,
+  standalone = false,
+}: {
+  feature: string;
+  description: string;
+  standalone?: boolean;
+}) {
   const { user } = useAuth();
-  const back = standalone && !user ? { to: '/public/landing', label: 'Back to Mixroom' } : { to: '/groups', label: 'Back to my groups' };
+  const back =
+    standalone && !user
+      ? { to: '/public/landing', label: 'Back to Mixroom' }
+      : { to: '/groups', label: 'Back to my groups' };
   const card = (
     <Center mih="60vh">
       <Paper withBorder radius="lg" p="xl" maw={480} w="100%">

@@ -1,4 +1,21 @@
-import { Anchor, Badge, Box, Breadcrumbs, Button, Card, Center, Chip, Container, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Breadcrumbs,
+  Button,
+  Card,
+  Center,
+  Chip,
+  Container,
+  Group,
+  Loader,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconDownload, IconFolder, IconHome, IconMusic } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -107,7 +124,8 @@ export function PublicSharePage() {
   }, [user, data, navigate]);
 
   useEffect(() => {
-    if (data && !data.items.some((i) => i.kind === 'project') && data.items.length === 0) notify('warning', 'Warning', 'No projects found in this link');
+    if (data && !data.items.some((i) => i.kind === 'project') && data.items.length === 0)
+      notify('warning', 'Warning', 'No projects found in this link');
   }, [data]);
 
   return (
@@ -185,9 +203,19 @@ export function PublicSharePage() {
                 >
                   <Box h={110} style={{ background: 'linear-gradient(135deg, #5f3dc4 0%, #862e9c 100%)' }}>
                     {item.latestVersion?.thumbnailUrl ? (
-                      <img src={item.latestVersion.thumbnailUrl} alt="" style={{ width: '100%', height: '100%', objectFit: 'fill' }} />
+                      <img
+                        src={item.latestVersion.thumbnailUrl}
+                        alt=""
+                        style={{ width: '100%', height: '100%', objectFit: 'fill' }}
+                      />
                     ) : (
-                      <Center h="100%">{item.kind === 'group' ? <IconFolder size={44} color="white" /> : <IconMusic size={40} color="white" />}</Center>
+                      <Center h="100%">
+                        {item.kind === 'group' ? (
+                          <IconFolder size={44} color="white" />
+                        ) : (
+                          <IconMusic size={40} color="white" />
+                        )}
+                      </Center>
                     )}
                   </Box>
                   <Group p="sm" justify="space-between" wrap="nowrap">
@@ -195,7 +223,11 @@ export function PublicSharePage() {
                       {item.name}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {item.latestVersion?.durationSeconds ? formatDuration(item.latestVersion.durationSeconds) : item.size ? formatBytes(item.size) : ''}
+                      {item.latestVersion?.durationSeconds
+                        ? formatDuration(item.latestVersion.durationSeconds)
+                        : item.size
+                          ? formatBytes(item.size)
+                          : ''}
                     </Text>
                   </Group>
                 </Card>

@@ -19,7 +19,11 @@ export function ResetPasswordPage() {
     event.preventDefault();
     const parsed = passwordResetConfirmBody.safeParse({ token, password });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.path[0] === 'token' ? MESSAGES.passwordResetInvalid : (parsed.error.issues[0]?.message ?? null));
+      setError(
+        parsed.error.issues[0]?.path[0] === 'token'
+          ? MESSAGES.passwordResetInvalid
+          : (parsed.error.issues[0]?.message ?? null),
+      );
       return;
     }
     setBusy(true);
@@ -50,7 +54,13 @@ export function ResetPasswordPage() {
             <form onSubmit={(e) => void submit(e)} noValidate>
               <Stack>
                 {error && <Alert color="red">{error}</Alert>}
-                <PasswordInput label="New password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+                <PasswordInput
+                  label="New password"
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  required
+                />
                 <Text size="xs" c="dimmed">
                   At least 8 characters.
                 </Text>

@@ -8,7 +8,11 @@ export function SignInPage() {
   const { user, signIn } = useAuth();
   if (user) return <Navigate to="/groups" replace />;
   return (
-    <Center mih="100vh" p="md" style={{ background: 'radial-gradient(circle at 30% 20%, rgba(151,117,250,.18), transparent 60%)' }}>
+    <Center
+      mih="100vh"
+      p="md"
+      style={{ background: 'radial-gradient(circle at 30% 20%, rgba(151,117,250,.18), transparent 60%)' }}
+    >
       <Paper withBorder radius="lg" p="xl" w="100%" maw={420} shadow="xl">
         <Stack gap="lg">
           <Logo to="/public/landing" />

@@ -96,7 +96,11 @@ export function TrashPage() {
           selected={selection.selected}
           onSelect={selection.select}
           onAction={(item, action) =>
-            action === 'recover' ? recover.mutate([refOf(item)]) : action === 'delete-forever' ? confirmDelete([refOf(item)], `“${item.name}”`) : undefined
+            action === 'recover'
+              ? recover.mutate([refOf(item)])
+              : action === 'delete-forever'
+                ? confirmDelete([refOf(item)], `“${item.name}”`)
+                : undefined
           }
         />
       )}

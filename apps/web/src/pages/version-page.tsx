@@ -30,7 +30,8 @@ const NotesDialog = lazy(() => import('../features/review/components/notes-dialo
 
 type ProjectDetail = NonNullable<ReturnType<typeof useProject>['data']>;
 
-const channelName = (channels: number) => (channels === 1 ? 'Mono' : channels === 2 ? 'Stereo' : `${channels} channels`);
+const channelName = (channels: number) =>
+  channels === 1 ? 'Mono' : channels === 2 ? 'Stereo' : `${channels} channels`;
 
 /** Shortcuts, presence and the corrupt-audio check need the player that the waveform creates. */
 function PlayerEffects({ versionId, onLoadError }: { versionId: string; onLoadError: () => void }) {
@@ -83,12 +84,24 @@ export function VersionPage() {
           <Text>
             Version {versionNumber} does not exist in {data.project.name}.
           </Text>
-          {versions[0] && <Button onClick={() => void navigate(`/version/${projectId}/${versions[0]!.number}`)}>Open the latest version</Button>}
+          {versions[0] && (
+            <Button onClick={() => void navigate(`/version/${projectId}/${versions[0]!.number}`)}>
+              Open the latest version
+            </Button>
+          )}
         </Stack>
       </Center>
     );
   // Keyed by version: drafts, highlights and the player start afresh for each version.
-  return <VersionReview key={version.id} item={data.project} versions={versions} version={version} attachmentCount={data.attachmentCount} />;
+  return (
+    <VersionReview
+      key={version.id}
+      item={data.project}
+      versions={versions}
+      version={version}
+      attachmentCount={data.attachmentCount}
+    />
+  );
 }
 
 /**
@@ -108,9 +121,23 @@ function useProjectClosing(projectId: string): { gone: boolean; last: ProjectDet
 }
 
 const isVersionRef = (value: unknown): value is { id: string } =>
-  typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string' && Object.keys(value).length === 1;
+  typeof value === 'object' &&
+  value !== null &&
+  'id' in value &&
+  typeof value.id === 'string' &&
+  Object.keys(value).length === 1;
 
-function VersionReview({ item, versions, version, attachmentCount }: { item: ProjectItem; versions: Version[]; version: Version; attachmentCount: number }) {
+function VersionReview({
+  item,
+  versions,
+  version,
+  attachmentCount,
+}: {
+  item: ProjectItem;
+  versions: Version[];
+  version: Version;
+  attachmentCount: number;
+}) {
   const navigate = useNavigate();
   const projectId = item.id;
   const ready = version.status === 'ready';
@@ -138,7 +165,8 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
   const open = useCallback(
     (comment: Comment) => {
       player?.seek(comment.startTime);
-      if (comment.type === 'range' && comment.endTime !== null) player?.setLoopRange({ start: comment.startTime, end: comment.endTime });
+      if (comment.type === 'range' && comment.endTime !== null)
+        player?.setLoopRange({ start: comment.startTime, end: comment.endTime });
       setHighlighted(comment.id);
     },
     [player],
@@ -157,7 +185,11 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
       <div className={classes.page}>
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Anchor component={Link} to={item.groupId ? `/groups/${item.groupId}` : '/groups'} aria-label="Back to the folder">
+            <Anchor
+              component={Link}
+              to={item.groupId ? `/groups/${item.groupId}` : '/groups'}
+              aria-label="Back to the folder"
+            >
               <IconArrowLeft size={20} />
             </Anchor>
             <Title order={3} lineClamp={1} style={{ minWidth: 0 }}>
@@ -180,7 +212,13 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
           </Group>
           <PresenceAvatars versionId={version.id} />
         </Group>
-        <ReviewToolbar project={item} version={version} attachmentCount={attachmentCount} panels={panels} onToggle={toggle} />
+        <ReviewToolbar
+          project={item}
+          version={version}
+          attachmentCount={attachmentCount}
+          panels={panels}
+          onToggle={toggle}
+        />
         <PlayerEffects versionId={version.id} onLoadError={onLoadError} />
         <div className={classes.layout}>
           <div className={classes.playerCard} data-testid="player">
@@ -200,14 +238,17 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
               )}
               {media && (
                 <Text size="xs" c="#a9a3c9">
-                  {(media.sampleRate / 1000).toLocaleString()} kHz{media.bitDepth ? ` · ${media.bitDepth}-bit` : ''} · {version.fileName}
+                  {(media.sampleRate / 1000).toLocaleString()} kHz{media.bitDepth ? ` · ${media.bitDepth}-bit` : ''} ·{' '}
+                  {version.fileName}
                 </Text>
               )}
             </Group>
             {version.status === 'processing' || version.status === 'uploading' ? (
               <Stack h={180} justify="center">
                 <Text c="#a9a3c9" ta="center">
-                  {version.status === 'uploading' ? 'This version is still uploading.' : `Processing the audio… ${version.progress}%`}
+                  {version.status === 'uploading'
+                    ? 'This version is still uploading.'
+                    : `Processing the audio… ${version.progress}%`}
                 </Text>
                 <Progress value={version.progress} animated color="violet" />
               </Stack>
@@ -222,7 +263,11 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
                 comments={comments.data ?? []}
                 draft={draft}
                 spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}
-                onDraftChange={(range) => setDraft((d) => (d?.type === 'range' ? { ...d, start: roundTime(range.start), end: roundTime(range.end) } : d))}
+                onDraftChange={(range) =>
+                  setDraft((d) =>
+                    d?.type === 'range' ? { ...d, start: roundTime(range.start), end: roundTime(range.end) } : d,
+                  )
+                }
                 onOpenComment={open}
                 onPlayer={setPlayer}
               >
@@ -251,9 +296,15 @@ function VersionReview({ item, versions, version, attachmentCount }: { item: Pro
             onOpen={open}
           />
         </div>
-        {corrupt && <CorruptVersionDialog version={version} canDelete={item.capabilities.canEdit} remaining={versions} />}
+        {corrupt && (
+          <CorruptVersionDialog version={version} canDelete={item.capabilities.canEdit} remaining={versions} />
+        )}
         <LoudnessDialog version={version} opened={panels.has('loudness')} onClose={() => toggle('loudness')} />
-        <AttachmentsDialog projectId={projectId} opened={panels.has('attachments')} onClose={() => toggle('attachments')} />
+        <AttachmentsDialog
+          projectId={projectId}
+          opened={panels.has('attachments')}
+          onClose={() => toggle('attachments')}
+        />
         {panels.has('notes') && (
           <Suspense fallback={null}>
             <NotesDialog versions={versions} initialVersionId={version.id} onClose={() => toggle('notes')} />

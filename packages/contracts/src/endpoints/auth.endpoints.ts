@@ -41,7 +41,12 @@ export const authEndpoints = {
   }),
 };
 
-const interaction = { tags: ['auth'], auth: false, hidden: true, params: z.object({ uid: z.string().min(1).max(100) }) } as const;
+const interaction = {
+  tags: ['auth'],
+  auth: false,
+  hidden: true,
+  params: z.object({ uid: z.string().min(1).max(100) }),
+} as const;
 
 /**
  * The embedded identity provider's sign-in interaction. It lives under /oidc/interaction/{uid}
@@ -69,7 +74,13 @@ export const interactionEndpoints = {
     path: '/oidc/interaction/:uid/login',
     summary: 'Sign in with e-mail and password',
     body: signInBody,
-    responses: { 200: redirectResponse, 400: errorResponse, 401: errorResponse, 410: errorResponse, 429: errorResponse },
+    responses: {
+      200: redirectResponse,
+      400: errorResponse,
+      401: errorResponse,
+      410: errorResponse,
+      429: errorResponse,
+    },
   }),
   signup: endpoint({
     ...interaction,
@@ -77,7 +88,12 @@ export const interactionEndpoints = {
     path: '/oidc/interaction/:uid/signup',
     summary: 'Create an account and sign in (or, for a taken address, say to check the mailbox)',
     body: signUpBody,
-    responses: { 200: z.union([redirectResponse, messageResponse]), 400: errorResponse, 410: errorResponse, 429: errorResponse },
+    responses: {
+      200: z.union([redirectResponse, messageResponse]),
+      400: errorResponse,
+      410: errorResponse,
+      429: errorResponse,
+    },
   }),
   abort: endpoint({
     ...interaction,
@@ -103,7 +119,16 @@ export const blobEndpoints = {
     raw: 'file',
     responses: {},
   }),
-  put: endpoint({ tags: ['blob'], auth: false, hidden: true, method: 'PUT', path: '/api/blob/put', summary: 'Write a blob', raw: 'file', responses: {} }),
+  put: endpoint({
+    tags: ['blob'],
+    auth: false,
+    hidden: true,
+    method: 'PUT',
+    path: '/api/blob/put',
+    summary: 'Write a blob',
+    raw: 'file',
+    responses: {},
+  }),
   part: endpoint({
     tags: ['blob'],
     auth: false,

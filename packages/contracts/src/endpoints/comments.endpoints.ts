@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { commentsResponse, createCommentBody, editCommentBody, markersQuery, replyBody, resolveCommentBody } from '../comments';
+import {
+  commentsResponse,
+  createCommentBody,
+  editCommentBody,
+  markersQuery,
+  replyBody,
+  resolveCommentBody,
+} from '../comments';
 import { errorResponse, idParam } from '../common';
 import { endpoint } from '../endpoint';
 
@@ -40,7 +47,14 @@ export const commentEndpoints = {
     body: resolveCommentBody,
     responses: { 204: z.null(), ...errors },
   }),
-  reply: endpoint({ ...base, method: 'POST', path: '/api/comments/:id/replies', summary: 'Reply to a comment', body: replyBody, responses: created }),
+  reply: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/comments/:id/replies',
+    summary: 'Reply to a comment',
+    body: replyBody,
+    responses: created,
+  }),
   edit: endpoint({
     ...base,
     method: 'PATCH',

@@ -41,6 +41,6 @@ export const endpointGroups = {
 } satisfies Record<string, Record<string, EndpointDefinition>>;
 
 /** Every declared endpoint: the server registers them all, and a test checks that it does. */
-export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointGroups).flatMap((group): EndpointDefinition[] =>
-  Object.values<EndpointDefinition>(group),
+export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointGroups).flatMap(
+  (group): EndpointDefinition[] => Object.values<EndpointDefinition>(group),
 );

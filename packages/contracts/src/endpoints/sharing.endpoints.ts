@@ -18,7 +18,14 @@ import {
   userParams,
 } from '../sharing';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse, 429: errorResponse };
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+  429: errorResponse,
+};
 const noContent = { 204: z.null(), ...errors };
 const base = { tags: ['sharing'], auth: true } as const;
 const open = { tags: ['public'], auth: false } as const;

@@ -31,7 +31,14 @@ import {
 } from '../storage';
 
 const tags = ['storage'];
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse, 413: errorResponse };
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+  413: errorResponse,
+};
 const noContent = { 204: z.null(), ...errors };
 const base = { tags, auth: true } as const;
 
@@ -99,7 +106,10 @@ export const storageEndpoints = {
     path: '/api/projects/:id',
     summary: 'A project and its versions',
     params: idParam,
-    responses: { 200: z.object({ project: projectItem, versions: z.array(version), attachmentCount: z.number().int() }), ...errors },
+    responses: {
+      200: z.object({ project: projectItem, versions: z.array(version), attachmentCount: z.number().int() }),
+      ...errors,
+    },
   }),
   updateProject: endpoint({
     ...base,
@@ -205,8 +215,22 @@ export const storageEndpoints = {
     raw: 'redirect',
     responses: { 302: z.null(), ...errors },
   }),
-  moveToTrash: endpoint({ ...base, method: 'POST', path: '/api/items/trash', summary: 'Move items to the trash', body: itemRefs, responses: noContent }),
-  recover: endpoint({ ...base, method: 'POST', path: '/api/items/recover', summary: 'Bring items back from the trash', body: itemRefs, responses: noContent }),
+  moveToTrash: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/items/trash',
+    summary: 'Move items to the trash',
+    body: itemRefs,
+    responses: noContent,
+  }),
+  recover: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/items/recover',
+    summary: 'Bring items back from the trash',
+    body: itemRefs,
+    responses: noContent,
+  }),
   deleteForever: endpoint({
     ...base,
     method: 'POST',
@@ -265,7 +289,13 @@ export const storageEndpoints = {
   }),
 };
 
-const attachmentErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse };
+const attachmentErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  413: errorResponse,
+};
 
 export const attachmentEndpoints = {
   list: endpoint({

@@ -30,15 +30,45 @@ export function midiMarkers(markers: Marker[], options: { offsetMs?: number; tit
     .sort((a, b) => a.at - b.at);
   const track: number[] = [];
   if (options.title) track.push(...metaEvent(0, 0x03, utf8(options.title)));
-  track.push(...metaEvent(0, 0x51, [(MICROSECONDS_PER_QUARTER >> 16) & 0xff, (MICROSECONDS_PER_QUARTER >> 8) & 0xff, MICROSECONDS_PER_QUARTER & 0xff]));
+  track.push(
+    ...metaEvent(0, 0x51, [
+      (MICROSECONDS_PER_QUARTER >> 16) & 0xff,
+      (MICROSECONDS_PER_QUARTER >> 8) & 0xff,
+      MICROSECONDS_PER_QUARTER & 0xff,
+    ]),
+  );
   let now = 0;
   for (const point of points) {
     track.push(...metaEvent(Math.max(0, point.at - now), 0x06, utf8(point.name)));
     now = Math.max(now, point.at);
   }
   track.push(...metaEvent(0, 0x2f, []));
-  const header = [0x4d, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, (TICKS_PER_QUARTER >> 8) & 0xff, TICKS_PER_QUARTER & 0xff];
+  const header = [
+    0x4d,
+    0x54,
+    0x68,
+    0x64,
+    0,
+    0,
+    0,
+    6,
+    0,
+    0,
+    0,
+    1,
+    (TICKS_PER_QUARTER >> 8) & 0xff,
+    TICKS_PER_QUARTER & 0xff,
+  ];
   const length = track.length;
-  const chunk = [0x4d, 0x54, 0x72, 0x6b, (length >>> 24) & 0xff, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff];
+  const chunk = [
+    0x4d,
+    0x54,
+    0x72,
+    0x6b,
+    (length >>> 24) & 0xff,
+    (length >>> 16) & 0xff,
+    (length >>> 8) & 0xff,
+    length & 0xff,
+  ];
   return Uint8Array.from([...header, ...chunk, ...track]);
 }

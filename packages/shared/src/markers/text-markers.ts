@@ -16,7 +16,9 @@ export function reaperMarkers(markers: Marker[], offsetMs = 0): string {
     const start = toMs(marker.start, offsetMs);
     if (marker.end === null) return [`M${++m}`, field(markerName(marker)), seconds(start, 3), '', ''].join(',');
     const end = toMs(marker.end, offsetMs);
-    return [`R${++r}`, field(markerName(marker)), seconds(start, 3), seconds(end, 3), seconds(end - start, 3)].join(',');
+    return [`R${++r}`, field(markerName(marker)), seconds(start, 3), seconds(end, 3), seconds(end - start, 3)].join(
+      ',',
+    );
   });
   return ['#,Name,Start,End,Length', ...rows].join('\r\n') + '\r\n';
 }

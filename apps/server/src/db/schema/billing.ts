@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { planGrants, users } from './users';
 
 /**
@@ -87,5 +98,8 @@ export const billingSubscriptions = pgTable(
     grantId: uuid('grant_id').references(() => planGrants.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('billing_subscriptions_external_key').on(t.externalId), index('billing_subscriptions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('billing_subscriptions_external_key').on(t.externalId),
+    index('billing_subscriptions_user_idx').on(t.userId),
+  ],
 );

@@ -152,7 +152,9 @@ export const versions = pgTable(
   (t) => [
     uniqueIndex('versions_project_number_key').on(t.projectId, t.number),
     // The stalled-job sweep reads only versions whose processing has not finished.
-    index('versions_processing_heartbeat_idx').on(t.processingHeartbeatAt).where(sql`${t.progress} < 100`),
+    index('versions_processing_heartbeat_idx')
+      .on(t.processingHeartbeatAt)
+      .where(sql`${t.progress} < 100`),
   ],
 );
 

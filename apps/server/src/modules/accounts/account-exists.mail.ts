@@ -2,8 +2,10 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 /** Sent instead of telling a sign-up form that the address is taken (that would reveal the account). */
 export function accountExistsMail(name: string, signInUrl: string): { subject: string; text: string; html: string } {
-  const intro = 'Someone tried to create a new Mixroom account with this e-mail address. You already have an account, so no new one was made.';
-  const next = 'If it was you, sign in with your password; if you forgot it, choose “Forgot your password?” on the sign-in page.';
+  const intro =
+    'Someone tried to create a new Mixroom account with this e-mail address. You already have an account, so no new one was made.';
+  const next =
+    'If it was you, sign in with your password; if you forgot it, choose “Forgot your password?” on the sign-in page.';
   const ignore = 'If it wasn’t you, ignore this e-mail: nothing has changed.';
   return {
     subject: 'You already have a Mixroom account',

@@ -4,7 +4,10 @@ import { authEndpoints as endpoints, type AuthConfig } from '@mixroom/contracts'
 import { route } from '../../http/endpoint';
 import type { AccountsService } from './accounts.service';
 
-export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService | null; authConfig: AuthConfig }> = async (app, { accounts, authConfig }) => {
+export const accountsRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountsService | null;
+  authConfig: AuthConfig;
+}> = async (app, { accounts, authConfig }) => {
   route(app, endpoints.config, () => authConfig);
 
   // Local passwords exist only with the embedded provider; an external issuer handles its own.

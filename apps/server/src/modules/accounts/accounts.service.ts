@@ -5,7 +5,13 @@ import type { SignInBody, SignUpBody } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../platform/clock/clock';
 import type { JobQueue } from '../../platform/jobs/job-queue';
-import { limiterKey, SIGN_IN_RULES, TOO_MANY_SIGN_IN_ATTEMPTS, type AttemptLimiter, type LimitRule } from '../../platform/security/attempt-limiter';
+import {
+  limiterKey,
+  SIGN_IN_RULES,
+  TOO_MANY_SIGN_IN_ATTEMPTS,
+  type AttemptLimiter,
+  type LimitRule,
+} from '../../platform/security/attempt-limiter';
 import { isCommonPassword, PASSWORD_TOO_COMMON } from '../../platform/security/common-passwords';
 import type { UsersRepository, UserRow } from '../users/users.repository';
 import type { PasswordResetsRepository } from './password-resets.repository';
@@ -18,7 +24,13 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$1oQ3YbXc4E6r6FkN0f1wCz0ydvH0mUq0S3B9mMZb7pY';
 const RESETS_PER_HOUR = 3;
 /** At most one "you already have an account" mail per account an hour, so the form can't spam it. */
-const EXISTING_ACCOUNT_NOTICE: LimitRule = { name: 'signup:notice', allowance: 1, windowMs: 3_600_000, baseBlockMs: 0, maxBlockMs: 0 };
+const EXISTING_ACCOUNT_NOTICE: LimitRule = {
+  name: 'signup:notice',
+  allowance: 1,
+  windowMs: 3_600_000,
+  baseBlockMs: 0,
+  maxBlockMs: 0,
+};
 
 export const SIGN_UP_CHECK_MAIL = 'We have sent a message to this e-mail address. Please open it to continue.';
 
@@ -53,7 +65,15 @@ export class AccountsService {
     if (existing) return this.signUpExisting(existing, input, address);
     const passwordHash = await hash(input.password);
     try {
-      return { kind: 'signed-in', user: await this.users.create({ email: input.email, displayName: input.displayName, passwordHash, provider: 'password' }) };
+      return {
+        kind: 'signed-in',
+        user: await this.users.create({
+          email: input.email,
+          displayName: input.displayName,
+          passwordHash,
+          provider: 'password',
+        }),
+      };
     } catch (error) {
       // Two sign-ups with one e-mail at once: the unique index decides, the loser is an existing account.
       if ((error as { cause?: { code?: string } }).cause?.code !== '23505') throw error;
@@ -72,7 +92,10 @@ export class AccountsService {
     }
     await this.recordSignInFailure(keys);
     if (await this.security.limiter.consume(EXISTING_ACCOUNT_NOTICE, limiterKey(EXISTING_ACCOUNT_NOTICE, user.id))) {
-      await this.jobs.send(sendMailJob, { to: user.email, ...accountExistsMail(user.displayName, `${this.publicUrl}/public/sign-in`) });
+      await this.jobs.send(sendMailJob, {
+        to: user.email,
+        ...accountExistsMail(user.displayName, `${this.publicUrl}/public/sign-in`),
+      });
     }
     return { kind: 'check-mail', message: SIGN_UP_CHECK_MAIL };
   }

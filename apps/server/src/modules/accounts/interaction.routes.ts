@@ -25,7 +25,12 @@ export const interactionRoutes: FastifyPluginAsyncZod<{
   };
 
   const finish = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
-    const redirectTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId, remember: true } }, { mergeWithLastSubmission: false });
+    const redirectTo = await provider.interactionResult(
+      request.raw,
+      reply.raw,
+      { login: { accountId, remember: true } },
+      { mergeWithLastSubmission: false },
+    );
     return { redirectTo };
   };
 
@@ -41,13 +46,23 @@ export const interactionRoutes: FastifyPluginAsyncZod<{
       ? await provider.Grant.find(interaction.grantId)
       : new provider.Grant({ accountId: session?.accountId ?? '', clientId: String(authParams.client_id) });
     if (!grant) throw AppError.badRequest('Unknown grant.');
-    const missing = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const missing = prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
     reply.hijack();
-    await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      request.raw,
+      reply.raw,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
     return reply;
   });
 

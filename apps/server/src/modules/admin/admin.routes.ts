@@ -6,5 +6,7 @@ import type { AdminService } from './admin.service';
 export const adminRoutes: FastifyPluginAsyncZod<{ admin: AdminService }> = async (app, { admin }) => {
   route(app, endpoints.users, (request) => admin.listUsers(request.actor, request.query));
   route(app, endpoints.grantPlan, (request) => admin.grantPlan(request.actor, request.params.id, request.body));
-  route(app, endpoints.revokePlan, (request) => admin.revokePlan(request.actor, request.params.id, request.params.grantId));
+  route(app, endpoints.revokePlan, (request) =>
+    admin.revokePlan(request.actor, request.params.id, request.params.grantId),
+  );
 };

@@ -13,9 +13,16 @@ export class AdminService {
     private readonly bus: EventBus,
   ) {}
 
-  async listUsers(actor: Actor | null, query: { search?: string | undefined; page: number; pageSize: number }): Promise<AdminUsersResponse> {
+  async listUsers(
+    actor: Actor | null,
+    query: { search?: string | undefined; page: number; pageSize: number },
+  ): Promise<AdminUsersResponse> {
     assertAdmin(actor);
-    const { total, rows } = await this.users.list({ search: query.search, offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+    const { total, rows } = await this.users.list({
+      search: query.search,
+      offset: (query.page - 1) * query.pageSize,
+      limit: query.pageSize,
+    });
     const grants = await this.users.grantsFor(rows.map((r) => r.id));
     const users: AdminUserRow[] = rows.map((u) => ({
       id: u.id,
@@ -38,8 +45,14 @@ export class AdminService {
   async grantPlan(actor: Actor | null, userId: string, input: { sku: PlanSku; endsAt: string | null }) {
     assertAdmin(actor);
     if (!(await this.users.findById(userId))) throw AppError.notFound('No such user.');
-    if (input.endsAt && new Date(input.endsAt).getTime() <= Date.now()) throw AppError.badRequest('The end date must be in the future.');
-    const grant = await this.users.addGrant({ userId, sku: input.sku, endsAt: input.endsAt ? new Date(input.endsAt) : null, grantedBy: actor.userId });
+    if (input.endsAt && new Date(input.endsAt).getTime() <= Date.now())
+      throw AppError.badRequest('The end date must be in the future.');
+    const grant = await this.users.addGrant({
+      userId,
+      sku: input.sku,
+      endsAt: input.endsAt ? new Date(input.endsAt) : null,
+      grantedBy: actor.userId,
+    });
     await this.bus.publish({ topic: `user:${userId}`, type: EVENT_TYPES.userUpdated, data: { userId } });
     return presentGrant(grant);
   }

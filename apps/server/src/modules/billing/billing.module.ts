@@ -13,7 +13,18 @@ export type BillingModule = AppModule<{ provider: BillingProvider }>;
 export function createBillingModule(core: CoreDeps): BillingModule {
   const { webhookSecret, shopUrl } = core.config.billing;
   const provider = webhookSecret
-    ? new ShopWebhookService({ repository: new BillingRepository(core.db), clock: core.clock, bus: core.bus, secret: webhookSecret, shopUrl }).provider()
+    ? new ShopWebhookService({
+        repository: new BillingRepository(core.db),
+        clock: core.clock,
+        bus: core.bus,
+        secret: webhookSecret,
+        shopUrl,
+      }).provider()
     : adminAssignedProvider;
-  return { name: 'billing', routes: [(app) => app.register(billingRoutes, { provider })], jobs: [], services: { provider } };
+  return {
+    name: 'billing',
+    routes: [(app) => app.register(billingRoutes, { provider })],
+    jobs: [],
+    services: { provider },
+  };
 }

@@ -28,7 +28,11 @@ export class BillingRepository {
   }
 
   async findUser(tx: Tx, who: { userId?: string | undefined; email?: string | undefined }): Promise<string | null> {
-    const where = who.userId ? eq(users.id, who.userId) : who.email ? sql`lower(${users.email}) = lower(${who.email})` : null;
+    const where = who.userId
+      ? eq(users.id, who.userId)
+      : who.email
+        ? sql`lower(${users.email}) = lower(${who.email})`
+        : null;
     if (!where) return null;
     const [row] = await tx.select({ id: users.id }).from(users).where(where);
     return row?.id ?? null;
@@ -36,12 +40,21 @@ export class BillingRepository {
 
   /** The subscription with this shop id, locked until the transaction ends (events about it queue). */
   async lockSubscription(tx: Tx, externalId: string): Promise<SubscriptionRow | null> {
-    const [row] = await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.externalId, externalId)).for('update');
+    const [row] = await tx
+      .select()
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.externalId, externalId))
+      .for('update');
     return row ?? null;
   }
 
   /** Creates or replaces a subscription together with the plan grant it holds. */
-  async saveSubscription(tx: Tx, existing: SubscriptionRow | null, values: SubscriptionValues, at: Date): Promise<SubscriptionRow> {
+  async saveSubscription(
+    tx: Tx,
+    existing: SubscriptionRow | null,
+    values: SubscriptionValues,
+    at: Date,
+  ): Promise<SubscriptionRow> {
     const grantId = await this.saveGrant(tx, existing?.grantId ?? null, {
       userId: values.userId,
       sku: values.sku,
@@ -62,7 +75,11 @@ export class BillingRepository {
   }
 
   /** Updates the grant a subscription holds, or makes a new one if an administrator removed it. */
-  private async saveGrant(tx: Tx, grantId: string | null, grant: { userId: string; sku: string; startsAt: Date; endsAt: Date | null }): Promise<string> {
+  private async saveGrant(
+    tx: Tx,
+    grantId: string | null,
+    grant: { userId: string; sku: string; startsAt: Date; endsAt: Date | null },
+  ): Promise<string> {
     if (grantId) {
       const [row] = await tx
         .update(planGrants)

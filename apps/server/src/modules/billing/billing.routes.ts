@@ -20,11 +20,15 @@ export const billingRoutes: FastifyPluginAsyncZod<{ provider: BillingProvider }>
     done(null, null);
   });
   route(app, endpoints.webhook, async (request) => {
-    if (!provider.receive) throw AppError.notFound('This server takes no billing events: plans are assigned by an administrator.');
+    if (!provider.receive)
+      throw AppError.notFound('This server takes no billing events: plans are assigned by an administrator.');
     const signature = request.headers[SIGNATURE_HEADER];
     return {
       received: true as const,
-      ...(await provider.receive({ rawBody: request.rawBody ?? '', signature: typeof signature === 'string' ? signature : undefined })),
+      ...(await provider.receive({
+        rawBody: request.rawBody ?? '',
+        signature: typeof signature === 'string' ? signature : undefined,
+      })),
     };
   });
 };

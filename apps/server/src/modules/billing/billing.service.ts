@@ -1,5 +1,12 @@
 import { billingEvent, EVENT_TYPES, type BillingEvent } from '@mixroom/contracts';
-import { EARLY_ACCESS_SKUS, freeTrialWindow, isEarlyAccessSku, isEarlyAccessValid, PLAN_SKUS, type PlanSku } from '@mixroom/shared';
+import {
+  EARLY_ACCESS_SKUS,
+  freeTrialWindow,
+  isEarlyAccessSku,
+  isEarlyAccessValid,
+  PLAN_SKUS,
+  type PlanSku,
+} from '@mixroom/shared';
 import type { Tx } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../platform/clock/clock';
@@ -47,7 +54,10 @@ export class ShopWebhookService {
   constructor(private readonly deps: ShopDeps) {}
 
   provider(): BillingProvider {
-    return { info: { provider: 'shop', shopUrl: this.deps.shopUrl }, receive: (notification) => this.receive(notification) };
+    return {
+      info: { provider: 'shop', shopUrl: this.deps.shopUrl },
+      receive: (notification) => this.receive(notification),
+    };
   }
 
   async receive({ rawBody, signature }: ShopNotification): Promise<{ outcome: string }> {
@@ -61,17 +71,27 @@ export class ShopWebhookService {
       throw AppError.badRequest('The event is not valid JSON.');
     }
     const parsed = billingEvent.safeParse(json);
-    if (!parsed.success) throw AppError.badRequest(`The event is not one Mixroom understands: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+    if (!parsed.success)
+      throw AppError.badRequest(
+        `The event is not one Mixroom understands: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+      );
     const event = parsed.data;
     const applied = await this.deps.repository.transaction(async (tx) => {
-      if (!(await this.deps.repository.recordEvent(tx, { id: event.id, type: event.type, outcome: 'applying', at: now }))) {
+      if (
+        !(await this.deps.repository.recordEvent(tx, { id: event.id, type: event.type, outcome: 'applying', at: now }))
+      ) {
         return { outcome: 'duplicate', userId: null };
       }
       const result = await this.apply(tx, event, now);
       await this.deps.repository.setOutcome(tx, event.id, result.outcome);
       return result;
     });
-    if (applied.userId) await this.deps.bus.publish({ topic: `user:${applied.userId}`, type: EVENT_TYPES.userUpdated, data: { userId: applied.userId } });
+    if (applied.userId)
+      await this.deps.bus.publish({
+        topic: `user:${applied.userId}`,
+        type: EVENT_TYPES.userUpdated,
+        data: { userId: applied.userId },
+      });
     return { outcome: applied.outcome };
   }
 

@@ -26,7 +26,8 @@ export function verifySignature(header: string | undefined, body: string, secret
   const parts = header.split(',').map((part) => part.trim().split('='));
   const timestamp = Number(parts.find(([key]) => key === 't')?.[1]);
   const signatures = parts.filter(([key, value]) => key === 'v1' && value).map(([, value]) => value!);
-  if (!Number.isInteger(timestamp) || signatures.length === 0) return { ok: false, message: 'The signature header is malformed.' };
+  if (!Number.isInteger(timestamp) || signatures.length === 0)
+    return { ok: false, message: 'The signature header is malformed.' };
   if (Math.abs(now.getTime() - timestamp * 1000) > SIGNATURE_WINDOW_MS) {
     return { ok: false, message: 'The signature timestamp is outside the 5-minute window.' };
   }

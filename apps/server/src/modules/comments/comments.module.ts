@@ -8,5 +8,10 @@ export type CommentsModule = AppModule<{ comments: CommentsService }>;
 /** Timed comments and replies on versions. */
 export function createCommentsModule(core: CoreDeps): CommentsModule {
   const comments = new CommentsService(new CommentsRepository(core.db), core.items, core.bus);
-  return { name: 'comments', routes: [(app) => app.register(commentsRoutes, { comments })], jobs: [], services: { comments } };
+  return {
+    name: 'comments',
+    routes: [(app) => app.register(commentsRoutes, { comments })],
+    jobs: [],
+    services: { comments },
+  };
 }

@@ -14,8 +14,15 @@ export class CommentsRepository {
 
   /** Top-level comments newest first; replies oldest first (a conversation reads downwards). */
   async forVersion(versionId: string): Promise<{ top: CommentRow[]; replies: CommentRow[] }> {
-    const rows = await this.db.select().from(comments).where(eq(comments.versionId, versionId)).orderBy(desc(comments.createdAt));
-    return { top: rows.filter((r) => !r.parentId), replies: rows.filter((r) => r.parentId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()) };
+    const rows = await this.db
+      .select()
+      .from(comments)
+      .where(eq(comments.versionId, versionId))
+      .orderBy(desc(comments.createdAt));
+    return {
+      top: rows.filter((r) => !r.parentId),
+      replies: rows.filter((r) => r.parentId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
+    };
   }
 
   async insert(values: typeof comments.$inferInsert): Promise<CommentRow> {

@@ -1,4 +1,12 @@
-import { audacityLabels, COMMENT_MESSAGES, midiMarkers, plainCsvMarkers, reaperMarkers, roundTime, type Marker } from '@mixroom/shared';
+import {
+  audacityLabels,
+  COMMENT_MESSAGES,
+  midiMarkers,
+  plainCsvMarkers,
+  reaperMarkers,
+  roundTime,
+  type Marker,
+} from '@mixroom/shared';
 import type { Comment, CreateCommentBody, EventData, MarkersQuery } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { EventBus } from '../../platform/realtime/event-bus';
@@ -28,16 +36,27 @@ export class CommentsService {
     return (await this.policy.version(actor, versionId)).version;
   }
 
-  private announce(projectId: string, versionId: string, action: EventData<'comment.changed'>['action'], comment?: Comment): Promise<void> {
+  private announce(
+    projectId: string,
+    versionId: string,
+    action: EventData<'comment.changed'>['action'],
+    comment?: Comment,
+  ): Promise<void> {
     // NOTIFY payloads are small: a long comment in a wide script goes as ids only, and is refetched.
     const carried = comment && Buffer.byteLength(JSON.stringify(comment)) <= CARRIED_COMMENT_BYTES ? { comment } : {};
-    return this.bus.publish({ topic: `project:${projectId}`, type: 'comment.changed', data: { versionId, action, ...carried } });
+    return this.bus.publish({
+      topic: `project:${projectId}`,
+      type: 'comment.changed',
+      data: { versionId, action, ...carried },
+    });
   }
 
   async list(actor: Actor, versionId: string): Promise<Comment[]> {
     const { capabilities } = await this.policy.version(actor, versionId);
     const { top, replies } = await this.comments.forVersion(versionId);
-    const people = new Map((await this.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]));
+    const people = new Map(
+      (await this.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]),
+    );
     return top.map((c) =>
       presentComment(
         c,
@@ -52,22 +71,39 @@ export class CommentsService {
    * The version's comments as markers a DAW imports, oldest first, at their times to the
    * millisecond (shifted by the session's start). Anyone who may read the comments may export them.
    */
-  async markers(actor: Actor, versionId: string, query: MarkersQuery): Promise<{ body: Buffer; contentType: string; fileName: string }> {
+  async markers(
+    actor: Actor,
+    versionId: string,
+    query: MarkersQuery,
+  ): Promise<{ body: Buffer; contentType: string; fileName: string }> {
     const { version, project } = await this.policy.version(actor, versionId);
     const list = (await this.list(actor, versionId)).filter((c) => query.scope === 'all' || !c.resolved);
     const markers: Marker[] = list
-      .map((c) => ({ start: c.startTime, end: c.endTime, author: c.user.displayName, text: c.text, replies: c.replies.length, resolved: c.resolved }))
+      .map((c) => ({
+        start: c.startTime,
+        end: c.endTime,
+        author: c.user.displayName,
+        text: c.text,
+        replies: c.replies.length,
+        resolved: c.resolved,
+      }))
       .sort((a, b) => a.start - b.start);
     const base = `${project.name} v${version.number} comments`;
     switch (query.format) {
       case 'midi':
         return {
-          body: Buffer.from(midiMarkers(markers, { offsetMs: query.offsetMs, title: `${project.name} v${version.number}` })),
+          body: Buffer.from(
+            midiMarkers(markers, { offsetMs: query.offsetMs, title: `${project.name} v${version.number}` }),
+          ),
           contentType: 'audio/midi',
           fileName: `${base}.mid`,
         };
       case 'reaper':
-        return { body: Buffer.from(reaperMarkers(markers, query.offsetMs)), contentType: 'text/csv; charset=utf-8', fileName: `${base} (Reaper).csv` };
+        return {
+          body: Buffer.from(reaperMarkers(markers, query.offsetMs)),
+          contentType: 'text/csv; charset=utf-8',
+          fileName: `${base} (Reaper).csv`,
+        };
       case 'audacity':
         return {
           body: Buffer.from(audacityLabels(markers, query.offsetMs)),
@@ -75,7 +111,11 @@ export class CommentsService {
           fileName: `${base} (Audacity labels).txt`,
         };
       case 'csv':
-        return { body: Buffer.from(plainCsvMarkers(markers, query.offsetMs)), contentType: 'text/csv; charset=utf-8', fileName: `${base}.csv` };
+        return {
+          body: Buffer.from(plainCsvMarkers(markers, query.offsetMs)),
+          contentType: 'text/csv; charset=utf-8',
+          fileName: `${base}.csv`,
+        };
     }
   }
 
@@ -85,8 +125,16 @@ export class CommentsService {
     const end = input.type === 'range' ? roundTime(input.endTime) : null;
     if (end !== null && end <= start) throw AppError.badRequest(COMMENT_MESSAGES.rangeOrder, 'RANGE_ORDER');
     const duration = version.durationSeconds;
-    if (duration !== null && Math.max(start, end ?? 0) > duration + END_SLACK) throw AppError.badRequest(COMMENT_MESSAGES.pastEnd, 'PAST_END');
-    const row = await this.comments.insert({ versionId, userId: actor.userId, type: input.type, startTime: start, endTime: end, text: input.text });
+    if (duration !== null && Math.max(start, end ?? 0) > duration + END_SLACK)
+      throw AppError.badRequest(COMMENT_MESSAGES.pastEnd, 'PAST_END');
+    const row = await this.comments.insert({
+      versionId,
+      userId: actor.userId,
+      type: input.type,
+      startTime: start,
+      endTime: end,
+      text: input.text,
+    });
     // The new comment rides on the event, presented as everyone but its author sees it (no edit,
     // no delete), so open reviews show it without a round trip.
     const [author] = await this.comments.authors([actor.userId]);
@@ -103,7 +151,13 @@ export class CommentsService {
     const parent = await this.comments.find(commentId);
     if (!parent || parent.parentId) throw AppError.notFound('No such comment.');
     const version = await this.version(actor, parent.versionId);
-    const row = await this.comments.insert({ versionId: parent.versionId, parentId: parent.id, userId: actor.userId, type: 'reply', text });
+    const row = await this.comments.insert({
+      versionId: parent.versionId,
+      parentId: parent.id,
+      userId: actor.userId,
+      type: 'reply',
+      text,
+    });
     await this.announce(version.projectId, parent.versionId, 'replied');
     return { id: row.id };
   }
@@ -124,7 +178,8 @@ export class CommentsService {
     const row = await this.comments.find(commentId);
     if (!row || row.parentId) throw AppError.notFound('No such comment.');
     const { version, capabilities } = await this.policy.version(actor, row.versionId);
-    if (row.userId !== actor.userId && !capabilities.canEdit) throw AppError.forbidden('Only its author or an editor can resolve this comment.');
+    if (row.userId !== actor.userId && !capabilities.canEdit)
+      throw AppError.forbidden('Only its author or an editor can resolve this comment.');
     if (Boolean(row.resolvedAt) === resolved) return;
     await this.comments.setResolved(row.id, resolved ? { at: new Date(), by: actor.userId } : null);
     await this.announce(version.projectId, row.versionId, resolved ? 'resolved' : 'reopened');

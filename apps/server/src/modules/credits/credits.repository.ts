@@ -21,7 +21,10 @@ export class CreditsRepository {
   }
 
   async balance(userId: string): Promise<number> {
-    const [row] = await this.db.select({ balance: creditBalances.balance }).from(creditBalances).where(eq(creditBalances.userId, userId));
+    const [row] = await this.db
+      .select({ balance: creditBalances.balance })
+      .from(creditBalances)
+      .where(eq(creditBalances.userId, userId));
     return row?.balance ?? 0;
   }
 
@@ -72,7 +75,9 @@ export class CreditsRepository {
             this.db
               .select({ one: sql`1` })
               .from(creditLedger)
-              .where(and(eq(creditLedger.userId, users.id), eq(creditLedger.kind, 'grant'), eq(creditLedger.period, period))),
+              .where(
+                and(eq(creditLedger.userId, users.id), eq(creditLedger.kind, 'grant'), eq(creditLedger.period, period)),
+              ),
           ),
         ),
       )
@@ -88,7 +93,9 @@ export class CreditsRepository {
    * The conditional update takes the balance row's lock, so concurrent spends queue on it and each
    * sees the balance the previous one left.
    */
-  async append(entry: NewLedgerEntry): Promise<{ outcome: 'applied'; row: LedgerRow; balance: number } | { outcome: 'duplicate' | 'insufficient' }> {
+  async append(
+    entry: NewLedgerEntry,
+  ): Promise<{ outcome: 'applied'; row: LedgerRow; balance: number } | { outcome: 'duplicate' | 'insufficient' }> {
     try {
       return await this.db.transaction(async (tx) => {
         const [row] = await tx.insert(creditLedger).values(entry).onConflictDoNothing().returning();
@@ -107,7 +114,10 @@ export class CreditsRepository {
       const [row] = await tx
         .insert(creditBalances)
         .values({ userId, balance: amount, updatedAt: at })
-        .onConflictDoUpdate({ target: creditBalances.userId, set: { balance: sql`${creditBalances.balance} + ${amount}`, updatedAt: at } })
+        .onConflictDoUpdate({
+          target: creditBalances.userId,
+          set: { balance: sql`${creditBalances.balance} + ${amount}`, updatedAt: at },
+        })
         .returning({ balance: creditBalances.balance });
       return row!.balance;
     }

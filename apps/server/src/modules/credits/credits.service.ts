@@ -23,7 +23,15 @@ interface CreditsDeps {
 }
 
 function present(row: LedgerRow): CreditEntry {
-  return { id: row.id, seq: row.seq, kind: row.kind, amount: row.amount, reason: row.reason, ref: row.ref, at: row.at.toISOString() };
+  return {
+    id: row.id,
+    seq: row.seq,
+    kind: row.kind,
+    amount: row.amount,
+    reason: row.reason,
+    ref: row.ref,
+    at: row.at.toISOString(),
+  };
 }
 
 function planName(skus: PlanSku[], perMonth: number): string {
@@ -53,7 +61,9 @@ export class CreditsService {
       userId,
       kind: 'grant',
       amount: perMonth - given,
-      reason: first ? `Monthly credits (${planName(skus, perMonth)})` : `Monthly credits topped up to ${perMonth} (${planName(skus, perMonth)})`,
+      reason: first
+        ? `Monthly credits (${planName(skus, perMonth)})`
+        : `Monthly credits topped up to ${perMonth} (${planName(skus, perMonth)})`,
       // One base grant per month, and at most one top-up to each amount: both are once-only keys.
       ref: first ? `month:${period}` : `month:${period}:to-${perMonth}`,
       period,
@@ -95,7 +105,14 @@ export class CreditsService {
   async spend(userId: string, amount: number, reason: string, ref: string): Promise<SpendResult> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('A spend takes a positive whole number of credits.');
     await this.ensureMonthlyGrant(userId);
-    const result = await this.deps.repository.append({ userId, kind: 'spend', amount: -amount, reason, ref, at: this.deps.clock.now() });
+    const result = await this.deps.repository.append({
+      userId,
+      kind: 'spend',
+      amount: -amount,
+      reason,
+      ref,
+      at: this.deps.clock.now(),
+    });
     if (result.outcome === 'applied') {
       await this.changed(userId);
       return { status: 'spent', balance: result.balance };
@@ -132,7 +149,11 @@ export class CreditsService {
   }
 
   /** Any user's credits, for administrators. */
-  async ofUser(actor: Actor | null, userId: string, page: { before?: number | undefined; limit: number }): Promise<CreditsResponse> {
+  async ofUser(
+    actor: Actor | null,
+    userId: string,
+    page: { before?: number | undefined; limit: number },
+  ): Promise<CreditsResponse> {
     assertAdmin(actor);
     if (!(await this.deps.repository.userExists(userId))) throw AppError.notFound('No such user.');
     return this.statement(userId, page);
@@ -160,7 +181,10 @@ export class CreditsService {
     return present(result.row);
   }
 
-  private async statement(userId: string, page: { before?: number | undefined; limit: number }): Promise<CreditsResponse> {
+  private async statement(
+    userId: string,
+    page: { before?: number | undefined; limit: number },
+  ): Promise<CreditsResponse> {
     await this.ensureMonthlyGrant(userId);
     const [balance, rows, { limits }] = await Promise.all([
       this.deps.repository.balance(userId),

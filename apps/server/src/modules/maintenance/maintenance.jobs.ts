@@ -12,14 +12,23 @@ const STALE_UPLOAD_MS = 7 * 86_400_000;
 /** Hourly housekeeping: expired sign-in artefacts and attempt counters, uploads abandoned for a week. */
 const ATTEMPT_RECORDS_MS = 2 * 86_400_000;
 
-export const maintenanceJobs = (deps: { db: Db; uploads: UploadsService; attempts: AttemptLimitsRepository; clock: Clock; embedded: boolean }) => [
-  defineJob({ name: 'maintenance.hourly', schema: z.object({}).passthrough(), schedule: '7 * * * *', retryLimit: 1 }, async (_payload, { log }) => {
-    const oidcRows = await purgeExpiredOidcRows(deps.db);
-    const uploads = await deps.uploads.abortStale(STALE_UPLOAD_MS);
-    // Sign-in attempt counters older than the longest block are of no use any more.
-    await deps.attempts.purgeOlderThan(new Date(deps.clock.now().getTime() - ATTEMPT_RECORDS_MS));
-    // PGlite has no autovacuum: keep the planner's statistics fresh ourselves.
-    if (deps.embedded) await deps.db.execute(sql`analyze`);
-    log.info({ oidcRows, uploads }, 'maintenance done');
-  }),
+export const maintenanceJobs = (deps: {
+  db: Db;
+  uploads: UploadsService;
+  attempts: AttemptLimitsRepository;
+  clock: Clock;
+  embedded: boolean;
+}) => [
+  defineJob(
+    { name: 'maintenance.hourly', schema: z.object({}).passthrough(), schedule: '7 * * * *', retryLimit: 1 },
+    async (_payload, { log }) => {
+      const oidcRows = await purgeExpiredOidcRows(deps.db);
+      const uploads = await deps.uploads.abortStale(STALE_UPLOAD_MS);
+      // Sign-in attempt counters older than the longest block are of no use any more.
+      await deps.attempts.purgeOlderThan(new Date(deps.clock.now().getTime() - ATTEMPT_RECORDS_MS));
+      // PGlite has no autovacuum: keep the planner's statistics fresh ourselves.
+      if (deps.embedded) await deps.db.execute(sql`analyze`);
+      log.info({ oidcRows, uploads }, 'maintenance done');
+    },
+  ),
 ];

@@ -6,7 +6,12 @@ import type { PushRepository } from './push.repository';
 /** Push messages leave through the queue: a slow push service never delays a request. */
 export const sendPushJob = {
   name: 'push.send',
-  schema: z.object({ userId: z.uuid(), title: z.string().max(200), body: z.string().max(1000), url: z.string().max(500) }),
+  schema: z.object({
+    userId: z.uuid(),
+    title: z.string().max(200),
+    body: z.string().max(1000),
+    url: z.string().max(500),
+  }),
   retryLimit: 3,
 } satisfies JobType;
 

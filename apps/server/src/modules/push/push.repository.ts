@@ -11,7 +11,10 @@ export class PushRepository {
     await this.db
       .insert(pushDevices)
       .values(row)
-      .onConflictDoUpdate({ target: [pushDevices.userId, pushDevices.deviceId], set: { subscription: row.subscription, lastUpdate: row.lastUpdate } });
+      .onConflictDoUpdate({
+        target: [pushDevices.userId, pushDevices.deviceId],
+        set: { subscription: row.subscription, lastUpdate: row.lastUpdate },
+      });
   }
 
   async remove(userId: string, deviceId: string): Promise<void> {

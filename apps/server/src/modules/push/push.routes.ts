@@ -6,7 +6,10 @@ import type { PushService } from '../../platform/push/push.service';
 import { PushDevicesService, type PushDeviceStore } from './push-devices.service';
 
 /** This device's Web Push subscription (one record per device and user). */
-export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService; devices: PushDeviceStore }> = async (app, { push, devices }) => {
+export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService; devices: PushDeviceStore }> = async (
+  app,
+  { push, devices },
+) => {
   const service = new PushDevicesService(push, devices);
   route(app, endpoints.publicKey, () => ({ publicKey: push.publicKey }));
   route(app, endpoints.saveDevice, (request) =>
@@ -15,5 +18,7 @@ export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService; devices: Pus
       keys: request.body.subscription.keys,
     }),
   );
-  route(app, endpoints.removeDevice, (request) => service.remove(requireActor(request).userId, request.params.deviceId));
+  route(app, endpoints.removeDevice, (request) =>
+    service.remove(requireActor(request).userId, request.params.deviceId),
+  );
 };

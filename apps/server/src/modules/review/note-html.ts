@@ -73,7 +73,14 @@ const plainRun = (text: string, marks: Omit<NoteRun, 'text'>): NoteRun => ({ tex
 /** The document as lines of styled runs, in reading order (for the PDF export). */
 export function noteBlocks(html: string): NoteBlock[] {
   const blocks: NoteBlock[] = [];
-  const none: Omit<NoteRun, 'text'> = { bold: false, italic: false, underline: false, strike: false, code: false, sizePt: null };
+  const none: Omit<NoteRun, 'text'> = {
+    bold: false,
+    italic: false,
+    underline: false,
+    strike: false,
+    code: false,
+    sizePt: null,
+  };
 
   const inline = (node: Node, marks: Omit<NoteRun, 'text'>, runs: NoteRun[]) => {
     if (node.nodeType === NodeType.TEXT_NODE) {
@@ -84,7 +91,11 @@ export function noteBlocks(html: string): NoteBlock[] {
     const tag = tagOf(node);
     if (tag === 'br') return runs.push(plainRun('\n', marks));
     const mark = MARKS[tag];
-    const next = { ...marks, ...(mark ? { [mark]: true } : {}), ...(tag === 'span' && spanSize(node) ? { sizePt: spanSize(node) } : {}) };
+    const next = {
+      ...marks,
+      ...(mark ? { [mark]: true } : {}),
+      ...(tag === 'span' && spanSize(node) ? { sizePt: spanSize(node) } : {}),
+    };
     for (const child of node.childNodes) inline(child, next, runs);
   };
 

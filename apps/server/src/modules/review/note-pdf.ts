@@ -41,14 +41,23 @@ function writeBlock(doc: PDFKit.PDFDocument, block: NoteBlock): void {
   }
   const heading = block.kind === 'heading';
   const prefix = block.kind === 'bullet' ? '•  ' : block.kind === 'ordered' ? `${block.level}.  ` : '';
-  const runs = block.runs.length ? block.runs : [{ text: ' ', bold: false, italic: false, underline: false, strike: false, code: false, sizePt: null }];
+  const runs = block.runs.length
+    ? block.runs
+    : [{ text: ' ', bold: false, italic: false, underline: false, strike: false, code: false, sizePt: null }];
   const base = heading ? HEADING_PT[block.level]! : BODY_PT;
   doc.x = left;
   if (heading) doc.moveDown(0.4);
   doc.fillColor(block.kind === 'quote' ? '#555555' : '#111111');
   // One paragraph is one pdfkit text flow: the first call places it, the others continue it.
   const parts = prefix ? [{ text: prefix, font: 'regular', size: base, underline: false, strike: false }] : [];
-  for (const run of runs) parts.push({ text: run.text, font: fontFor(run, heading), size: run.sizePt ?? base, underline: run.underline, strike: run.strike });
+  for (const run of runs)
+    parts.push({
+      text: run.text,
+      font: fontFor(run, heading),
+      size: run.sizePt ?? base,
+      underline: run.underline,
+      strike: run.strike,
+    });
   parts.forEach((part, index) => {
     const options = { continued: index < parts.length - 1, underline: part.underline, strike: part.strike, lineGap: 2 };
     doc.font(part.font).fontSize(part.size);

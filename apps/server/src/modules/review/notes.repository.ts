@@ -8,7 +8,11 @@ export class NotesRepository {
   constructor(private readonly db: Db) {}
 
   async save(versionId: string, html: string, at: Date): Promise<VersionRow> {
-    const [row] = await this.db.update(versions).set({ note: html, noteUpdatedAt: at }).where(eq(versions.id, versionId)).returning();
+    const [row] = await this.db
+      .update(versions)
+      .set({ note: html, noteUpdatedAt: at })
+      .where(eq(versions.id, versionId))
+      .returning();
     if (!row) throw new Error('update matched nothing');
     return row;
   }

@@ -8,15 +8,24 @@ export class PresenceRepository {
   constructor(private readonly db: Db) {}
 
   /** Records the state and returns whether it differs from what others last saw. */
-  async set(row: { userId: string; versionId: string; projectId: string; state: 'online' | 'offline' }, windowMs: number): Promise<boolean> {
+  async set(
+    row: { userId: string; versionId: string; projectId: string; state: 'online' | 'offline' },
+    windowMs: number,
+  ): Promise<boolean> {
     const [before] = await this.db
-      .select({ state: presence.state, fresh: sql<boolean>`${presence.seenAt} > now() - make_interval(secs => ${windowMs / 1000})` })
+      .select({
+        state: presence.state,
+        fresh: sql<boolean>`${presence.seenAt} > now() - make_interval(secs => ${windowMs / 1000})`,
+      })
       .from(presence)
       .where(and(eq(presence.versionId, row.versionId), eq(presence.userId, row.userId)));
     await this.db
       .insert(presence)
       .values({ ...row, seenAt: new Date() })
-      .onConflictDoUpdate({ target: [presence.versionId, presence.userId], set: { state: row.state, seenAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [presence.versionId, presence.userId],
+        set: { state: row.state, seenAt: new Date() },
+      });
     return !before || before.state !== row.state || !before.fresh;
   }
 

@@ -10,7 +10,10 @@ import { ReviewService } from './review.service';
 export type ReviewModule = AppModule<{ review: ReviewService }>;
 
 /** The version screen besides comments: notes, presence, streaming, spectrogram. */
-export function createReviewModule(core: CoreDeps, deps: { projects: ProjectsService; media: MediaService; presenter: StoragePresenter }): ReviewModule {
+export function createReviewModule(
+  core: CoreDeps,
+  deps: { projects: ProjectsService; media: MediaService; presenter: StoragePresenter },
+): ReviewModule {
   const review = new ReviewService({
     policy: core.items,
     notes: new NotesRepository(core.db),

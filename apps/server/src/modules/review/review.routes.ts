@@ -7,13 +7,22 @@ import type { ReviewService } from './review.service';
 
 export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService }> = async (app, { review }) => {
   route(app, endpoints.note, (request) => review.note(requireActor(request), request.params.id));
-  route(app, endpoints.saveNote, (request) => review.saveNote(requireActor(request), request.params.id, request.body.html));
+  route(app, endpoints.saveNote, (request) =>
+    review.saveNote(requireActor(request), request.params.id, request.body.html),
+  );
   route(app, endpoints.notePdf, async (request, reply) => {
     const { pdf, fileName } = await review.notePdf(requireActor(request), request.params.id, request.body.html);
-    return reply.header('Content-Type', 'application/pdf').header('Content-Disposition', contentDisposition(fileName)).send(pdf);
+    return reply
+      .header('Content-Type', 'application/pdf')
+      .header('Content-Disposition', contentDisposition(fileName))
+      .send(pdf);
   });
-  route(app, endpoints.presence, async (request) => ({ users: await review.listPresence(requireActor(request), request.params.id) }));
-  route(app, endpoints.setPresence, (request) => review.setPresence(requireActor(request), request.params.id, request.body.state));
+  route(app, endpoints.presence, async (request) => ({
+    users: await review.listPresence(requireActor(request), request.params.id),
+  }));
+  route(app, endpoints.setPresence, (request) =>
+    review.setPresence(requireActor(request), request.params.id, request.body.state),
+  );
   route(app, endpoints.spectrogram, (request) => review.spectrogramUrl(requireActor(request), request.params.id));
   route(app, endpoints.stream, (request) => review.streamUrl(requireActor(request), request.params.id));
 };

@@ -46,7 +46,12 @@ export class ReviewService {
   }
 
   private presentNote(version: VersionRow, canEdit: boolean): VersionNote {
-    return { versionId: version.id, html: version.note ?? '', canEdit, updatedAt: version.noteUpdatedAt?.toISOString() ?? null };
+    return {
+      versionId: version.id,
+      html: version.note ?? '',
+      canEdit,
+      updatedAt: version.noteUpdatedAt?.toISOString() ?? null,
+    };
   }
 
   async note(actor: Actor, versionId: string): Promise<VersionNote> {
@@ -65,15 +70,26 @@ export class ReviewService {
   async notePdf(actor: Actor, versionId: string, html: string): Promise<{ pdf: Buffer; fileName: string }> {
     const { version, project } = await this.version(actor, versionId);
     const title = `${project.name} — v${version.number} ${version.name}`;
-    const pdf = await renderNotePdf({ title, subtitle: `Notes exported ${new Date().toUTCString()}`, html: sanitizeNoteHtml(html) });
+    const pdf = await renderNotePdf({
+      title,
+      subtitle: `Notes exported ${new Date().toUTCString()}`,
+      html: sanitizeNoteHtml(html),
+    });
     return { pdf, fileName: `${project.name} v${version.number} notes.pdf` };
   }
 
   async setPresence(actor: Actor, versionId: string, state: 'online' | 'offline'): Promise<void> {
     const { version } = await this.version(actor, versionId);
-    const changed = await this.deps.presence.set({ userId: actor.userId, versionId, projectId: version.projectId, state }, PRESENCE.windowMs);
+    const changed = await this.deps.presence.set(
+      { userId: actor.userId, versionId, projectId: version.projectId, state },
+      PRESENCE.windowMs,
+    );
     if (changed)
-      await this.deps.bus.publish({ topic: `project:${version.projectId}`, type: REVIEW_EVENTS.presence, data: { versionId, userId: actor.userId, state } });
+      await this.deps.bus.publish({
+        topic: `project:${version.projectId}`,
+        type: REVIEW_EVENTS.presence,
+        data: { versionId, userId: actor.userId, state },
+      });
   }
 
   /** Everyone who opened the review; a row not renewed in the window reads offline. */
@@ -85,10 +101,15 @@ export class ReviewService {
     return rows
       .map((row) => ({
         user: people.get(row.userId) ?? { id: row.userId, displayName: 'Former member', photoUrl: null },
-        state: row.state === 'online' && now - row.seenAt.getTime() < PRESENCE.windowMs ? ('online' as const) : ('offline' as const),
+        state:
+          row.state === 'online' && now - row.seenAt.getTime() < PRESENCE.windowMs
+            ? ('online' as const)
+            : ('offline' as const),
         seenAt: row.seenAt.toISOString(),
       }))
-      .sort((a, b) => (a.state === b.state ? a.user.displayName.localeCompare(b.user.displayName) : a.state === 'online' ? -1 : 1));
+      .sort((a, b) =>
+        a.state === b.state ? a.user.displayName.localeCompare(b.user.displayName) : a.state === 'online' ? -1 : 1,
+      );
   }
 
   private expiring(url: string) {
@@ -118,10 +139,14 @@ export class ReviewService {
       const url = await this.deps.media.spectrogramUrl(version);
       if (url) return this.expiring(url);
       const state = await this.deps.jobs.state(renderSpectrogramJob.name, jobId);
-      if (state === 'failed') throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
+      if (state === 'failed')
+        throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
       await new Promise((resolve) => setTimeout(resolve, SPECTROGRAM_POLL_MS));
     }
-    throw AppError.conflict('The spectrogram is still being rendered. Please try again in a moment.', 'SPECTROGRAM_PENDING');
+    throw AppError.conflict(
+      'The spectrogram is still being rendered. Please try again in a moment.',
+      'SPECTROGRAM_PENDING',
+    );
   }
 }
 

@@ -1,6 +1,11 @@
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function invitationMail(from: string, type: 'group' | 'project', name: string, link: string): { subject: string; text: string; html: string } {
+export function invitationMail(
+  from: string,
+  type: 'group' | 'project',
+  name: string,
+  link: string,
+): { subject: string; text: string; html: string } {
   const what = type === 'group' ? 'folder' : 'project';
   return {
     subject: `${from} invited you to “${name}” on Mixroom`,

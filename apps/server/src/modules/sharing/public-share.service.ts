@@ -44,7 +44,14 @@ export class PublicShareService {
       breadcrumb,
       canDownload: files.some((p) => p.enableDownload),
       items: [
-        ...folders.map((g) => ({ kind: 'group' as const, id: g.id, name: g.name, updatedAt: g.updatedAt.toISOString(), size: null, latestVersion: null })),
+        ...folders.map((g) => ({
+          kind: 'group' as const,
+          id: g.id,
+          name: g.name,
+          updatedAt: g.updatedAt.toISOString(),
+          size: null,
+          latestVersion: null,
+        })),
         ...files.map((p) => {
           const v = latest.get(p.id);
           return {
@@ -64,7 +71,10 @@ export class PublicShareService {
   /** "Download all": a short-lived link to a ZIP of the shared folder (or the open sub-folder). */
   async prepareZip(token: string, folder: string | null): Promise<{ url: string }> {
     const root = await this.deps.links.root(token);
-    const files = await this.deps.zip.publicFiles(root, folder && root.type === 'group' ? (await this.deps.links.folder(root, folder)).id : null);
+    const files = await this.deps.zip.publicFiles(
+      root,
+      folder && root.type === 'group' ? (await this.deps.links.folder(root, folder)).id : null,
+    );
     if (files.length === 0) throw AppError.forbidden('Downloads are not enabled for this project.');
     return { url: this.deps.zip.signPublic({ token, folder }) };
   }
@@ -74,7 +84,8 @@ export class PublicShareService {
     if (!claims) throw new AppError(403, 'SIGNATURE', 'This download link is invalid or has expired.');
     // The link and the sub-folder are checked again now: a revoked link stops the download.
     const root = await this.deps.links.root(claims.token);
-    const folder = claims.folder && root.type === 'group' ? (await this.deps.links.folder(root, claims.folder)).id : null;
+    const folder =
+      claims.folder && root.type === 'group' ? (await this.deps.links.folder(root, claims.folder)).id : null;
     const files = await this.deps.zip.publicFiles(root, folder);
     return this.deps.zip.streamEntries(await this.deps.zip.entriesFor(files), null, randomUUID());
   }
@@ -85,9 +96,18 @@ export class PublicShareService {
    */
   async versionUrl(token: string, versionId: string, kind: 'download' | 'preview'): Promise<{ url: string }> {
     const root = await this.deps.links.root(token);
-    const { version, project } = await this.deps.links.version(root, versionId, kind === 'download' ? 'download' : 'view');
+    const { version, project } = await this.deps.links.version(
+      root,
+      versionId,
+      kind === 'download' ? 'download' : 'view',
+    );
     if (kind === 'preview') return { url: await this.deps.playback(version, project.enableDownload) };
-    return { url: await this.deps.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: this.deps.signTtlSeconds, fileName: version.fileName }) };
+    return {
+      url: await this.deps.blobs.signDownloadUrl(version.blobKey, {
+        expiresInSeconds: this.deps.signTtlSeconds,
+        fileName: version.fileName,
+      }),
+    };
   }
 }
 

@@ -11,7 +11,10 @@ import { SharingService } from './sharing.service';
 export type SharingModule = AppModule<{ sharing: SharingService; publicShare: PublicShareService }>;
 
 /** Collaborators, invitations, join requests and public links. */
-export function createSharingModule(core: CoreDeps, deps: { catalog: CatalogService; zip: ZipService; projects: ProjectsService }): SharingModule {
+export function createSharingModule(
+  core: CoreDeps,
+  deps: { catalog: CatalogService; zip: ZipService; projects: ProjectsService },
+): SharingModule {
   const repository = new SharingRepository(core.db);
   const sharing = new SharingService({
     repository,

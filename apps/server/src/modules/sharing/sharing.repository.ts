@@ -12,7 +12,13 @@ export class SharingRepository {
 
   async members(resourceId: string) {
     return this.db
-      .select({ id: users.id, displayName: users.displayName, email: users.email, photoUrl: users.photoUrl, permission: memberships.permission })
+      .select({
+        id: users.id,
+        displayName: users.displayName,
+        email: users.email,
+        photoUrl: users.photoUrl,
+        permission: memberships.permission,
+      })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(eq(memberships.resourceId, resourceId))
@@ -24,7 +30,12 @@ export class SharingRepository {
     return row?.n ?? 0;
   }
 
-  async addMember(resourceId: string, resourceType: ResourceType, userId: string, permission: 'VIEWER' | 'EDITOR'): Promise<void> {
+  async addMember(
+    resourceId: string,
+    resourceType: ResourceType,
+    userId: string,
+    permission: 'VIEWER' | 'EDITOR',
+  ): Promise<void> {
     await this.db.insert(memberships).values({ resourceId, resourceType, userId, permission }).onConflictDoNothing();
   }
 
@@ -77,7 +88,10 @@ export class SharingRepository {
 
   /** Replaces a link's token (a re-enabled public link must not revive the old one). */
   async replaceToken(token: string, next: string, active: boolean): Promise<void> {
-    await this.db.update(shareLinks).set({ token: next, active, createdAt: new Date() }).where(eq(shareLinks.token, token));
+    await this.db
+      .update(shareLinks)
+      .set({ token: next, active, createdAt: new Date() })
+      .where(eq(shareLinks.token, token));
   }
 
   async joinRequest(resourceId: string, userId: string): Promise<JoinRequestRow | null> {
@@ -92,7 +106,10 @@ export class SharingRepository {
     await this.db
       .insert(joinRequests)
       .values(values)
-      .onConflictDoUpdate({ target: [joinRequests.resourceId, joinRequests.userId], set: { status: 'pending', createdAt: new Date(), decidedAt: null } });
+      .onConflictDoUpdate({
+        target: [joinRequests.resourceId, joinRequests.userId],
+        set: { status: 'pending', createdAt: new Date(), decidedAt: null },
+      });
   }
 
   async decide(resourceId: string, userId: string, status: 'approved' | 'rejected'): Promise<void> {
@@ -113,6 +130,9 @@ export class SharingRepository {
 
   async usersByIds(ids: string[]) {
     if (ids.length === 0) return [];
-    return this.db.select({ id: users.id, displayName: users.displayName, photoUrl: users.photoUrl }).from(users).where(inArray(users.id, ids));
+    return this.db
+      .select({ id: users.id, displayName: users.displayName, photoUrl: users.photoUrl })
+      .from(users)
+      .where(inArray(users.id, ids));
   }
 }

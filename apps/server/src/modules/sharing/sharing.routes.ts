@@ -6,22 +6,45 @@ import { contentDisposition } from '../../platform/blob/content-disposition';
 import type { PublicShareService } from './public-share.service';
 import type { SharingService } from './sharing.service';
 
-export const sharingRoutes: FastifyPluginAsyncZod<{ sharing: SharingService; publicShare: PublicShareService }> = async (app, { sharing, publicShare }) => {
+export const sharingRoutes: FastifyPluginAsyncZod<{
+  sharing: SharingService;
+  publicShare: PublicShareService;
+}> = async (app, { sharing, publicShare }) => {
   route(app, endpoints.info, (request) => sharing.info(requireActor(request), request.params.type, request.params.id));
-  route(app, endpoints.setPublicLink, (request) => sharing.setPublicLink(requireActor(request), request.params.type, request.params.id, request.body.isActive));
-  route(app, endpoints.invite, (request) => sharing.sendInvites(requireActor(request), request.params.type, request.params.id, request.body.emails));
-  route(app, endpoints.setPermission, (request) =>
-    sharing.setPermission(requireActor(request), request.params.type, request.params.id, request.params.userId, request.body.permission),
+  route(app, endpoints.setPublicLink, (request) =>
+    sharing.setPublicLink(requireActor(request), request.params.type, request.params.id, request.body.isActive),
   );
-  route(app, endpoints.removeUser, (request) => sharing.removeUser(requireActor(request), request.params.type, request.params.id, request.params.userId));
+  route(app, endpoints.invite, (request) =>
+    sharing.sendInvites(requireActor(request), request.params.type, request.params.id, request.body.emails),
+  );
+  route(app, endpoints.setPermission, (request) =>
+    sharing.setPermission(
+      requireActor(request),
+      request.params.type,
+      request.params.id,
+      request.params.userId,
+      request.body.permission,
+    ),
+  );
+  route(app, endpoints.removeUser, (request) =>
+    sharing.removeUser(requireActor(request), request.params.type, request.params.id, request.params.userId),
+  );
 
-  route(app, endpoints.joinTarget, (request) => sharing.joinTarget(requireActor(request), request.params.type, request.params.id, request.query.invite));
-  route(app, endpoints.requestJoin, (request) => sharing.requestJoin(requireActor(request), request.body.type, request.body.id, request.body.invite));
+  route(app, endpoints.joinTarget, (request) =>
+    sharing.joinTarget(requireActor(request), request.params.type, request.params.id, request.query.invite),
+  );
+  route(app, endpoints.requestJoin, (request) =>
+    sharing.requestJoin(requireActor(request), request.body.type, request.body.id, request.body.invite),
+  );
   route(app, endpoints.requests, (request) => sharing.listRequests(requireActor(request)));
-  route(app, endpoints.decide, (request) => sharing.decide(requireActor(request), request.params.resourceId, request.params.userId, request.params.decision));
+  route(app, endpoints.decide, (request) =>
+    sharing.decide(requireActor(request), request.params.resourceId, request.params.userId, request.params.decision),
+  );
 
   route(app, endpoints.publicListing, (request) => publicShare.listing(request.query.token, request.query.folder));
-  route(app, endpoints.publicVersionUrl, (request) => publicShare.versionUrl(request.query.token, request.params.id, request.params.kind));
+  route(app, endpoints.publicVersionUrl, (request) =>
+    publicShare.versionUrl(request.query.token, request.params.id, request.params.kind),
+  );
   route(app, endpoints.publicZip, (request) => publicShare.prepareZip(request.body.token, request.body.folder));
   route(app, endpoints.publicZipStream, async (request, reply) => {
     const zip = await publicShare.streamZip(request.query.t);

@@ -12,7 +12,11 @@ import { invitationMail } from './invitation.mail';
 import { RateLimiter } from './rate-limiter';
 import type { ResourceType, SharingRepository } from './sharing.repository';
 
-export const SHARING_EVENTS = { joinRequested: 'join.requested', joinDecided: 'join.decided', sharingChanged: 'sharing.changed' } as const;
+export const SHARING_EVENTS = {
+  joinRequested: 'join.requested',
+  joinDecided: 'join.decided',
+  sharingChanged: 'sharing.changed',
+} as const;
 
 interface Resolved {
   type: ResourceType;
@@ -36,7 +40,8 @@ export interface SharingServiceDeps {
   pushTo: (userId: string, message: { title: string; body: string; url: string }) => Promise<void>;
 }
 
-const notFoundText = (type: ResourceType) => (type === 'group' ? 'There was an error retrieving the group' : 'There was an error retrieving the project');
+const notFoundText = (type: ResourceType) =>
+  type === 'group' ? 'There was an error retrieving the group' : 'There was an error retrieving the project';
 
 /** Sharing: collaborators, roles, invitations, join requests, public links. */
 export class SharingService {
@@ -55,7 +60,8 @@ export class SharingService {
     return { type, id, name: project.name, publisherId: project.publisherId, role };
   }
 
-  private canEdit = (r: Resolved) => (r.type === 'group' ? groupCapabilities(r.role) : projectCapabilities(r.role, false)).canEdit;
+  private canEdit = (r: Resolved) =>
+    (r.type === 'group' ? groupCapabilities(r.role) : projectCapabilities(r.role, false)).canEdit;
 
   private publicUrlOf(type: ResourceType, token: string): string {
     return `${this.deps.publicUrl}/public/share?${type === 'group' ? 'shared_group' : 'shared_project'}=${token}`;
@@ -102,7 +108,11 @@ export class SharingService {
       publicLink: { url: link?.active ? this.publicUrlOf(type, link.token) : null, isActive: Boolean(link?.active) },
       inviteUrl: this.canEdit(resource) ? await this.inviteUrl(resource, actor) : '',
       maxUsers: LIMITS.usersPerGroup,
-      capabilities: { canTogglePublicLink: this.canEdit(resource), canInvite: this.canEdit(resource), canManageUsers: owner },
+      capabilities: {
+        canTogglePublicLink: this.canEdit(resource),
+        canInvite: this.canEdit(resource),
+        canManageUsers: owner,
+      },
     };
   }
 
@@ -111,7 +121,12 @@ export class SharingService {
    * though public visitors hold no realtime topics); turning it on again issues a new token, so an
    * old link that was passed around stays dead.
    */
-  async setPublicLink(actor: Actor, type: ResourceType, id: string, isActive: boolean): Promise<{ url: string | null; isActive: boolean }> {
+  async setPublicLink(
+    actor: Actor,
+    type: ResourceType,
+    id: string,
+    isActive: boolean,
+  ): Promise<{ url: string | null; isActive: boolean }> {
     const resource = await this.resolve(actor, type, id);
     if (!this.canEdit(resource)) throw AppError.forbidden();
     const newToken = () => randomBytes(16).toString('base64url');
@@ -146,14 +161,22 @@ export class SharingService {
     if (!this.inviteLimiter.take(actor.userId, unique.length))
       throw AppError.tooMany('You have sent many invitations in the last hour. Please try again later.');
     const link = await this.inviteUrl(resource, actor);
-    for (const to of unique) await this.deps.jobs.send(sendMailJob, { to, ...invitationMail(actor.displayName, type, resource.name, link) });
+    for (const to of unique)
+      await this.deps.jobs.send(sendMailJob, { to, ...invitationMail(actor.displayName, type, resource.name, link) });
     return { sent: unique.length };
   }
 
-  async setPermission(actor: Actor, type: ResourceType, id: string, userId: string, permission: 'VIEWER' | 'EDITOR'): Promise<void> {
+  async setPermission(
+    actor: Actor,
+    type: ResourceType,
+    id: string,
+    userId: string,
+    permission: 'VIEWER' | 'EDITOR',
+  ): Promise<void> {
     const resource = await this.resolve(actor, type, id);
     if (resource.role !== 'OWNER') throw AppError.forbidden('Only the publisher can change permissions.');
-    if (!(await this.deps.repository.setPermission(id, userId, permission))) throw AppError.notFound('This user is not a collaborator.');
+    if (!(await this.deps.repository.setPermission(id, userId, permission)))
+      throw AppError.notFound('This user is not a collaborator.');
     await this.deps.accessChanges.forUsers([userId]);
     await this.announce(resource, [userId]);
   }
@@ -164,7 +187,8 @@ export class SharingService {
     const allowed = resource.role === 'OWNER' || (type === 'group' && userId === actor.userId);
     if (!allowed) throw AppError.forbidden();
     if (userId === resource.publisherId) throw AppError.badRequest('The publisher cannot be removed.');
-    if (!(await this.deps.repository.removeMember(id, userId))) throw AppError.notFound('This user is not a collaborator.');
+    if (!(await this.deps.repository.removeMember(id, userId)))
+      throw AppError.notFound('This user is not a collaborator.');
     // Before anything else is announced: the removed user's open sockets lose the item's topics.
     await this.deps.accessChanges.forUsers([userId]);
     await this.announce(resource, [userId]);
@@ -172,7 +196,11 @@ export class SharingService {
 
   private async announce(resource: Resolved, userIds: string[]): Promise<void> {
     for (const userId of new Set([...userIds, resource.publisherId])) {
-      await this.deps.bus.publish({ topic: `user:${userId}`, type: SHARING_EVENTS.sharingChanged, data: { resourceId: resource.id } });
+      await this.deps.bus.publish({
+        topic: `user:${userId}`,
+        type: SHARING_EVENTS.sharingChanged,
+        data: { resourceId: resource.id },
+      });
     }
   }
 
@@ -184,25 +212,50 @@ export class SharingService {
     const found = await this.deps.policy.lookup(type, id);
     if (!found || found.trashed || found.row.flag !== 'NONE') throw AppError.notFound(notFoundText(type));
     const role = await this.deps.policy.role(actor, found.row);
-    if (role === 'NONE' && !(code && (await this.deps.policy.isInvitedBy(id, code)))) throw AppError.notFound(notFoundText(type));
+    if (role === 'NONE' && !(code && (await this.deps.policy.isInvitedBy(id, code))))
+      throw AppError.notFound(notFoundText(type));
     const request = await this.deps.repository.joinRequest(id, actor.userId);
-    return { type, id, name: found.row.name, isMember: role !== 'NONE', request: request?.status ?? null, publisherId: found.row.publisherId };
+    return {
+      type,
+      id,
+      name: found.row.name,
+      isMember: role !== 'NONE',
+      request: request?.status ?? null,
+      publisherId: found.row.publisherId,
+    };
   }
 
   async requestJoin(actor: Actor, type: ResourceType, id: string, code?: string): Promise<void> {
     const target = await this.joinTarget(actor, type, id, code);
     if (target.isMember) throw AppError.conflict('You already have access.', 'ALREADY_MEMBER');
-    if (!this.joinLimiter.take(actor.userId)) throw AppError.tooMany('You have asked to join many times in the last hour. Please try again later.');
-    await this.deps.repository.upsertJoinRequest({ resourceId: id, resourceType: type, userId: actor.userId, publisherId: target.publisherId });
-    await this.deps.bus.publish({ topic: `user:${target.publisherId}`, type: SHARING_EVENTS.joinRequested, data: { resourceId: id, userId: actor.userId } });
-    await this.deps.pushTo(target.publisherId, { title: 'Join Request', body: `${actor.displayName} asks to join “${target.name}”.`, url: '/groups' });
+    if (!this.joinLimiter.take(actor.userId))
+      throw AppError.tooMany('You have asked to join many times in the last hour. Please try again later.');
+    await this.deps.repository.upsertJoinRequest({
+      resourceId: id,
+      resourceType: type,
+      userId: actor.userId,
+      publisherId: target.publisherId,
+    });
+    await this.deps.bus.publish({
+      topic: `user:${target.publisherId}`,
+      type: SHARING_EVENTS.joinRequested,
+      data: { resourceId: id, userId: actor.userId },
+    });
+    await this.deps.pushTo(target.publisherId, {
+      title: 'Join Request',
+      body: `${actor.displayName} asks to join “${target.name}”.`,
+      url: '/groups',
+    });
   }
 
   async listRequests(actor: Actor): Promise<{ incoming: JoinRequest[]; outgoing: JoinRequest[] }> {
     const rows = await this.deps.repository.requestsOf(actor.userId);
-    const people = new Map((await this.deps.repository.usersByIds([...new Set(rows.map((r) => r.userId))])).map((u) => [u.id, u]));
+    const people = new Map(
+      (await this.deps.repository.usersByIds([...new Set(rows.map((r) => r.userId))])).map((u) => [u.id, u]),
+    );
     const names = new Map<string, string>();
-    for (const r of rows) names.set(r.resourceId, (await this.deps.policy.lookup(r.resourceType, r.resourceId))?.row.name ?? '');
+    for (const r of rows)
+      names.set(r.resourceId, (await this.deps.policy.lookup(r.resourceType, r.resourceId))?.row.name ?? '');
     const present = (r: (typeof rows)[number]): JoinRequest => ({
       resourceType: r.resourceType,
       resourceId: r.resourceId,
@@ -212,7 +265,10 @@ export class SharingService {
       status: r.status,
       createdAt: r.createdAt.toISOString(),
     });
-    return { incoming: rows.filter((r) => r.publisherId === actor.userId).map(present), outgoing: rows.filter((r) => r.userId === actor.userId).map(present) };
+    return {
+      incoming: rows.filter((r) => r.publisherId === actor.userId).map(present),
+      outgoing: rows.filter((r) => r.userId === actor.userId).map(present),
+    };
   }
 
   /** The publisher approves (the requester becomes a viewer) or rejects. */
@@ -221,7 +277,10 @@ export class SharingService {
     if (!request || request.publisherId !== actor.userId) throw AppError.notFound('No such request.');
     if (request.status !== 'pending') throw AppError.conflict('This request was already answered.', 'ALREADY_DECIDED');
     if (decision === 'approve') {
-      if (request.resourceType === 'group' && (await this.deps.repository.countMembers(resourceId)) + 1 >= LIMITS.usersPerGroup) {
+      if (
+        request.resourceType === 'group' &&
+        (await this.deps.repository.countMembers(resourceId)) + 1 >= LIMITS.usersPerGroup
+      ) {
         throw AppError.conflict(`A group can have at most ${LIMITS.usersPerGroup} users.`, 'GROUP_FULL');
       }
       await this.deps.repository.addMember(resourceId, request.resourceType, userId, 'VIEWER');
@@ -255,9 +314,11 @@ export class SharingService {
    */
   async invitationPreview(code: string): Promise<{ type: ResourceType; name: string; inviter: string }> {
     const link = await this.deps.repository.linkByToken(code);
-    const found = link?.kind === 'invite' && link.active ? await this.deps.policy.lookup(link.resourceType, link.resourceId) : null;
+    const found =
+      link?.kind === 'invite' && link.active ? await this.deps.policy.lookup(link.resourceType, link.resourceId) : null;
     const row = found && !found.trashed ? found.row : null;
-    if (!link || !row || row.flag !== 'NONE') throw AppError.notFound('This invitation does not exist or is no longer valid.');
+    if (!link || !row || row.flag !== 'NONE')
+      throw AppError.notFound('This invitation does not exist or is no longer valid.');
     const inviter = (await this.deps.repository.displayName(row.publisherId)) ?? 'Someone';
     return { type: link.resourceType, name: row.name, inviter };
   }

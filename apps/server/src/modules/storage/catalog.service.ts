@@ -11,7 +11,12 @@ import type { VersionsRepository } from './projects/versions.repository';
  */
 export class CatalogService {
   constructor(
-    private readonly deps: { groups: GroupsRepository; projects: ProjectsRepository; versions: VersionsRepository; presenter: StoragePresenter },
+    private readonly deps: {
+      groups: GroupsRepository;
+      projects: ProjectsRepository;
+      versions: VersionsRepository;
+      presenter: StoragePresenter;
+    },
   ) {}
 
   /** A folder's live sub-folders and finished projects (nothing still uploading), by name. */

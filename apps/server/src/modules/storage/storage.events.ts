@@ -54,7 +54,8 @@ export class StorageEvents {
   /** `previousFolderId` is where a moved item was listed before. */
   async changed(item: EventItem, action: string, previousFolderId?: string | null): Promise<void> {
     const data: EventData<'storage.changed'> = { itemId: item.id, kind: item.kind, action };
-    for (const topic of await this.topics(item, previousFolderId)) await this.bus.publish({ topic, type: 'storage.changed', data });
+    for (const topic of await this.topics(item, previousFolderId))
+      await this.bus.publish({ topic, type: 'storage.changed', data });
   }
 
   /** Attachments are announced to the project's reviewers, who see the project's files. */
@@ -64,13 +65,15 @@ export class StorageEvents {
 
   /** A version's verdict, to the open review and to the own topic of everyone who may see it. */
   async approval(audience: string[], data: EventData<'approval.changed'>): Promise<void> {
-    for (const topic of [`project:${data.projectId}`, ...audience.map((id) => `user:${id}`)]) await this.bus.publish({ topic, type: 'approval.changed', data });
+    for (const topic of [`project:${data.projectId}`, ...audience.map((id) => `user:${id}`)])
+      await this.bus.publish({ topic, type: 'approval.changed', data });
   }
 
   /** Processing progress of a version, where its project shows. */
   async progress(data: EventData<'version.progress'>): Promise<void> {
     const found = await this.facts.project(data.projectId);
     if (!found) return;
-    for (const topic of await this.topics(eventItem.project(found.row))) await this.bus.publish({ topic, type: 'version.progress', data });
+    for (const topic of await this.topics(eventItem.project(found.row)))
+      await this.bus.publish({ topic, type: 'version.progress', data });
   }
 }

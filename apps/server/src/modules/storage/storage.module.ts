@@ -57,7 +57,15 @@ export function createStorageModule(
   const events = new StorageEvents(core.bus, core.facts);
   const limitsFor = (userId: string) => deps.entitlements.limits(userId);
 
-  const groups = new GroupsService({ groups: groupsRepo, projects: projectsRepo, versions, policy, presenter, events, accessChanges });
+  const groups = new GroupsService({
+    groups: groupsRepo,
+    projects: projectsRepo,
+    versions,
+    policy,
+    presenter,
+    events,
+    accessChanges,
+  });
   const projects = new ProjectsService({
     projects: projectsRepo,
     versions,
@@ -88,7 +96,15 @@ export function createStorageModule(
   });
   const search = new SearchService({ repository: new SearchRepository(db, STORAGE_SCOPE), policy });
   const media = new MediaService(versions, projectsRepo, core.blobs, deps.mediaTools, events, signTtlSeconds);
-  const attachments = new AttachmentsService({ projects, projectsRepo, versions, policy, presenter, blobs: core.blobs, events });
+  const attachments = new AttachmentsService({
+    projects,
+    projectsRepo,
+    versions,
+    policy,
+    presenter,
+    blobs: core.blobs,
+    events,
+  });
   const zip = new ZipService({
     policy,
     projects: projectsRepo,
@@ -115,18 +131,27 @@ export function createStorageModule(
 
   const jobs = [
     ...mediaJobs(media),
-    defineJob({ name: 'storage.purge-trash', schema: z.object({}).passthrough(), schedule: '17 3 * * *', retryLimit: 1 }, async (_payload, { log }) => {
-      log.info({ purged: await trash.purgeExpired() }, 'trash purged');
-    }),
-    defineJob({ name: 'storage.sweep', schema: z.object({}).passthrough(), schedule: '*/5 * * * *', retryLimit: 0 }, async (_payload, { log }) => {
-      const swept = await sweeper.run(log);
-      if (swept.requeued || swept.dropped) log.info(swept, 'storage swept');
-    }),
+    defineJob(
+      { name: 'storage.purge-trash', schema: z.object({}).passthrough(), schedule: '17 3 * * *', retryLimit: 1 },
+      async (_payload, { log }) => {
+        log.info({ purged: await trash.purgeExpired() }, 'trash purged');
+      },
+    ),
+    defineJob(
+      { name: 'storage.sweep', schema: z.object({}).passthrough(), schedule: '*/5 * * * *', retryLimit: 0 },
+      async (_payload, { log }) => {
+        const swept = await sweeper.run(log);
+        if (swept.requeued || swept.dropped) log.info(swept, 'storage swept');
+      },
+    ),
   ];
 
   return {
     name: 'storage',
-    routes: [(app) => app.register(storageRoutes, { groups, projects, trash, search, zip, usage }), (app) => app.register(attachmentsRoutes, { attachments })],
+    routes: [
+      (app) => app.register(storageRoutes, { groups, projects, trash, search, zip, usage }),
+      (app) => app.register(attachmentsRoutes, { attachments }),
+    ],
     jobs,
     services: { groups, projects, trash, search, zip, media, attachments, catalog, presenter, sweeper, usage },
   };

@@ -61,7 +61,11 @@ describe('disk thumbnail URLs', () => {
     const url = new URL((await presenter.thumbnails(rows)).get('v1')!);
     const query = Object.fromEntries(url.searchParams);
     const claims = signer.verify('get', query, windowStart + 2 * DAY_MS - 2000);
-    expect(claims).toMatchObject({ key: 'projects/p1/v1/waveform.png', contentType: 'image/png', cacheSeconds: THUMBNAIL_WINDOW_SECONDS });
+    expect(claims).toMatchObject({
+      key: 'projects/p1/v1/waveform.png',
+      contentType: 'image/png',
+      cacheSeconds: THUMBNAIL_WINDOW_SECONDS,
+    });
     expect(cacheControlOf(claims!)).toBe('private, max-age=86400');
     expect(signer.verify('get', query, windowStart + 2 * DAY_MS + 1000)).toBeNull();
     // The cache lifetime is part of the signature.

@@ -72,7 +72,13 @@ export class StoragePresenter {
     const signing = thumbnailSigning(this.now());
     const entries = await Promise.all(
       [...versions].flatMap((v) =>
-        v.thumbnailKey ? [this.blobs.signDownloadUrl(v.thumbnailKey, { ...signing, contentType: 'image/png' }).then((url) => [v.id, url] as const)] : [],
+        v.thumbnailKey
+          ? [
+              this.blobs
+                .signDownloadUrl(v.thumbnailKey, { ...signing, contentType: 'image/png' })
+                .then((url) => [v.id, url] as const),
+            ]
+          : [],
       ),
     );
     return new Map(entries);
@@ -83,15 +89,23 @@ export class StoragePresenter {
    * reaches everything inside it, so members of any folder on an item's path count, nearest last.
    */
   async people(ids: string[], items: { id: string; path: string[]; publisherId: string }[] = []): Promise<People> {
-    const [rows, members] = await Promise.all([this.users.findMany(ids), this.users.membersOf(items.flatMap((i) => i.path))]);
-    const people: People = new Map(rows.map((u) => [u.id, { id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }]));
+    const [rows, members] = await Promise.all([
+      this.users.findMany(ids),
+      this.users.membersOf(items.flatMap((i) => i.path)),
+    ]);
+    const people: People = new Map(
+      rows.map((u) => [u.id, { id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }]),
+    );
     if (items.length === 0) return people;
     const byResource = new Map<string, Person[]>();
-    for (const { resourceId, ...person } of members) byResource.set(resourceId, [...(byResource.get(resourceId) ?? []), person]);
+    for (const { resourceId, ...person } of members)
+      byResource.set(resourceId, [...(byResource.get(resourceId) ?? []), person]);
     people.collaborators = new Map(
       items.map((item) => {
         const seen = new Set([item.publisherId]);
-        const list = item.path.flatMap((id) => byResource.get(id) ?? []).filter((p) => !seen.has(p.id) && Boolean(seen.add(p.id)));
+        const list = item.path
+          .flatMap((id) => byResource.get(id) ?? [])
+          .filter((p) => !seen.has(p.id) && Boolean(seen.add(p.id)));
         return [item.id, list.slice(0, COLLABORATORS_SHOWN)];
       }),
     );

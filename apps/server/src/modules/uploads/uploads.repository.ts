@@ -20,7 +20,11 @@ export class UploadsRepository {
   }
 
   async parts(uploadId: string): Promise<UploadPartRow[]> {
-    return this.db.select().from(uploadParts).where(eq(uploadParts.uploadId, uploadId)).orderBy(asc(uploadParts.partNumber));
+    return this.db
+      .select()
+      .from(uploadParts)
+      .where(eq(uploadParts.uploadId, uploadId))
+      .orderBy(asc(uploadParts.partNumber));
   }
 
   /** A part sent twice (a retry after a lost response) keeps the latest ETag. */
@@ -29,7 +33,10 @@ export class UploadsRepository {
       await tx
         .insert(uploadParts)
         .values(part)
-        .onConflictDoUpdate({ target: [uploadParts.uploadId, uploadParts.partNumber], set: { etag: part.etag, size: part.size } });
+        .onConflictDoUpdate({
+          target: [uploadParts.uploadId, uploadParts.partNumber],
+          set: { etag: part.etag, size: part.size },
+        });
       await tx.update(uploads).set({ updatedAt: new Date() }).where(eq(uploads.id, part.uploadId));
     });
   }

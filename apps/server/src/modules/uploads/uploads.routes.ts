@@ -11,9 +11,14 @@ import type { UploadsService } from './uploads.service';
  */
 export const uploadsRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService }> = async (app, { uploads }) => {
   route(app, endpoints.session, (request) => uploads.get(requireActor(request).userId, request.params.id));
-  route(app, endpoints.partUrl, (request) => uploads.partUrl(requireActor(request).userId, request.params.id, request.params.partNumber));
+  route(app, endpoints.partUrl, (request) =>
+    uploads.partUrl(requireActor(request).userId, request.params.id, request.params.partNumber),
+  );
   route(app, endpoints.recordPart, (request) =>
-    uploads.recordPart(requireActor(request).userId, request.params.id, { partNumber: request.params.partNumber, ...request.body }),
+    uploads.recordPart(requireActor(request).userId, request.params.id, {
+      partNumber: request.params.partNumber,
+      ...request.body,
+    }),
   );
   route(app, endpoints.abort, (request) => uploads.abort(requireActor(request).userId, request.params.id));
 };

@@ -13,7 +13,8 @@ export function choosePartSize(size: number, preferred = DEFAULT_PART_SIZE): num
   return Math.max(MIN_PART_SIZE, preferred, Math.ceil(size / MAX_PARTS));
 }
 
-const partCount = (upload: Pick<UploadRow, 'size' | 'partSize'>) => Math.max(1, Math.ceil(upload.size / upload.partSize));
+const partCount = (upload: Pick<UploadRow, 'size' | 'partSize'>) =>
+  Math.max(1, Math.ceil(upload.size / upload.partSize));
 
 /**
  * Resumable multipart uploads straight to the blob store. The database records every finished part
@@ -30,7 +31,8 @@ export class UploadsService {
 
   async start(ownerId: string, blobKey: string, size: number, partSize = choosePartSize(size)): Promise<UploadSession> {
     if (!Number.isInteger(size) || size <= 0) throw AppError.badRequest('The file is empty.', 'EMPTY_FILE');
-    if (partSize < MIN_PART_SIZE || Math.ceil(size / partSize) > MAX_PARTS) throw AppError.badRequest('Invalid part size.');
+    if (partSize < MIN_PART_SIZE || Math.ceil(size / partSize) > MAX_PARTS)
+      throw AppError.badRequest('Invalid part size.');
     const driverUploadId = await this.store.createMultipart(blobKey, { partSize, size });
     const row = await this.repository.create({ ownerId, blobKey, driverUploadId, size, partSize });
     return this.present(row, []);
@@ -58,16 +60,25 @@ export class UploadsService {
     const count = partCount(upload);
     if (partNumber < 1 || partNumber > count) throw AppError.badRequest(`Part ${partNumber} is out of range.`);
     const contentLength = partNumber < count ? upload.partSize : upload.size - upload.partSize * (count - 1);
-    const url = await this.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, { expiresInSeconds: this.signTtlSeconds, contentLength });
+    const url = await this.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, {
+      expiresInSeconds: this.signTtlSeconds,
+      contentLength,
+    });
     return { url };
   }
 
-  async recordPart(ownerId: string, uploadId: string, part: { partNumber: number; etag: string; size: number }): Promise<void> {
+  async recordPart(
+    ownerId: string,
+    uploadId: string,
+    part: { partNumber: number; etag: string; size: number },
+  ): Promise<void> {
     const upload = await this.open(ownerId, uploadId);
     const count = partCount(upload);
-    if (part.partNumber < 1 || part.partNumber > count) throw AppError.badRequest(`Part ${part.partNumber} is out of range.`);
+    if (part.partNumber < 1 || part.partNumber > count)
+      throw AppError.badRequest(`Part ${part.partNumber} is out of range.`);
     const expected = part.partNumber < count ? upload.partSize : upload.size - upload.partSize * (count - 1);
-    if (part.size !== expected) throw AppError.badRequest(`Part ${part.partNumber} should hold ${expected} bytes, not ${part.size}.`);
+    if (part.size !== expected)
+      throw AppError.badRequest(`Part ${part.partNumber} should hold ${expected} bytes, not ${part.size}.`);
     await this.repository.recordPart({ uploadId, ...part });
   }
 

@@ -23,10 +23,17 @@ export class UsersRepository {
   }
 
   /** The people given any of these groups or projects, with the resource they were given. */
-  async membersOf(resourceIds: string[]): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
+  async membersOf(
+    resourceIds: string[],
+  ): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
     if (resourceIds.length === 0) return [];
     return this.db
-      .select({ resourceId: memberships.resourceId, id: users.id, displayName: users.displayName, photoUrl: users.photoUrl })
+      .select({
+        resourceId: memberships.resourceId,
+        id: users.id,
+        displayName: users.displayName,
+        photoUrl: users.photoUrl,
+      })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(inArray(memberships.resourceId, [...new Set(resourceIds)]))
@@ -70,11 +77,23 @@ export class UsersRepository {
     await this.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
-  async list(options: { search?: string | undefined; offset: number; limit: number }): Promise<{ total: number; rows: UserRow[] }> {
+  async list(options: {
+    search?: string | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<{ total: number; rows: UserRow[] }> {
     const pattern = options.search ? `%${options.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
-    const where = pattern ? or(ilike(users.email, pattern), ilike(users.displayName, pattern), sql`${users.id}::text = ${options.search}`) : undefined;
+    const where = pattern
+      ? or(ilike(users.email, pattern), ilike(users.displayName, pattern), sql`${users.id}::text = ${options.search}`)
+      : undefined;
     const [total] = await this.db.select({ n: count() }).from(users).where(where);
-    const rows = await this.db.select().from(users).where(where).orderBy(desc(users.createdAt), users.id).limit(options.limit).offset(options.offset);
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), users.id)
+      .limit(options.limit)
+      .offset(options.offset);
     return { total: total?.n ?? 0, rows };
   }
 

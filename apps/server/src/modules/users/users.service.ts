@@ -7,7 +7,6 @@ import type { PlanGrantRow, UserRow, UsersRepository } from './users.repository'
 
 export type { Actor } from '../../platform/identity/actor';
 
-
 export function presentGrant(grant: PlanGrantRow, now = new Date()) {
   return {
     id: grant.id,
@@ -30,7 +29,8 @@ export class UsersService {
    * (issuer, sub), and a first visit creates the account from the token's claims.
    */
   async resolveActor(token: VerifiedToken): Promise<Actor> {
-    const user = this.identity.mode === 'embedded' ? await this.users.findById(token.subject) : await this.findOrProvision(token);
+    const user =
+      this.identity.mode === 'embedded' ? await this.users.findById(token.subject) : await this.findOrProvision(token);
     if (!user) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
     return { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
   }
@@ -55,11 +55,17 @@ export class UsersService {
 
   /** Names and photos of users, for presenting items and comments. */
   async findMany(ids: string[]): Promise<{ id: string; displayName: string; photoUrl: string | null }[]> {
-    return (await this.users.findMany(ids)).map((u) => ({ id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }));
+    return (await this.users.findMany(ids)).map((u) => ({
+      id: u.id,
+      displayName: u.displayName,
+      photoUrl: u.photoUrl,
+    }));
   }
 
   /** Who was given each of these items directly. */
-  membersOf(resourceIds: string[]): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
+  membersOf(
+    resourceIds: string[],
+  ): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
     return this.users.membersOf(resourceIds);
   }
 

@@ -56,7 +56,12 @@ export interface BlobStore {
   /** `size` is the whole file's declared size: no part may hold more than its share of it. */
   createMultipart(key: string, options?: { partSize: number; size?: number }): Promise<string>;
   /** `contentLength`, where the driver can sign it, makes the store refuse a body of another size. */
-  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions & { contentLength?: number }): Promise<string>;
+  signPartUrl(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    options: SignOptions & { contentLength?: number },
+  ): Promise<string>;
   completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   /** A cheap round trip for the health check. */
@@ -65,7 +70,10 @@ export interface BlobStore {
 
 /** Keys are ours, but guard the disk driver against traversal anyway. */
 export function assertSafeKey(key: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,511}$/.test(key) || key.split('/').some((s) => s === '..' || s === '.' || s === '')) {
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,511}$/.test(key) ||
+    key.split('/').some((s) => s === '..' || s === '.' || s === '')
+  ) {
     throw new Error(`Invalid blob key: ${key}`);
   }
 }

@@ -17,7 +17,8 @@ import {
 } from './blob-store';
 import type { UrlSigner } from './url-signer';
 
-const expiry = (o: SignOptions & StableSignOptions, now: number) => Math.floor((o.signedAt?.getTime() ?? now) / 1000) + o.expiresInSeconds;
+const expiry = (o: SignOptions & StableSignOptions, now: number) =>
+  Math.floor((o.signedAt?.getTime() ?? now) / 1000) + o.expiresInSeconds;
 
 /** Blobs as files under DATA_DIR/blobs; the app itself serves the signed URLs (disk-blob.routes). */
 export class DiskBlobStore implements BlobStore {
@@ -96,14 +97,17 @@ export class DiskBlobStore implements BlobStore {
     const keys = (await this.list(this.objects)).filter((key) => key.startsWith(prefix));
     await Promise.all(keys.map((key) => this.delete(key)));
     // A folder-shaped prefix leaves no empty directories behind.
-    if (prefix.endsWith('/') && prefix.length > 1) await rm(this.path(prefix.slice(0, -1)), { recursive: true, force: true });
+    if (prefix.endsWith('/') && prefix.length > 1)
+      await rm(this.path(prefix.slice(0, -1)), { recursive: true, force: true });
     return keys.length;
   }
 
   private async list(dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     const nested = await Promise.all(
-      entries.map(async (e): Promise<string[]> => (e.isDirectory() ? this.list(join(dir, e.name)) : [relative(this.objects, join(dir, e.name))])),
+      entries.map(async (e): Promise<string[]> =>
+        e.isDirectory() ? this.list(join(dir, e.name)) : [relative(this.objects, join(dir, e.name))],
+      ),
     );
     return nested.flat().filter((k) => !k.endsWith('.tmp'));
   }
@@ -134,7 +138,10 @@ export class DiskBlobStore implements BlobStore {
     const uploadId = randomUUID();
     const dir = this.partDir(uploadId);
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'meta.json'), JSON.stringify({ key, partSize: options?.partSize ?? 0, size: options?.size ?? null }));
+    await writeFile(
+      join(dir, 'meta.json'),
+      JSON.stringify({ key, partSize: options?.partSize ?? 0, size: options?.size ?? null }),
+    );
     await writeFile(join(dir, 'data'), '');
     return uploadId;
   }
@@ -160,7 +167,8 @@ export class DiskBlobStore implements BlobStore {
    */
   async writePart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<string> {
     const { dir, partSize, size: declared } = await this.meta(key, uploadId);
-    const limit = declared === null ? partSize : Math.max(0, Math.min(partSize, declared - (partNumber - 1) * partSize));
+    const limit =
+      declared === null ? partSize : Math.max(0, Math.min(partSize, declared - (partNumber - 1) * partSize));
     if (limit === 0) throw new PartTooLargeError(0);
     const size = await writeAt(join(dir, 'data'), (partNumber - 1) * partSize, body, limit);
     const etag = `"${partNumber}-${size}-${randomUUID().slice(0, 8)}"`;

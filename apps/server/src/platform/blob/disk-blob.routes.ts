@@ -13,7 +13,10 @@ type Query = Record<string, string | undefined>;
  * The disk driver's stand-in for S3's endpoints: GET (with Range), PUT and part PUT on URLs whose
  * signature is the only credential. Bodies stream straight to disk; nothing is buffered.
  */
-export async function diskBlobRoutes(app: FastifyInstance, deps: { store: DiskBlobStore; signer: UrlSigner }): Promise<void> {
+export async function diskBlobRoutes(
+  app: FastifyInstance,
+  deps: { store: DiskBlobStore; signer: UrlSigner },
+): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 

@@ -16,7 +16,15 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { contentDisposition } from './content-disposition';
-import { assertSafeKey, type BlobInfo, type BlobStore, type ByteRange, type CompletedPart, type DownloadSignOptions, type SignOptions } from './blob-store';
+import {
+  assertSafeKey,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type CompletedPart,
+  type DownloadSignOptions,
+  type SignOptions,
+} from './blob-store';
 
 export interface S3Options {
   endpoint: string | undefined;
@@ -51,16 +59,25 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<void> {
     assertSafeKey(key);
     if (Buffer.isBuffer(body)) {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+      );
       return;
     }
-    await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: body, ContentType: contentType } }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: body, ContentType: contentType },
+    }).done();
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     assertSafeKey(key);
     const result = await this.client.send(
-      new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
     );
     if (!(result.Body instanceof Readable)) throw new Error('Unexpected S3 body');
     return result.Body;
@@ -87,10 +104,14 @@ export class S3BlobStore implements BlobStore {
     let deleted = 0;
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
       if (keys.length > 0) {
-        await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+        await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
         deleted += keys.length;
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -100,7 +121,9 @@ export class S3BlobStore implements BlobStore {
 
   signUploadUrl(key: string, options: SignOptions): Promise<string> {
     assertSafeKey(key);
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: options.expiresInSeconds });
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: options.expiresInSeconds,
+    });
   }
 
   /**
@@ -131,7 +154,12 @@ export class S3BlobStore implements BlobStore {
     return result.UploadId;
   }
 
-  signPartUrl(key: string, uploadId: string, partNumber: number, options: SignOptions & { contentLength?: number }): Promise<string> {
+  signPartUrl(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    options: SignOptions & { contentLength?: number },
+  ): Promise<string> {
     assertSafeKey(key);
     // The length is signed: the store refuses a body of any other size.
     const command = new UploadPartCommand({

@@ -16,7 +16,8 @@ export interface SignedClaims {
 }
 
 /** A GET's Cache-Control: what the signature grants, else an hour (the default signed lifetime). */
-export const cacheControlOf = (claims: Pick<SignedClaims, 'cacheSeconds'>): string => `private, max-age=${claims.cacheSeconds ?? 3600}`;
+export const cacheControlOf = (claims: Pick<SignedClaims, 'cacheSeconds'>): string =>
+  `private, max-age=${claims.cacheSeconds ?? 3600}`;
 
 /**
  * HMAC-signed URLs for the disk driver, so the browser talks to disk storage exactly as it talks to
@@ -75,7 +76,8 @@ export class UrlSigner {
       ...(c ? { cacheSeconds: Number(c) } : {}),
     };
     if (!Number.isFinite(claims.expires) || claims.expires * 1000 < now) return null;
-    if (claims.cacheSeconds !== undefined && !(Number.isInteger(claims.cacheSeconds) && claims.cacheSeconds >= 0)) return null;
+    if (claims.cacheSeconds !== undefined && !(Number.isInteger(claims.cacheSeconds) && claims.cacheSeconds >= 0))
+      return null;
     const expected = Buffer.from(this.mac(claims));
     const given = Buffer.from(s);
     return expected.length === given.length && timingSafeEqual(expected, given) ? claims : null;

@@ -38,7 +38,12 @@ export const TTL = {
  * The embedded OpenID Connect provider mounted under /oidc: authorization code + PKCE for the web
  * client, refresh tokens (offline_access), and JWT access tokens for the API audience.
  */
-export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, accounts: AccountLookup, options: EmbeddedProviderOptions): Provider {
+export function createEmbeddedProvider(
+  db: Db,
+  secrets: IdentitySecrets,
+  accounts: AccountLookup,
+  options: EmbeddedProviderOptions,
+): Provider {
   const redirectOrigins = [options.publicUrl, ...options.extraOrigins];
   const configuration: Configuration = {
     adapter: createOidcAdapterClass(db),
@@ -87,7 +92,13 @@ export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, account
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== options.audience) throw new errors.InvalidTarget();
-          return { scope: 'api', audience: options.audience, accessTokenTTL: TTL.AccessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: 'api',
+            audience: options.audience,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
@@ -116,7 +127,8 @@ export function createEmbeddedProvider(db: Db, secrets: IdentitySecrets, account
     // so the refresh tokens of this browser's session stop working too.
     const { oidc } = ctx as Partial<KoaContextWithOIDC>;
     if (oidc?.route === 'end_session_confirm' && ctx.status === 303) {
-      for (const { grantId } of Object.values(oidc.session?.authorizations ?? {})) if (grantId) await revokeOidcGrant(db, grantId);
+      for (const { grantId } of Object.values(oidc.session?.authorizations ?? {}))
+        if (grantId) await revokeOidcGrant(db, grantId);
     }
   });
   return provider;

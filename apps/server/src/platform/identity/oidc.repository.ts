@@ -28,7 +28,10 @@ export function createOidcAdapterClass(db: Db) {
       const [row] = await db.select().from(oidcModels).where(where).limit(1);
       if (!row) return undefined;
       if (row.expiresAt && row.expiresAt.getTime() < Date.now()) return undefined;
-      return { ...(row.payload as AdapterPayload), ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) };
+      return {
+        ...(row.payload as AdapterPayload),
+        ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}),
+      };
     }
 
     find(id: string) {
@@ -85,5 +88,7 @@ export async function revokeOidcRowsOfAccount(db: Db, accountId: string): Promis
 
 /** Deletes one grant and every code and token issued under it. */
 export async function revokeOidcGrant(db: Db, grantId: string): Promise<void> {
-  await db.delete(oidcModels).where(or(eq(oidcModels.grantId, grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, grantId))));
+  await db
+    .delete(oidcModels)
+    .where(or(eq(oidcModels.grantId, grantId), and(eq(oidcModels.model, 'Grant'), eq(oidcModels.id, grantId))));
 }

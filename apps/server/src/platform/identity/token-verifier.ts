@@ -21,7 +21,10 @@ export function createTokenVerifier(options: {
   /** Expiry is judged by this clock, so tests can move past a token's lifetime without waiting. */
   clock?: Clock;
 }): TokenVerifier {
-  const keySet = 'local' in options.keys ? createLocalJWKSet(options.keys.local) : createRemoteJWKSet(new URL(options.keys.remoteJwksUri));
+  const keySet =
+    'local' in options.keys
+      ? createLocalJWKSet(options.keys.local)
+      : createRemoteJWKSet(new URL(options.keys.remoteJwksUri));
   return async (token) => {
     try {
       const { payload } = await jwtVerify(token, keySet, {

@@ -27,6 +27,9 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> extends JobType<
 }
 
 /** The one pattern for background jobs: a name, a zod payload schema and a handler. */
-export function defineJob<S extends z.ZodType>(type: JobType<S>, handler: JobDefinition<S>['handler']): JobDefinition<S> {
+export function defineJob<S extends z.ZodType>(
+  type: JobType<S>,
+  handler: JobDefinition<S>['handler'],
+): JobDefinition<S> {
   return { ...type, handler };
 }

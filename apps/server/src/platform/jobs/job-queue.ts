@@ -56,7 +56,8 @@ export class JobQueue {
         retryLimit: definition.retryLimit ?? 2,
         expireInSeconds: definition.expireInSeconds ?? 900,
       });
-      if (definition.schedule) await this.boss.schedule(definition.name, definition.schedule, { payload: {}, topic: null });
+      if (definition.schedule)
+        await this.boss.schedule(definition.name, definition.schedule, { payload: {}, topic: null });
       if (options.worker) await this.work(definition);
     }
   }
@@ -80,12 +81,18 @@ export class JobQueue {
             log,
             signal: this.abort.signal,
             progress: (percent, message) =>
-              publish({ type: EVENT_TYPES.jobProgress, data: { ...base, percent: Math.round(percent), message: message ?? null } }),
+              publish({
+                type: EVENT_TYPES.jobProgress,
+                data: { ...base, percent: Math.round(percent), message: message ?? null },
+              }),
           });
           await publish({ type: EVENT_TYPES.jobCompleted, data: base });
         } catch (error) {
           log.error({ err: error }, 'job failed');
-          await publish({ type: EVENT_TYPES.jobFailed, data: { ...base, message: error instanceof Error ? error.message : String(error) } });
+          await publish({
+            type: EVENT_TYPES.jobFailed,
+            data: { ...base, message: error instanceof Error ? error.message : String(error) },
+          });
           throw error;
         }
       },
@@ -93,7 +100,11 @@ export class JobQueue {
   }
 
   /** Validates the payload against the job's schema before it is queued. */
-  async send<S extends z.ZodType>(definition: JobType<S>, payload: z.input<S>, options: SendOptions = {}): Promise<string> {
+  async send<S extends z.ZodType>(
+    definition: JobType<S>,
+    payload: z.input<S>,
+    options: SendOptions = {},
+  ): Promise<string> {
     const parsed: unknown = definition.schema.parse(payload);
     const id = await this.sendValidated(definition.name, parsed, options);
     if (!id && !options.jobId) throw new Error(`Job ${definition.name} was not queued`);

@@ -35,14 +35,21 @@ export class Outbox {
   ) {}
 
   /** Records a job, validated now, to be queued once `tx` commits. */
-  async job<S extends z.ZodType>(tx: Tx, type: JobType<S>, payload: z.input<S>, options: Pick<SendOptions, 'topic' | 'startAfterSeconds'> = {}): Promise<void> {
+  async job<S extends z.ZodType>(
+    tx: Tx,
+    type: JobType<S>,
+    payload: z.input<S>,
+    options: Pick<SendOptions, 'topic' | 'startAfterSeconds'> = {},
+  ): Promise<void> {
     const parsed: unknown = type.schema.parse(payload);
     await tx.insert(outbox).values({ kind: 'job', name: type.name, payload: parsed, options });
   }
 
   /** Records an event to be published once `tx` commits. */
   async event(tx: Tx, event: DomainEventInput): Promise<void> {
-    await tx.insert(outbox).values({ kind: 'event', name: event.type, payload: event.data, options: { topic: event.topic } });
+    await tx
+      .insert(outbox)
+      .values({ kind: 'event', name: event.type, payload: event.data, options: { topic: event.topic } });
   }
 
   /** Dispatches what is recorded; concurrent calls share one pass. Returns the rows dispatched. */
@@ -55,7 +62,10 @@ export class Outbox {
   start(): void {
     if (this.timer) return;
     void this.flush().catch((error: unknown) => this.log.error({ err: error }, 'outbox flush failed'));
-    this.timer = setInterval(() => void this.flush().catch((error: unknown) => this.log.warn({ err: error }, 'outbox flush failed')), INTERVAL_MS);
+    this.timer = setInterval(
+      () => void this.flush().catch((error: unknown) => this.log.warn({ err: error }, 'outbox flush failed')),
+      INTERVAL_MS,
+    );
     this.timer.unref();
   }
 
@@ -98,7 +108,12 @@ export class Outbox {
     return this.db
       .select()
       .from(outbox)
-      .where(inArray(outbox.id, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          outbox.id,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(outbox.id));
   }
 

@@ -20,7 +20,10 @@ export interface Mailer {
  * SMTP when SMTP_URL is set; otherwise each mail is written to DATA_DIR/outbox as an .eml file and
  * logged, so a laptop install still shows the password-reset link somewhere.
  */
-export function createMailer(options: { smtpUrl: string | null; from: string; outboxDir: string }, log: Logger): Mailer {
+export function createMailer(
+  options: { smtpUrl: string | null; from: string; outboxDir: string },
+  log: Logger,
+): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
@@ -36,11 +39,17 @@ export function createMailer(options: { smtpUrl: string | null; from: string; ou
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
       await mkdir(options.outboxDir, { recursive: true });
-      const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
+      const file = join(
+        options.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
+      );
       // Written under a temporary name and renamed: a reader never sees half a message.
       await writeFile(`${file}.tmp`, info.message as Buffer);
       await rename(`${file}.tmp`, file);
-      log.info({ to: message.to, subject: message.subject, file }, 'mail written to the outbox (set SMTP_URL to send it)');
+      log.info(
+        { to: message.to, subject: message.subject, file },
+        'mail written to the outbox (set SMTP_URL to send it)',
+      );
     },
   };
 }

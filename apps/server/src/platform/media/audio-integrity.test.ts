@@ -66,7 +66,10 @@ describe('readDeclaredLength', () => {
   });
 
   it('reads the total samples of FLAC STREAMINFO', () => {
-    expect(readDeclaredLength(flacHeader(96000 * 200, 96000), 100)).toEqual({ declaredSeconds: 200, presentSeconds: null });
+    expect(readDeclaredLength(flacHeader(96000 * 200, 96000), 100)).toEqual({
+      declaredSeconds: 200,
+      presentSeconds: null,
+    });
     expect(readDeclaredLength(flacHeader(0, 44100), 100)).toBeNull();
   });
 

@@ -31,7 +31,8 @@ export function id3v2Length(head: Buffer): number {
  */
 export function readDeclaredLength(head: Buffer, fileSize: number): DeclaredLength | null {
   const magic = head.toString('latin1', 0, 4);
-  if ((magic === 'RIFF' || magic === 'RF64') && head.toString('latin1', 8, 12) === 'WAVE') return wavLength(head, fileSize);
+  if ((magic === 'RIFF' || magic === 'RF64') && head.toString('latin1', 8, 12) === 'WAVE')
+    return wavLength(head, fileSize);
   if (magic === 'FORM' && ['AIFF', 'AIFC'].includes(head.toString('latin1', 8, 12))) return aiffLength(head, fileSize);
   if (magic === 'fLaC') return flacLength(head);
   return mp3Length(head);
@@ -51,7 +52,10 @@ function wavLength(head: Buffer, fileSize: number): DeclaredLength | null {
       const declared = size === 0xffffffff && rf64DataSize !== null ? rf64DataSize : size;
       // Recorders that stream write 0 or the maximum until they finish: no promise to check.
       if (byteRate <= 0 || declared === 0 || declared === 0xffffffff) return null;
-      return { declaredSeconds: declared / byteRate, presentSeconds: Math.max(0, Math.min(declared, fileSize - body)) / byteRate };
+      return {
+        declaredSeconds: declared / byteRate,
+        presentSeconds: Math.max(0, Math.min(declared, fileSize - body)) / byteRate,
+      };
     }
     offset = body + size + (size % 2);
   }
@@ -91,7 +95,10 @@ function aiffLength(head: Buffer, fileSize: number): DeclaredLength | null {
       const dataStart = body + 8 + head.readUInt32BE(body);
       const declaredBytes = size - 8 - head.readUInt32BE(body);
       const presentBytes = Math.max(0, Math.min(declaredBytes, fileSize - dataStart));
-      return { declaredSeconds, presentSeconds: pcm && frameBytes > 0 ? Math.min(declaredSeconds, presentBytes / frameBytes / rate) : null };
+      return {
+        declaredSeconds,
+        presentSeconds: pcm && frameBytes > 0 ? Math.min(declaredSeconds, presentBytes / frameBytes / rate) : null,
+      };
     }
     offset = body + size + (size % 2);
   }
@@ -128,7 +135,8 @@ function mp3Length(head: Buffer): DeclaredLength | null {
     if (head.readUInt32BE(xing + 4) & 0x1) frames = head.readUInt32BE(xing + 8);
   }
   const vbri = start + 36;
-  if (frames === null && vbri + 18 <= head.length && head.toString('latin1', vbri, vbri + 4) === 'VBRI') frames = head.readUInt32BE(vbri + 14);
+  if (frames === null && vbri + 18 <= head.length && head.toString('latin1', vbri, vbri + 4) === 'VBRI')
+    frames = head.readUInt32BE(vbri + 14);
   if (!frames) return null;
   return { declaredSeconds: (frames * samplesPerFrame) / rate, presentSeconds: null };
 }

@@ -28,7 +28,10 @@ function fallbackFolder(from: string): string | null {
  * on npm as @ffmpeg-installer and @ffprobe-installer: installed as dependencies, or fetched by the
  * start command into node_modules/.cache/mixroom-media only when the machine has no ffmpeg.
  */
-export function locateMediaTools(env: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined }): MediaTools {
+export function locateMediaTools(env: {
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
+}): MediaTools {
   const here = fileURLToPath(import.meta.url);
   const fallback = fallbackFolder(dirname(here));
   const requires = [createRequire(here), ...(fallback ? [createRequire(fallback)] : [])];
@@ -47,7 +50,10 @@ export function locateMediaTools(env: { ffmpegPath?: string | undefined; ffprobe
     if (works(system)) return system;
     return shipped(module) ?? system;
   };
-  return { ffmpeg: pick(env.ffmpegPath, 'ffmpeg', '@ffmpeg-installer/ffmpeg'), ffprobe: pick(env.ffprobePath, 'ffprobe', '@ffprobe-installer/ffprobe') };
+  return {
+    ffmpeg: pick(env.ffmpegPath, 'ffmpeg', '@ffmpeg-installer/ffmpeg'),
+    ffprobe: pick(env.ffprobePath, 'ffprobe', '@ffprobe-installer/ffprobe'),
+  };
 }
 
 export interface ProbeResult {
@@ -84,7 +90,15 @@ function run(binary: string, args: string[]): Promise<{ code: number | null; std
 
 /** Reads the first audio stream's facts; a file without decodable audio is a MediaError. */
 export async function probe(tools: MediaTools, input: string): Promise<ProbeResult> {
-  const result = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input]);
+  const result = await run(tools.ffprobe, [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    input,
+  ]);
   if (result.code !== 0) throw new MediaError(result.stderr.trim().split('\n').pop() || 'The file could not be read.');
   const parsed = JSON.parse(result.stdout) as {
     streams?: {
@@ -129,7 +143,10 @@ export function parseEbur128(stderr: string): Loudness | null {
   return { integrated, truePeak: peak, range };
 }
 
-function collect(child: ReturnType<typeof spawn>, onProgressLine?: (line: string) => void): Promise<{ code: number | null; stderrTail: string }> {
+function collect(
+  child: ReturnType<typeof spawn>,
+  onProgressLine?: (line: string) => void,
+): Promise<{ code: number | null; stderrTail: string }> {
   let stderrTail = '';
   // ebur128 logs a line per 100 ms; keep only what a summary or an error needs.
   (child.stderr as Readable).on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-8000)));
@@ -140,7 +157,8 @@ function collect(child: ReturnType<typeof spawn>, onProgressLine?: (line: string
   });
 }
 
-const failure = (run: { stderrTail: string }, fallback: string) => new MediaError(run.stderrTail.trim().split('\n').pop() || fallback);
+const failure = (run: { stderrTail: string }, fallback: string) =>
+  new MediaError(run.stderrTail.trim().split('\n').pop() || fallback);
 
 /** Lowers a background process's CPU priority, so what makes a version ready for review goes first. */
 function runInBackground(child: ReturnType<typeof spawn>): void {
@@ -157,7 +175,19 @@ function runInBackground(child: ReturnType<typeof spawn>): void {
  * stream: ffmpeg's ebur128, the reference the loudness dialog is checked against.
  */
 export async function measureLoudness(tools: MediaTools, input: string): Promise<Loudness | null> {
-  const args = ['-hide_banner', '-nostats', '-i', input, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'];
+  const args = [
+    '-hide_banner',
+    '-nostats',
+    '-i',
+    input,
+    '-map',
+    '0:a:0',
+    '-af',
+    'ebur128=peak=true',
+    '-f',
+    'null',
+    '-',
+  ];
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   runInBackground(child);
   const run = await collect(child);
@@ -195,7 +225,11 @@ export function decodeProblems(stderr: string): string[] {
   return stderr
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => /invalid data|truncat|corrupt|error while decoding|decode_frame\(\) failed|invalid residual|header missing|overread/i.test(line));
+    .filter((line) =>
+      /invalid data|truncat|corrupt|error while decoding|decode_frame\(\) failed|invalid residual|header missing|overread/i.test(
+        line,
+      ),
+    );
 }
 
 export interface DecodedPeaks {
@@ -212,9 +246,29 @@ export interface DecodedPeaks {
 export async function decodePeaks(
   tools: MediaTools,
   input: string,
-  options: { sampleRate: number; channels: number; durationSeconds: number; previewPath?: string; onProgress?: (fraction: number) => void },
+  options: {
+    sampleRate: number;
+    channels: number;
+    durationSeconds: number;
+    previewPath?: string;
+    onProgress?: (fraction: number) => void;
+  },
 ): Promise<DecodedPeaks> {
-  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0', '-ac', '1', '-f', 's16le', 'pipe:1'];
+  const args = [
+    '-hide_banner',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-i',
+    input,
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-f',
+    's16le',
+    'pipe:1',
+  ];
   if (options.previewPath) args.push('-map', '0:a:0', ...lossyPreviewOptions(options), '-y', options.previewPath);
   args.push('-progress', 'pipe:3');
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
@@ -229,8 +283,25 @@ export async function decodePeaks(
 }
 
 /** The lossy playback preview of a file browsers may play as it is (see `lossyPreviewOptions`), at low priority. */
-export async function encodeLossyPreview(tools: MediaTools, input: string, output: string, media: { sampleRate: number; channels: number }): Promise<void> {
-  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0', ...lossyPreviewOptions(media), '-y', output];
+export async function encodeLossyPreview(
+  tools: MediaTools,
+  input: string,
+  output: string,
+  media: { sampleRate: number; channels: number },
+): Promise<void> {
+  const args = [
+    '-hide_banner',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-i',
+    input,
+    '-map',
+    '0:a:0',
+    ...lossyPreviewOptions(media),
+    '-y',
+    output,
+  ];
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   runInBackground(child);
   const run = await collect(child);
@@ -242,7 +313,12 @@ export async function encodeLossyPreview(tools: MediaTools, input: string, outpu
  * which the player stretches under the waveform. Mono at 22.05 kHz keeps ffmpeg's buffer of the
  * whole signal to ~320 MB for an hour of audio.
  */
-export async function renderSpectrogram(tools: MediaTools, input: string, output: string, size = { width: 4096, height: 256 }): Promise<void> {
+export async function renderSpectrogram(
+  tools: MediaTools,
+  input: string,
+  output: string,
+  size = { width: 4096, height: 256 },
+): Promise<void> {
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -257,5 +333,6 @@ export async function renderSpectrogram(tools: MediaTools, input: string, output
     output,
   ];
   const run = await collect(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
-  if (run.code !== 0) throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The spectrogram could not be rendered.');
+  if (run.code !== 0)
+    throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The spectrogram could not be rendered.');
 }

@@ -11,7 +11,13 @@ const pcm = (values: number[]) => {
 const bytes = (data: string) => [...Buffer.from(data, 'base64')];
 
 /** A WAVE file in memory: a LIST chunk first (as ffmpeg writes), then fmt and data. */
-function wav(options: { channels: number; sampleRate: number; bits: 16 | 24 | 32; float?: boolean; frames: number[][] }): Buffer {
+function wav(options: {
+  channels: number;
+  sampleRate: number;
+  bits: 16 | 24 | 32;
+  float?: boolean;
+  frames: number[][];
+}): Buffer {
   const bytesPerSample = options.bits / 8;
   const data = Buffer.alloc(options.frames.length * options.channels * bytesPerSample);
   options.frames.forEach((frame, f) =>
@@ -43,7 +49,9 @@ function wav(options: { channels: number; sampleRate: number; bits: 16 | 24 | 32
 
 /** Streams `buffer` in awkward pieces, so samples straddle chunk boundaries. */
 const pieces = (buffer: Buffer, size = 1001) =>
-  Readable.from(Array.from({ length: Math.ceil(buffer.length / size) }, (_, i) => buffer.subarray(i * size, (i + 1) * size))) as AsyncIterable<Buffer>;
+  Readable.from(
+    Array.from({ length: Math.ceil(buffer.length / size) }, (_, i) => buffer.subarray(i * size, (i + 1) * size)),
+  ) as AsyncIterable<Buffer>;
 
 describe('PeakAccumulator', () => {
   it('keeps the largest |amplitude| of every 10 ms, and coarser levels as maxima of finer bins', () => {
@@ -84,7 +92,13 @@ describe('PCM WAV peaks without a decoder', () => {
   ])('reads $bits-bit (float: $float) stereo across chunk boundaries', async ({ bits, float }) => {
     const file = wav({ channels: 2, sampleRate: 48000, bits, float, frames });
     const layout = readWavLayout(file, file.length)!;
-    expect(layout).toMatchObject({ channels: 2, sampleRate: 48000, bitsPerSample: bits, float, dataLength: frames.length * 2 * (bits / 8) });
+    expect(layout).toMatchObject({
+      channels: 2,
+      sampleRate: 48000,
+      bitsPerSample: bits,
+      float,
+      dataLength: frames.length * 2 * (bits / 8),
+    });
     const bins = await scanWavPeaks(pieces(file.subarray(layout.dataStart)), layout);
     const peaks = bins.file();
     expect(peaks.durationSeconds).toBeCloseTo(0.04);

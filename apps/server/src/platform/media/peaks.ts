@@ -36,7 +36,8 @@ export class PeakBins {
       const factor = LEVEL_FACTORS[level]! / LEVEL_FACTORS[level - 1]!;
       const finer = result[level - 1]!;
       const coarser = new Uint8Array(Math.ceil(finer.length / factor));
-      for (let i = 0; i < finer.length; i++) if (finer[i]! > coarser[Math.floor(i / factor)]!) coarser[Math.floor(i / factor)] = finer[i]!;
+      for (let i = 0; i < finer.length; i++)
+        if (finer[i]! > coarser[Math.floor(i / factor)]!) coarser[Math.floor(i / factor)] = finer[i]!;
       result.push(coarser);
     }
     return result;
@@ -48,7 +49,10 @@ export class PeakBins {
       version: 1,
       sampleRate: this.sampleRate,
       durationSeconds: this.frames / this.sampleRate,
-      levels: this.levels().map((bins, level) => ({ samplesPerPeak: per * LEVEL_FACTORS[level]!, data: Buffer.from(bins).toString('base64') })),
+      levels: this.levels().map((bins, level) => ({
+        samplesPerPeak: per * LEVEL_FACTORS[level]!,
+        data: Buffer.from(bins).toString('base64'),
+      })),
     };
   }
 

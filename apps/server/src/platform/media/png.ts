@@ -51,7 +51,11 @@ export function renderWaveformThumbnail(raw: number[], size = 150): Buffer {
     const peak = levels.length ? Math.max(...levels.slice(from, to)) : 0;
     const half = Math.max(1, Math.round(peak * (size / 2 - 4)));
     const mix = bar / bars;
-    const color = [Math.round(151 + (230 - 151) * mix), Math.round(117 + (73 - 117) * mix), Math.round(250 + (128 - 250) * mix)];
+    const color = [
+      Math.round(151 + (230 - 151) * mix),
+      Math.round(117 + (73 - 117) * mix),
+      Math.round(250 + (128 - 250) * mix),
+    ];
     for (let x = bar * 3; x < bar * 3 + 2; x++) {
       for (let y = Math.round(middle - half); y < Math.round(middle + half); y++) {
         const i = (y * size + x) * 4;

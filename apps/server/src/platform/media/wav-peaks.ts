@@ -37,7 +37,12 @@ export function readWavLayout(head: Buffer, fileSize: number): WavLayout | null 
       const bits = head.readUInt16LE(body + 14);
       const float = tag === IEEE_FLOAT;
       if (!(tag === PCM && [16, 24, 32].includes(bits)) && !(float && bits === 32)) return null;
-      format = { channels: head.readUInt16LE(body + 2), sampleRate: head.readUInt32LE(body + 4), bitsPerSample: bits, float };
+      format = {
+        channels: head.readUInt16LE(body + 2),
+        sampleRate: head.readUInt32LE(body + 4),
+        bitsPerSample: bits,
+        float,
+      };
     }
     if (id === 'data') {
       if (!format || format.channels < 1) return null;
@@ -57,7 +62,11 @@ export function readWavLayout(head: Buffer, fileSize: number): WavLayout | null 
  * Integer samples are compared on their top 16 bits (peaks are stored as 0–255 anyway). Chunks
  * may split a sample: the split one is joined by hand, never by copying whole chunks.
  */
-export async function scanWavPeaks(samples: AsyncIterable<Buffer>, layout: WavLayout, onProgress?: (fraction: number) => void): Promise<PeakBins> {
+export async function scanWavPeaks(
+  samples: AsyncIterable<Buffer>,
+  layout: WavLayout,
+  onProgress?: (fraction: number) => void,
+): Promise<PeakBins> {
   const size = layout.bitsPerSample / 8;
   const perBin = framesPerPeak(layout.sampleRate) * layout.channels;
   const bins = new BinWriter();
@@ -100,7 +109,15 @@ interface ScanState {
  * The hot loop for integer PCM: whole bins run without a per-sample counter, and the state stays
  * in locals so V8 keeps it in registers.
  */
-function scanInts(chunk: Buffer, start: number, end: number, size: number, perBin: number, state: ScanState, emit: (peak: number) => void): ScanState {
+function scanInts(
+  chunk: Buffer,
+  start: number,
+  end: number,
+  size: number,
+  perBin: number,
+  state: ScanState,
+  emit: (peak: number) => void,
+): ScanState {
   let { current, count } = state;
   // `i` walks the high byte of each sample; samples start before `end`.
   let i = start + size - 1;
@@ -124,9 +141,18 @@ function scanInts(chunk: Buffer, start: number, end: number, size: number, perBi
 }
 
 /** The same for 32-bit float PCM, through a Float32Array (copied when the bytes are unaligned). */
-function scanFloats(chunk: Buffer, start: number, end: number, _size: number, perBin: number, state: ScanState, emit: (peak: number) => void): ScanState {
+function scanFloats(
+  chunk: Buffer,
+  start: number,
+  end: number,
+  _size: number,
+  perBin: number,
+  state: ScanState,
+  emit: (peak: number) => void,
+): ScanState {
   let { current, count } = state;
-  const bytes = (chunk.byteOffset + start) % 4 === 0 ? chunk.subarray(start, end) : Buffer.from(chunk.subarray(start, end));
+  const bytes =
+    (chunk.byteOffset + start) % 4 === 0 ? chunk.subarray(start, end) : Buffer.from(chunk.subarray(start, end));
   const view = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   for (let i = 0; i < view.length; i++) {
     const v = view[i]!;
@@ -142,7 +168,12 @@ function scanFloats(chunk: Buffer, start: number, end: number, _size: number, pe
 }
 
 /** Reads a byte range of a local file in large chunks (a multiple of `unit`), for the scan above. */
-export async function* readFileRange(path: string, start: number, length: number, unit: number): AsyncGenerator<Buffer> {
+export async function* readFileRange(
+  path: string,
+  start: number,
+  length: number,
+  unit: number,
+): AsyncGenerator<Buffer> {
   const handle = await open(path, 'r');
   try {
     const chunkSize = Math.max(unit, Math.floor((4 * 1024 * 1024) / unit) * unit);

@@ -45,7 +45,9 @@ for (const [network, prefix] of [
 function embeddedIpv4(address: string): string | null {
   const dotted = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:0{0,4}:){0,5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address) ?? /^::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  const hex =
+    /^(?:0{0,4}:){0,5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address) ??
+    /^::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!hex?.[1] || !hex[2]) return null;
   const high = parseInt(hex[1], 16);
   const low = parseInt(hex[2], 16);

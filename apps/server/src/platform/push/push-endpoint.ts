@@ -6,7 +6,8 @@ import { rootCertificates } from 'node:tls';
 import { isPublicAddress } from './public-address';
 
 export const PUSH_ENDPOINT_NOT_HTTPS = 'Push notifications need an https address from the browser’s push service.';
-export const PUSH_ENDPOINT_NOT_PUBLIC = 'This push address points to a local or private network, which Mixroom does not send to.';
+export const PUSH_ENDPOINT_NOT_PUBLIC =
+  'This push address points to a local or private network, which Mixroom does not send to.';
 export const PUSH_ENDPOINT_UNRESOLVED = 'This push address could not be found.';
 
 /**
@@ -40,8 +41,16 @@ export interface CheckedEndpoint {
   allowListed: boolean;
 }
 
-export function pushEndpointPolicy(options: { allowHosts: string[]; caFile: string | undefined; timeoutMs?: number }): PushEndpointPolicy {
-  return { allowHosts: options.allowHosts, extraCa: options.caFile ? readFileSync(options.caFile, 'utf8') : null, timeoutMs: options.timeoutMs ?? 10_000 };
+export function pushEndpointPolicy(options: {
+  allowHosts: string[];
+  caFile: string | undefined;
+  timeoutMs?: number;
+}): PushEndpointPolicy {
+  return {
+    allowHosts: options.allowHosts,
+    extraCa: options.caFile ? readFileSync(options.caFile, 'utf8') : null,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  };
 }
 
 /**
@@ -65,7 +74,8 @@ export async function checkPushEndpoint(endpoint: string, policy: PushEndpointPo
   }
   const [first] = addresses;
   if (!first) throw new PushEndpointError(PUSH_ENDPOINT_UNRESOLVED, false);
-  if (!allowListed && !addresses.every((a) => isPublicAddress(a.address))) throw new PushEndpointError(PUSH_ENDPOINT_NOT_PUBLIC);
+  if (!allowListed && !addresses.every((a) => isPublicAddress(a.address)))
+    throw new PushEndpointError(PUSH_ENDPOINT_NOT_PUBLIC);
   return { url, address: first.address, family: first.family === 6 ? 6 : 4, allowListed };
 }
 
@@ -98,9 +108,14 @@ export function postToPushEndpoint(
         response.on('error', reject);
       },
     );
-    const deadline = setTimeout(() => request.destroy(new Error(`The push service did not answer within ${policy.timeoutMs} ms`)), policy.timeoutMs);
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`The push service did not answer within ${policy.timeoutMs} ms`)),
+      policy.timeoutMs,
+    );
     request.on('close', () => clearTimeout(deadline));
-    request.on('timeout', () => request.destroy(new Error(`The push service did not answer within ${policy.timeoutMs} ms`)));
+    request.on('timeout', () =>
+      request.destroy(new Error(`The push service did not answer within ${policy.timeoutMs} ms`)),
+    );
     request.on('error', reject);
     request.end(init.body);
   });

@@ -61,9 +61,21 @@ export class RealtimeHub {
   }
 
   private accept(socket: WebSocket): void {
-    const connection: Connection = { socket, token: null, actor: null, topics: new Set(), alive: true, expiry: null, checking: 0, backlog: [] };
+    const connection: Connection = {
+      socket,
+      token: null,
+      actor: null,
+      topics: new Set(),
+      alive: true,
+      expiry: null,
+      checking: 0,
+      backlog: [],
+    };
     this.connections.add(connection);
-    const authTimer = setTimeout(() => !connection.actor && socket.close(4401, 'authentication timeout'), AUTH_TIMEOUT_MS);
+    const authTimer = setTimeout(
+      () => !connection.actor && socket.close(4401, 'authentication timeout'),
+      AUTH_TIMEOUT_MS,
+    );
     socket.on('pong', () => (connection.alive = true));
     socket.on('close', () => {
       clearTimeout(authTimer);
@@ -86,7 +98,10 @@ export class RealtimeHub {
       connection.expiry = null;
       if (expiresAt !== null) {
         // A renewed token arrives as a new `auth` message before this fires.
-        connection.expiry = setTimeout(() => connection.socket.close(4401, 'token expired'), Math.max(0, expiresAt - Date.now()));
+        connection.expiry = setTimeout(
+          () => connection.socket.close(4401, 'token expired'),
+          Math.max(0, expiresAt - Date.now()),
+        );
         connection.expiry.unref();
       }
       return true;
@@ -122,7 +137,8 @@ export class RealtimeHub {
       return;
     }
     const allowed = connection.topics.size < MAX_TOPICS && (await this.allowed(connection.actor, message.topic));
-    if (!allowed) return this.send(connection, { type: 'denied', topic: message.topic, reason: 'You may not follow this topic.' });
+    if (!allowed)
+      return this.send(connection, { type: 'denied', topic: message.topic, reason: 'You may not follow this topic.' });
     connection.topics.add(message.topic);
     this.send(connection, { type: 'subscribed', topic: message.topic });
   }
@@ -156,7 +172,8 @@ export class RealtimeHub {
         connection.checking -= 1;
         if (connection.checking > 0) return;
         const backlog = connection.backlog.splice(0);
-        for (const event of backlog) if (connection.topics.has(event.topic)) this.send(connection, { type: 'event', event });
+        for (const event of backlog)
+          if (connection.topics.has(event.topic)) this.send(connection, { type: 'event', event });
       });
     }
   }

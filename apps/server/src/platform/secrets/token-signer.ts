@@ -12,7 +12,9 @@ export class TokenSigner {
   }
 
   sign(purpose: string, payload: object, ttlSeconds: number): string {
-    const body = Buffer.from(JSON.stringify({ p: purpose, e: Math.floor(Date.now() / 1000) + ttlSeconds, d: payload })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ p: purpose, e: Math.floor(Date.now() / 1000) + ttlSeconds, d: payload }),
+    ).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
 

@@ -23,8 +23,20 @@ const MINUTE = 60_000;
  * address cannot walk through many accounts.
  */
 export const SIGN_IN_RULES = {
-  accountAddress: { name: 'signin:account-address', allowance: 5, windowMs: 60 * MINUTE, baseBlockMs: 30_000, maxBlockMs: 15 * MINUTE },
-  address: { name: 'signin:address', allowance: 30, windowMs: 60 * MINUTE, baseBlockMs: MINUTE, maxBlockMs: 60 * MINUTE },
+  accountAddress: {
+    name: 'signin:account-address',
+    allowance: 5,
+    windowMs: 60 * MINUTE,
+    baseBlockMs: 30_000,
+    maxBlockMs: 15 * MINUTE,
+  },
+  address: {
+    name: 'signin:address',
+    allowance: 30,
+    windowMs: 60 * MINUTE,
+    baseBlockMs: MINUTE,
+    maxBlockMs: 60 * MINUTE,
+  },
 } satisfies Record<string, LimitRule>;
 
 export class RateLimitedError extends AppError {

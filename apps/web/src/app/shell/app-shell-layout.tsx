@@ -21,7 +21,12 @@ export function AppShellLayout() {
   // are not counted: the browser's own downloader carries on after the page is gone.
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (activitiesStore.snapshot().some((a) => a.kind === 'upload' && (a.state === 'Started' || a.state === 'In Progress'))) event.preventDefault();
+      if (
+        activitiesStore
+          .snapshot()
+          .some((a) => a.kind === 'upload' && (a.state === 'Started' || a.state === 'In Progress'))
+      )
+        event.preventDefault();
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
@@ -31,7 +36,11 @@ export function AppShellLayout() {
 
   return (
     <RealtimeProvider userId={me?.id ?? null} isAdmin={me?.capabilities.admin ?? false}>
-      <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }}
+        padding="lg"
+      >
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
@@ -56,7 +65,15 @@ export function AppShellLayout() {
                   variant="light"
                 >
                   {item.children.map((child) => (
-                    <NavLink key={child.to} label={child.label} component={Link} to={child.to} active={pathname === child.to} onClick={close} variant="light" />
+                    <NavLink
+                      key={child.to}
+                      label={child.label}
+                      component={Link}
+                      to={child.to}
+                      active={pathname === child.to}
+                      onClick={close}
+                      variant="light"
+                    />
                   ))}
                 </NavLink>
               ) : (

@@ -1,4 +1,12 @@
-import { IconBroadcast, IconFolders, IconSend, IconSettings, IconShieldLock, IconWand, type Icon } from '@tabler/icons-react';
+import {
+  IconBroadcast,
+  IconFolders,
+  IconSend,
+  IconSettings,
+  IconShieldLock,
+  IconWand,
+  type Icon,
+} from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;

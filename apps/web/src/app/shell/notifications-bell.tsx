@@ -12,7 +12,9 @@ const TABS = [
 ] as const;
 
 function RequestRow({ request, incoming }: { request: JoinRequest; incoming: boolean }) {
-  const decide = useSharingMutation((decision: 'approve' | 'reject') => sharingApi.decide(request.resourceId, request.user.id, decision));
+  const decide = useSharingMutation((decision: 'approve' | 'reject') =>
+    sharingApi.decide(request.resourceId, request.user.id, decision),
+  );
   const what = request.resourceType === 'group' ? 'folder' : 'project';
   return (
     <Group wrap="nowrap" align="flex-start" gap="sm" data-testid="join-request">
@@ -63,7 +65,10 @@ function RequestRow({ request, incoming }: { request: JoinRequest; incoming: boo
 export function NotificationsBell() {
   const requests = useJoinRequests().data;
   const incomingPending = requests?.incoming.filter((r) => r.status === 'pending').length ?? 0;
-  const all = [...(requests?.incoming.map((r) => ({ r, incoming: true })) ?? []), ...(requests?.outgoing.map((r) => ({ r, incoming: false })) ?? [])];
+  const all = [
+    ...(requests?.incoming.map((r) => ({ r, incoming: true })) ?? []),
+    ...(requests?.outgoing.map((r) => ({ r, incoming: false })) ?? []),
+  ];
   return (
     <Popover width={360} position="bottom-end" shadow="md" withArrow>
       <Popover.Target>
@@ -93,7 +98,9 @@ export function NotificationsBell() {
                         No Notifications
                       </Text>
                     ) : (
-                      rows.map(({ r, incoming }) => <RequestRow key={`${r.resourceId}-${r.user.id}`} request={r} incoming={incoming} />)
+                      rows.map(({ r, incoming }) => (
+                        <RequestRow key={`${r.resourceId}-${r.user.id}`} request={r} incoming={incoming} />
+                      ))
                     )}
                   </Stack>
                 </ScrollArea.Autosize>

@@ -9,9 +9,14 @@ export interface AdminUsersParams {
 }
 
 export function listUsers(params: AdminUsersParams, signal?: AbortSignal) {
-  return call(endpoints.users, { query: { page: params.page, pageSize: params.pageSize, ...(params.search ? { search: params.search } : {}) }, signal });
+  return call(endpoints.users, {
+    query: { page: params.page, pageSize: params.pageSize, ...(params.search ? { search: params.search } : {}) },
+    signal,
+  });
 }
 
-export const grantPlan = (userId: string, sku: PlanSku, endsAt: string | null) => call(endpoints.grantPlan, { params: { id: userId }, body: { sku, endsAt } });
+export const grantPlan = (userId: string, sku: PlanSku, endsAt: string | null) =>
+  call(endpoints.grantPlan, { params: { id: userId }, body: { sku, endsAt } });
 
-export const revokePlan = (userId: string, grantId: string) => call(endpoints.revokePlan, { params: { id: userId, grantId } });
+export const revokePlan = (userId: string, grantId: string) =>
+  call(endpoints.revokePlan, { params: { id: userId, grantId } });

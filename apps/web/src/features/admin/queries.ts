@@ -8,13 +8,18 @@ export const adminKeys = {
 };
 
 export function useAdminUsers(params: AdminUsersParams) {
-  return useQuery({ queryKey: adminKeys.users(params), queryFn: ({ signal }) => listUsers(params, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: adminKeys.users(params),
+    queryFn: ({ signal }) => listUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useGrantPlan() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { userId: string; sku: PlanSku; endsAt: string | null }) => grantPlan(input.userId, input.sku, input.endsAt),
+    mutationFn: (input: { userId: string; sku: PlanSku; endsAt: string | null }) =>
+      grantPlan(input.userId, input.sku, input.endsAt),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }

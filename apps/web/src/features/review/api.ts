@@ -1,23 +1,41 @@
-import { attachmentEndpoints, commentEndpoints, reviewEndpoints, storageEndpoints, type CreateCommentBody, type PeaksFile } from '@mixroom/contracts';
+import {
+  attachmentEndpoints,
+  commentEndpoints,
+  reviewEndpoints,
+  storageEndpoints,
+  type CreateCommentBody,
+  type PeaksFile,
+} from '@mixroom/contracts';
 import { call, callFile } from '../../lib/api-client';
 
 export type { PeaksFile };
 
 export const reviewApi = {
-  comments: (versionId: string, signal?: AbortSignal) => call(commentEndpoints.list, { params: { id: versionId }, signal }).then((r) => r.comments),
-  postComment: (versionId: string, body: CreateCommentBody) => call(commentEndpoints.create, { params: { id: versionId }, body }),
-  reply: (commentId: string, text: string) => call(commentEndpoints.reply, { params: { id: commentId }, body: { text } }),
-  editComment: (commentId: string, text: string) => call(commentEndpoints.edit, { params: { id: commentId }, body: { text } }),
+  comments: (versionId: string, signal?: AbortSignal) =>
+    call(commentEndpoints.list, { params: { id: versionId }, signal }).then((r) => r.comments),
+  postComment: (versionId: string, body: CreateCommentBody) =>
+    call(commentEndpoints.create, { params: { id: versionId }, body }),
+  reply: (commentId: string, text: string) =>
+    call(commentEndpoints.reply, { params: { id: commentId }, body: { text } }),
+  editComment: (commentId: string, text: string) =>
+    call(commentEndpoints.edit, { params: { id: commentId }, body: { text } }),
   deleteComment: (commentId: string) => call(commentEndpoints.delete, { params: { id: commentId } }),
   note: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.note, { params: { id: versionId }, signal }),
-  saveNote: (versionId: string, html: string) => call(reviewEndpoints.saveNote, { params: { id: versionId }, body: { html } }),
-  notePdf: (versionId: string, html: string) => callFile(reviewEndpoints.notePdf, { params: { id: versionId }, body: { html } }),
-  presence: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.presence, { params: { id: versionId }, signal }).then((r) => r.users),
-  setPresence: (versionId: string, state: 'online' | 'offline') => call(reviewEndpoints.setPresence, { params: { id: versionId }, body: { state } }),
+  saveNote: (versionId: string, html: string) =>
+    call(reviewEndpoints.saveNote, { params: { id: versionId }, body: { html } }),
+  notePdf: (versionId: string, html: string) =>
+    callFile(reviewEndpoints.notePdf, { params: { id: versionId }, body: { html } }),
+  presence: (versionId: string, signal?: AbortSignal) =>
+    call(reviewEndpoints.presence, { params: { id: versionId }, signal }).then((r) => r.users),
+  setPresence: (versionId: string, state: 'online' | 'offline') =>
+    call(reviewEndpoints.setPresence, { params: { id: versionId }, body: { state } }),
   streamUrl: (versionId: string) => call(reviewEndpoints.stream, { params: { id: versionId } }),
-  spectrogramUrl: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.spectrogram, { params: { id: versionId }, signal }).then((r) => r.url),
-  peaks: (versionId: string, signal?: AbortSignal) => call(storageEndpoints.peaks, { params: { id: versionId }, signal }),
-  attachments: (projectId: string, signal?: AbortSignal) => call(attachmentEndpoints.list, { params: { id: projectId }, signal }),
+  spectrogramUrl: (versionId: string, signal?: AbortSignal) =>
+    call(reviewEndpoints.spectrogram, { params: { id: versionId }, signal }).then((r) => r.url),
+  peaks: (versionId: string, signal?: AbortSignal) =>
+    call(storageEndpoints.peaks, { params: { id: versionId }, signal }),
+  attachments: (projectId: string, signal?: AbortSignal) =>
+    call(attachmentEndpoints.list, { params: { id: projectId }, signal }),
   attachmentTicket: (projectId: string, fileName: string, size: number) =>
     call(attachmentEndpoints.start, { params: { id: projectId }, body: { fileName, size } }),
   deleteAttachment: (attachmentId: string) => call(attachmentEndpoints.delete, { params: { id: attachmentId } }),

@@ -8,7 +8,11 @@ describe('IdleWatch (inactivity timeout 300,000 ms)', () => {
 
   const watch = (busy = () => false) => {
     const events: string[] = [];
-    const idle = new IdleWatch(PLAYER.inactivityTimeoutMs, { onIdle: () => events.push('idle'), onActive: () => events.push('active'), busy });
+    const idle = new IdleWatch(PLAYER.inactivityTimeoutMs, {
+      onIdle: () => events.push('idle'),
+      onActive: () => events.push('active'),
+      busy,
+    });
     idle.start();
     return { idle, events };
   };

@@ -8,7 +8,9 @@ const base64 = (bytes: number[]) => btoa(String.fromCharCode(...bytes));
 function file(): PeaksFile {
   const finest = Array.from({ length: 1000 }, (_, i) => (i === 555 ? 200 : i % 100));
   const fold = (bins: number[], factor: number) =>
-    Array.from({ length: Math.ceil(bins.length / factor) }, (_, i) => Math.max(...bins.slice(i * factor, (i + 1) * factor)));
+    Array.from({ length: Math.ceil(bins.length / factor) }, (_, i) =>
+      Math.max(...bins.slice(i * factor, (i + 1) * factor)),
+    );
   const mid = fold(finest, 5);
   return {
     version: 1,

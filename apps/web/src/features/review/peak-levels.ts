@@ -61,13 +61,22 @@ export class PeakLevels {
  * Bar heights (0–1 of the loudest bin) for `count` bars starting at `fromSeconds`, each
  * `secondsPerBar` long: every bar takes the maximum of the bins it covers, and at least one.
  */
-export function barHeights(level: DecodedLevel, loudest: number, fromSeconds: number, secondsPerBar: number, count: number): Float32Array {
+export function barHeights(
+  level: DecodedLevel,
+  loudest: number,
+  fromSeconds: number,
+  secondsPerBar: number,
+  count: number,
+): Float32Array {
   const heights = new Float32Array(count);
   const { bins, perSecond } = level;
   for (let bar = 0; bar < count; bar++) {
     const start = Math.floor((fromSeconds + bar * secondsPerBar) * perSecond);
     if (start >= bins.length) break;
-    const end = Math.min(bins.length, Math.max(start + 1, Math.floor((fromSeconds + (bar + 1) * secondsPerBar) * perSecond)));
+    const end = Math.min(
+      bins.length,
+      Math.max(start + 1, Math.floor((fromSeconds + (bar + 1) * secondsPerBar) * perSecond)),
+    );
     let peak = 0;
     for (let i = Math.max(0, start); i < end; i++) if (bins[i]! > peak) peak = bins[i]!;
     heights[bar] = peak / loudest;

@@ -166,7 +166,12 @@ export class PlayerController {
    * (which is also how browsers report a trackpad pinch) it zooms around the pointer.
    */
   private onWheel = (event: WheelEvent): void => {
-    const unit = event.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : event.deltaMode === WheelEvent.DOM_DELTA_PAGE ? this.ws.getWidth() : 1;
+    const unit =
+      event.deltaMode === WheelEvent.DOM_DELTA_LINE
+        ? 16
+        : event.deltaMode === WheelEvent.DOM_DELTA_PAGE
+          ? this.ws.getWidth()
+          : 1;
     if (event.ctrlKey || event.metaKey) {
       event.preventDefault();
       const x = event.clientX - this.container.getBoundingClientRect().left;
@@ -210,7 +215,8 @@ export class PlayerController {
     const scroll = this.ws.getScroll();
     const viewport = this.ws.getWidth();
     const { layout } = this.state;
-    if (width !== layout.width || scroll !== layout.scroll || viewport !== layout.viewport) this.set({ layout: { width, scroll, viewport } });
+    if (width !== layout.width || scroll !== layout.scroll || viewport !== layout.viewport)
+      this.set({ layout: { width, scroll, viewport } });
   }
 
   private set(patch: Partial<PlayerState>): void {
@@ -228,7 +234,8 @@ export class PlayerController {
   async playPause(): Promise<void> {
     if (this.ws.isPlaying()) return this.ws.pause();
     const range = this.state.loop ? this.state.loopRange : null;
-    if (range && (this.ws.getCurrentTime() < range.start || this.ws.getCurrentTime() >= range.end)) this.ws.setTime(range.start);
+    if (range && (this.ws.getCurrentTime() < range.start || this.ws.getCurrentTime() >= range.end))
+      this.ws.setTime(range.start);
     await this.ws.play().catch((error: unknown) => {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       this.set({ error: error instanceof Error ? error.message : String(error) });
@@ -283,7 +290,13 @@ export class PlayerController {
       return;
     }
     if (this.draftRegion) return this.draftRegion.setOptions({ start: range.start, end: range.end });
-    this.draftRegion = this.regions.addRegion({ start: range.start, end: range.end, color: 'rgba(255, 196, 0, 0.25)', drag: true, resize: true });
+    this.draftRegion = this.regions.addRegion({
+      start: range.start,
+      end: range.end,
+      color: 'rgba(255, 196, 0, 0.25)',
+      drag: true,
+      resize: true,
+    });
   }
 
   /**

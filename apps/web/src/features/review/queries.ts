@@ -15,10 +15,18 @@ export const reviewKeys = {
 };
 
 export const useComments = (versionId: string | undefined) =>
-  useQuery({ queryKey: reviewKeys.comments(versionId ?? ''), queryFn: ({ signal }) => reviewApi.comments(versionId!, signal), enabled: Boolean(versionId) });
+  useQuery({
+    queryKey: reviewKeys.comments(versionId ?? ''),
+    queryFn: ({ signal }) => reviewApi.comments(versionId!, signal),
+    enabled: Boolean(versionId),
+  });
 
 export const useNote = (versionId: string | null) =>
-  useQuery({ queryKey: reviewKeys.note(versionId ?? ''), queryFn: ({ signal }) => reviewApi.note(versionId!, signal), enabled: Boolean(versionId) });
+  useQuery({
+    queryKey: reviewKeys.note(versionId ?? ''),
+    queryFn: ({ signal }) => reviewApi.note(versionId!, signal),
+    enabled: Boolean(versionId),
+  });
 
 export const usePresence = (versionId: string | undefined) =>
   useQuery({
@@ -78,13 +86,23 @@ type AttachmentList = Awaited<ReturnType<typeof reviewApi.attachments>>;
 
 /** Attachment lists with one attachment's processing progress and status applied, in place. */
 export function applyAttachmentProgress(queryClient: QueryClient, event: EventData<'version.progress'>): void {
-  for (const [key, data] of queryClient.getQueriesData<AttachmentList>({ queryKey: [...reviewKeys.all, 'attachments'] })) {
+  for (const [key, data] of queryClient.getQueriesData<AttachmentList>({
+    queryKey: [...reviewKeys.all, 'attachments'],
+  })) {
     const item = data?.items.find((i) => i.id === event.projectId);
     const version = item?.latestVersion;
-    if (!data || !version || version.id !== event.versionId || (version.status === event.status && version.progress === event.progress)) continue;
+    if (
+      !data ||
+      !version ||
+      version.id !== event.versionId ||
+      (version.status === event.status && version.progress === event.progress)
+    )
+      continue;
     queryClient.setQueryData<AttachmentList>(key, {
       ...data,
-      items: data.items.map((i) => (i === item ? { ...i, latestVersion: { ...version, status: event.status, progress: event.progress } } : i)),
+      items: data.items.map((i) =>
+        i === item ? { ...i, latestVersion: { ...version, status: event.status, progress: event.progress } } : i,
+      ),
     });
   }
 }

@@ -20,17 +20,22 @@ describe('the time ruler', () => {
     expect(labelsOf(ticks).map((t) => t.label)).toEqual(['0:29:59', '0:30:00', '0:30:01']);
     expect(labelsOf(ticks)[1]!.x).toBe(1800 * 250);
     // Quarter-second minor ticks between the labels.
-    expect(ticks.filter((t) => t.label === null && t.seconds > 1799 && t.seconds < 1800).map((t) => t.seconds)).toEqual([1799.25, 1799.5, 1799.75]);
+    expect(ticks.filter((t) => t.label === null && t.seconds > 1799 && t.seconds < 1800).map((t) => t.seconds)).toEqual(
+      [1799.25, 1799.5, 1799.75],
+    );
   });
 
   it('never lets labels touch, and never mixes formats, at any zoom of short and long files', () => {
     for (const duration of [12, 600, 3600, 3 * 3600]) {
       const pattern = duration >= 3600 ? /^\d+:\d\d:\d\d$/ : /^\d+:\d\d$/;
       for (const pxPerSecond of [1200 / duration, 360 / duration, 5, 25, 50, 250, 500]) {
-        const labels = labelsOf(rulerTicks({ pxPerSecond, duration, from: 0, to: Math.min(duration, 4000 / pxPerSecond) }));
+        const labels = labelsOf(
+          rulerTicks({ pxPerSecond, duration, from: 0, to: Math.min(duration, 4000 / pxPerSecond) }),
+        );
         expect(labels.length).toBeGreaterThan(0);
         for (const label of labels) expect(label.label).toMatch(pattern);
-        for (let i = 1; i < labels.length; i++) expect(labels[i]!.x - labels[i - 1]!.x).toBeGreaterThan(labels[i - 1]!.label!.length * CHAR_PX + 8);
+        for (let i = 1; i < labels.length; i++)
+          expect(labels[i]!.x - labels[i - 1]!.x).toBeGreaterThan(labels[i - 1]!.label!.length * CHAR_PX + 8);
       }
     }
   });

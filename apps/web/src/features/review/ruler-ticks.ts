@@ -55,7 +55,17 @@ export function labelStep(pxPerSecond: number, duration: number): number {
  * between them when there is room. Only the visible span is computed, so an hour zoomed in costs
  * the same as a short file.
  */
-export function rulerTicks({ pxPerSecond, duration, from, to }: { pxPerSecond: number; duration: number; from: number; to: number }): RulerTick[] {
+export function rulerTicks({
+  pxPerSecond,
+  duration,
+  from,
+  to,
+}: {
+  pxPerSecond: number;
+  duration: number;
+  from: number;
+  to: number;
+}): RulerTick[] {
   if (!(pxPerSecond > 0) || !(duration > 0)) return [];
   const withHours = duration >= 3600;
   const step = labelStep(pxPerSecond, duration);
@@ -69,7 +79,11 @@ export function rulerTicks({ pxPerSecond, duration, from, to }: { pxPerSecond: n
   for (let i = first; i <= last; i++) {
     // Integer tick indices keep labels exact (no 0.1 + 0.2 drift over an hour).
     const seconds = (i * step) / perLabel;
-    ticks.push({ seconds, x: seconds * pxPerSecond, label: i % perLabel === 0 ? formatClock(seconds, withHours) : null });
+    ticks.push({
+      seconds,
+      x: seconds * pxPerSecond,
+      label: i % perLabel === 0 ? formatClock(seconds, withHours) : null,
+    });
   }
   return ticks;
 }

@@ -15,6 +15,7 @@ describe('the spectrogram frequency axis', () => {
       expect(label.bottom).toBeGreaterThanOrEqual(AXIS_LABEL_PX);
       expect(label.bottom + AXIS_LABEL_PX).toBeLessThanOrEqual(128);
     }
-    for (let i = 1; i < labels.length; i++) expect(labels[i]!.bottom - labels[i - 1]!.bottom).toBeGreaterThan(AXIS_LABEL_PX);
+    for (let i = 1; i < labels.length; i++)
+      expect(labels[i]!.bottom - labels[i - 1]!.bottom).toBeGreaterThan(AXIS_LABEL_PX);
   });
 });

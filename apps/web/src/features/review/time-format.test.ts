@@ -20,6 +20,7 @@ describe('review times', () => {
       expect(formatPrecise(roundTime(playhead))).toBe(formatPrecise(playhead));
     }
     // The reported case: a playhead showing 0:04.98 is stamped 0:04.98.
-    for (const playhead of [4.9751, 4.977, 4.98, 4.983, 4.9849]) expect(formatPrecise(roundTime(playhead))).toBe('0:04.98');
+    for (const playhead of [4.9751, 4.977, 4.98, 4.983, 4.9849])
+      expect(formatPrecise(roundTime(playhead))).toBe('0:04.98');
   });
 });

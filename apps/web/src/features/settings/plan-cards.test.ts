@@ -39,7 +39,10 @@ describe('plan cards', () => {
       ['STUDIO', false, null, null],
       ['LIVE_PREMIUM', false, null, null],
     ]);
-    const studio = planCards(me([grant('STUDIO', true, '2027-01-01T00:00:00.000Z'), grant('ESSENTIAL', false)]), 'month');
+    const studio = planCards(
+      me([grant('STUDIO', true, '2027-01-01T00:00:00.000Z'), grant('ESSENTIAL', false)]),
+      'month',
+    );
     expect(studio.map((c) => [c.plan.sku, c.active, c.activeUntil])).toEqual([
       ['FREE', false, null],
       ['ESSENTIAL', false, null],
@@ -49,8 +52,14 @@ describe('plan cards', () => {
   });
 
   it('shows Live Basic in place of Premium only when Basic is active without Premium', () => {
-    expect(planCards(me([grant('LIVE_BASIC')]), 'month')[3]).toMatchObject({ plan: { sku: 'LIVE_BASIC' }, active: true });
-    expect(planCards(me([grant('LIVE_BASIC'), grant('LIVE_PREMIUM')]), 'month')[3]).toMatchObject({ plan: { sku: 'LIVE_PREMIUM' }, active: true });
+    expect(planCards(me([grant('LIVE_BASIC')]), 'month')[3]).toMatchObject({
+      plan: { sku: 'LIVE_BASIC' },
+      active: true,
+    });
+    expect(planCards(me([grant('LIVE_BASIC'), grant('LIVE_PREMIUM')]), 'month')[3]).toMatchObject({
+      plan: { sku: 'LIVE_PREMIUM' },
+      active: true,
+    });
     expect(planCards(me([grant('LIVE_BASIC', false)]), 'month')[3]!.plan.sku).toBe('LIVE_PREMIUM');
   });
 

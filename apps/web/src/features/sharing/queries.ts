@@ -7,16 +7,26 @@ export const sharingKeys = {
   all: ['sharing'] as const,
   info: (type: ResourceType, id: string) => [...sharingKeys.all, 'info', type, id] as const,
   requests: () => [...sharingKeys.all, 'requests'] as const,
-  publicListing: (token: string, folder: string | null) => [...sharingKeys.all, 'public', token, folder ?? 'root'] as const,
+  publicListing: (token: string, folder: string | null) =>
+    [...sharingKeys.all, 'public', token, folder ?? 'root'] as const,
 };
 
 export function useShareInfo(type: ResourceType, id: string | null) {
-  return useQuery({ queryKey: sharingKeys.info(type, id ?? ''), queryFn: ({ signal }) => sharingApi.info(type, id ?? '', signal), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: sharingKeys.info(type, id ?? ''),
+    queryFn: ({ signal }) => sharingApi.info(type, id ?? '', signal),
+    enabled: Boolean(id),
+  });
 }
 
 export function useJoinRequests() {
   const { user } = useAuth();
-  return useQuery({ queryKey: sharingKeys.requests(), queryFn: ({ signal }) => sharingApi.requests(signal), enabled: Boolean(user), meta: { silent: true } });
+  return useQuery({
+    queryKey: sharingKeys.requests(),
+    queryFn: ({ signal }) => sharingApi.requests(signal),
+    enabled: Boolean(user),
+    meta: { silent: true },
+  });
 }
 
 export function usePublicListing(token: string | null, folder: string | null) {

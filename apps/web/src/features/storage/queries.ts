@@ -1,10 +1,19 @@
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type { EventData, ListFilters, Listing, ProjectItem, Version } from '@mixroom/contracts';
 import { storageApi, type ItemRef } from './api';
 
 export const storageKeys = {
   all: ['storage'] as const,
-  listing: (groupId: string | null, query: ListFilters) => [...storageKeys.all, 'listing', groupId ?? 'root', query] as const,
+  listing: (groupId: string | null, query: ListFilters) =>
+    [...storageKeys.all, 'listing', groupId ?? 'root', query] as const,
   project: (id: string) => [...storageKeys.all, 'project', id] as const,
   trash: (sort: string) => [...storageKeys.all, 'trash', sort] as const,
   search: (q: string) => [...storageKeys.all, 'search', q] as const,
@@ -27,11 +36,19 @@ export function useListing(groupId: string | null, query: ListFilters) {
 const fetchProject = (id: string, signal?: AbortSignal) => storageApi.project(id, signal);
 
 export function useProject(id: string | null) {
-  return useQuery({ queryKey: storageKeys.project(id ?? ''), queryFn: ({ signal }) => fetchProject(id ?? '', signal), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: storageKeys.project(id ?? ''),
+    queryFn: ({ signal }) => fetchProject(id ?? '', signal),
+    enabled: Boolean(id),
+  });
 }
 
 export function useTrash(sort: 'newest' | 'alphabetical') {
-  return useQuery({ queryKey: storageKeys.trash(sort), queryFn: ({ signal }) => storageApi.listTrash(sort, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: storageKeys.trash(sort),
+    queryFn: ({ signal }) => storageApi.listTrash(sort, signal),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useFolders(enabled: boolean) {
@@ -50,17 +67,32 @@ export function useSearch(q: string) {
 /** Every storage mutation refreshes every storage view: listings are small and realtime does the same. */
 function useStorageMutation<V, R>(fn: (vars: V) => Promise<R>, meta?: Record<string, unknown>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: storageKeys.all }), ...(meta ? { meta } : {}) });
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: storageKeys.all }),
+    ...(meta ? { meta } : {}),
+  });
 }
 
 export const useCreateFolder = () =>
-  useStorageMutation((v: { name: string; parentId: string | null }) => storageApi.createFolder(v.name, v.parentId), { silent: true });
+  useStorageMutation((v: { name: string; parentId: string | null }) => storageApi.createFolder(v.name, v.parentId), {
+    silent: true,
+  });
 export const useUpdateGroup = () =>
-  useStorageMutation((v: { id: string; patch: Parameters<typeof storageApi.updateGroup>[1] }) => storageApi.updateGroup(v.id, v.patch), { silent: true });
+  useStorageMutation(
+    (v: { id: string; patch: Parameters<typeof storageApi.updateGroup>[1] }) => storageApi.updateGroup(v.id, v.patch),
+    { silent: true },
+  );
 export const useCreateProject = () =>
-  useStorageMutation((v: { name: string; groupId: string | null }) => storageApi.createProject(v.name, v.groupId), { silent: true });
+  useStorageMutation((v: { name: string; groupId: string | null }) => storageApi.createProject(v.name, v.groupId), {
+    silent: true,
+  });
 export const useUpdateProject = () =>
-  useStorageMutation((v: { id: string; patch: Parameters<typeof storageApi.updateProject>[1] }) => storageApi.updateProject(v.id, v.patch), { silent: true });
+  useStorageMutation(
+    (v: { id: string; patch: Parameters<typeof storageApi.updateProject>[1] }) =>
+      storageApi.updateProject(v.id, v.patch),
+    { silent: true },
+  );
 export const useTrashItems = () => useStorageMutation((items: ItemRef[]) => storageApi.trash(items));
 export const useRecoverItems = () => useStorageMutation((items: ItemRef[]) => storageApi.recover(items));
 export const useDeleteForever = () => useStorageMutation((items: ItemRef[]) => storageApi.deleteForever(items));
@@ -72,8 +104,10 @@ export const useMoveItems = () =>
       else await storageApi.updateProject(item.id, { groupId: v.to });
     }
   });
-export const useRenameVersion = () => useStorageMutation((v: { id: string; name: string }) => storageApi.renameVersion(v.id, v.name), { silent: true });
-export const useDeleteVersion = () => useStorageMutation((v: { id: string }) => storageApi.deleteVersion(v.id), { silent: true });
+export const useRenameVersion = () =>
+  useStorageMutation((v: { id: string; name: string }) => storageApi.renameVersion(v.id, v.name), { silent: true });
+export const useDeleteVersion = () =>
+  useStorageMutation((v: { id: string }) => storageApi.deleteVersion(v.id), { silent: true });
 
 export type ListingPages = InfiniteData<Listing, number>;
 export type ProjectDetail = Awaited<ReturnType<typeof storageApi.project>>;
@@ -83,7 +117,9 @@ export type VersionProgress = EventData<'version.progress'>;
 export const isFinished = (status: Version['status']) => status === 'ready' || status === 'corrupt';
 
 const withProgress = (version: Version, event: VersionProgress): Version =>
-  version.progress === event.progress && version.status === event.status ? version : { ...version, progress: event.progress, status: event.status };
+  version.progress === event.progress && version.status === event.status
+    ? version
+    : { ...version, progress: event.progress, status: event.status };
 
 function mapProjects(data: ListingPages, projectId: string, update: (item: ProjectItem) => ProjectItem): ListingPages {
   let changed = false;
@@ -112,7 +148,9 @@ export function listedProject(data: ListingPages, projectId: string): ProjectIte
 /** Listing pages with one version's progress and status applied where it is the project's latest. */
 export function patchListingProgress(data: ListingPages, event: VersionProgress): ListingPages {
   return mapProjects(data, event.projectId, (item) =>
-    item.latestVersion?.id === event.versionId ? { ...item, latestVersion: withProgress(item.latestVersion, event) } : item,
+    item.latestVersion?.id === event.versionId
+      ? { ...item, latestVersion: withProgress(item.latestVersion, event) }
+      : item,
   );
 }
 
@@ -124,7 +162,14 @@ export function replaceListedProject(data: ListingPages, project: ProjectItem): 
   return mapProjects(data, project.id, (item) => {
     const listed = item.latestVersion;
     const fresh = project.latestVersion;
-    if (!listed || !fresh || listed.id !== fresh.id || listed.status !== fresh.status || listed.progress <= fresh.progress) return project;
+    if (
+      !listed ||
+      !fresh ||
+      listed.id !== fresh.id ||
+      listed.status !== fresh.status ||
+      listed.progress <= fresh.progress
+    )
+      return project;
     return { ...project, latestVersion: { ...fresh, progress: listed.progress } };
   });
 }
@@ -138,7 +183,9 @@ export function patchProjectProgress(detail: ProjectDetail, event: VersionProgre
       ? { ...detail.project, latestVersion: withProgress(latest, event) }
       : detail.project;
   const versions = detail.versions.map((v) => (v.id === event.versionId ? withProgress(v, event) : v));
-  return project === detail.project && versions.every((v, i) => v === detail.versions[i]) ? detail : { ...detail, project, versions };
+  return project === detail.project && versions.every((v, i) => v === detail.versions[i])
+    ? detail
+    : { ...detail, project, versions };
 }
 
 /**
@@ -146,14 +193,19 @@ export function patchProjectProgress(detail: ProjectDetail, event: VersionProgre
  * thumbnail URL changes. Only when a version finishes does its project get fetched once, for the
  * thumbnail and media facts that came with it, and put in place of the listed one.
  */
-export function applyVersionProgress(queryClient: QueryClient, event: VersionProgress, fetchDetail = fetchProject): void {
+export function applyVersionProgress(
+  queryClient: QueryClient,
+  event: VersionProgress,
+  fetchDetail = fetchProject,
+): void {
   const finished = isFinished(event.status);
   let fetchForListing = false;
   for (const [key, data] of queryClient.getQueriesData<ListingPages>({ queryKey: [...storageKeys.all, 'listing'] })) {
     const listed = data ? listedProject(data, event.projectId) : null;
     if (!data || !listed) continue;
     // Finished now, or finished while this listing still showed an older version.
-    if (finished && (listed.latestVersion?.id !== event.versionId || listed.latestVersion.status !== event.status)) fetchForListing = true;
+    if (finished && (listed.latestVersion?.id !== event.versionId || listed.latestVersion.status !== event.status))
+      fetchForListing = true;
     const patched = patchListingProgress(data, event);
     if (patched !== data) queryClient.setQueryData<ListingPages>(key, patched);
   }
@@ -170,7 +222,9 @@ export function applyVersionProgress(queryClient: QueryClient, event: VersionPro
   void queryClient
     .fetchQuery({ queryKey: detailKey, queryFn: ({ signal }) => fetchDetail(event.projectId, signal), staleTime: 0 })
     .then((fresh) => {
-      for (const [key, data] of queryClient.getQueriesData<ListingPages>({ queryKey: [...storageKeys.all, 'listing'] })) {
+      for (const [key, data] of queryClient.getQueriesData<ListingPages>({
+        queryKey: [...storageKeys.all, 'listing'],
+      })) {
         const replaced = data ? replaceListedProject(data, fresh.project) : data;
         if (replaced !== data) queryClient.setQueryData<ListingPages>(key, replaced);
       }

@@ -25,7 +25,8 @@ export interface PendingStore {
 }
 
 /** Identifies a local file well enough to resume its upload when the same file goes to the same place again. */
-export const fingerprint = (file: Pick<File, 'name' | 'size' | 'lastModified'>, scope: string) => [scope, file.name, file.size, file.lastModified].join('|');
+export const fingerprint = (file: Pick<File, 'name' | 'size' | 'lastModified'>, scope: string) =>
+  [scope, file.name, file.size, file.lastModified].join('|');
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -68,7 +69,14 @@ export function pendingStore(storage: () => Pick<Storage, 'getItem' | 'setItem'>
       const { fingerprint: print, scope, label, fileName, size, ticket } = entry;
       write([
         ...read().filter((p) => p.fingerprint !== print),
-        { fingerprint: print, scope, label, fileName, size, ticket: { upload: ticket.upload, version: ticket.version } },
+        {
+          fingerprint: print,
+          scope,
+          label,
+          fileName,
+          size,
+          ticket: { upload: ticket.upload, version: ticket.version },
+        },
       ]);
     },
     forget(print) {

@@ -56,9 +56,16 @@ export async function uploadFile(options: UploadOptions): Promise<Version> {
   const worker = async () => {
     for (let partNumber = pending.shift(); partNumber !== undefined; partNumber = pending.shift()) {
       const slice = file.slice((partNumber - 1) * session.partSize, Math.min(file.size, partNumber * session.partSize));
-      const { url } = await api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, { method: 'POST', signal });
+      const { url } = await api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, {
+        method: 'POST',
+        signal,
+      });
       const etag = await putPart(url, slice, signal);
-      await api(`/api/uploads/${session.id}/parts/${partNumber}`, { method: 'PUT', body: { etag, size: slice.size }, signal });
+      await api(`/api/uploads/${session.id}/parts/${partNumber}`, {
+        method: 'PUT',
+        body: { etag, size: slice.size },
+        signal,
+      });
       sentBytes += slice.size;
       options.onProgress?.({ sentBytes, totalBytes: file.size });
     }

@@ -5,7 +5,8 @@ import { fingerprint, pendingStore, type Ticket } from './pending-uploads';
 import type { ApiCall, UploadOptions } from './upload-engine';
 import { UPLOAD_MESSAGES, UploadOrchestrator, type TabClaims } from './upload-orchestrator';
 
-const file = (name = 'kick.wav', size = 300, lastModified = 1_700_000_000_000) => new File([new Uint8Array(size)], name, { lastModified });
+const file = (name = 'kick.wav', size = 300, lastModified = 1_700_000_000_000) =>
+  new File([new Uint8Array(size)], name, { lastModified });
 const ticket = (n: number, size = 300, partSize = 100): Ticket => ({
   upload: { id: `upload-${n}`, size, partSize, partCount: Math.ceil(size / partSize) },
   version: { id: `version-${n}` } as Ticket['version'],
@@ -20,9 +21,18 @@ function deferred<T>() {
 }
 
 /** An orchestrator over fakes: an in-memory browser store, a recording Activities panel, a scripted server. */
-function setup(options: { sessions?: Record<string, Partial<UploadSession>>; send?: (o: UploadOptions) => Promise<Version>; tabs?: TabClaims } = {}) {
+function setup(
+  options: {
+    sessions?: Record<string, Partial<UploadSession>>;
+    send?: (o: UploadOptions) => Promise<Version>;
+    tabs?: TabClaims;
+  } = {},
+) {
   const memory = new Map<string, string>();
-  const pending = pendingStore(() => ({ getItem: (k) => memory.get(k) ?? null, setItem: (k, v) => void memory.set(k, v) }));
+  const pending = pendingStore(() => ({
+    getItem: (k) => memory.get(k) ?? null,
+    setItem: (k, v) => void memory.set(k, v),
+  }));
   const activities = new Map<string, Activity>();
   const states: string[] = [];
   const sink = {
@@ -73,7 +83,9 @@ function heldSend() {
     o.onProgress?.({ sentBytes: 100, totalBytes: 300 });
     await Promise.race([
       gate.promise,
-      new Promise((_, reject) => o.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')))),
+      new Promise((_, reject) =>
+        o.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))),
+      ),
     ]);
     return version(o.ticket.version.id);
   };
@@ -106,7 +118,12 @@ describe('the upload orchestrator', () => {
   it('keeps the ticket while the bytes travel, so a reload can resume', async () => {
     const held = heldSend();
     const { orchestrator, pending } = setup({ send: held.send });
-    const handle = orchestrator.start({ file: file(), label: 'kick.wav', scope: 'version:p1', ticket: async () => ticket(1) });
+    const handle = orchestrator.start({
+      file: file(),
+      label: 'kick.wav',
+      scope: 'version:p1',
+      ticket: async () => ticket(1),
+    });
     await held.started.promise;
     expect(pending.find(fingerprint(file(), 'version:p1'))).toMatchObject({
       scope: 'version:p1',
@@ -121,8 +138,17 @@ describe('the upload orchestrator', () => {
   });
 
   it('resumes the same file sent to the same place with the saved ticket while its session is open', async () => {
-    const { orchestrator, pending, send } = setup({ sessions: { 'upload-7': { status: 'open', parts: [{ partNumber: 1, etag: 'a', size: 100 }] } } });
-    pending.save({ fingerprint: fingerprint(file(), 'folder:g1'), scope: 'folder:g1', label: 'kick.wav', fileName: 'kick.wav', size: 300, ticket: ticket(7) });
+    const { orchestrator, pending, send } = setup({
+      sessions: { 'upload-7': { status: 'open', parts: [{ partNumber: 1, etag: 'a', size: 100 }] } },
+    });
+    pending.save({
+      fingerprint: fingerprint(file(), 'folder:g1'),
+      scope: 'folder:g1',
+      label: 'kick.wav',
+      fileName: 'kick.wav',
+      size: 300,
+      ticket: ticket(7),
+    });
     const source = vi.fn(async () => ticket(8));
     await orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:g1', ticket: source }).done;
     expect(source).not.toHaveBeenCalled();
@@ -131,16 +157,30 @@ describe('the upload orchestrator', () => {
 
   it('starts over when the saved session was closed, or when the file goes elsewhere', async () => {
     const { orchestrator, pending, send } = setup({ sessions: { 'upload-7': { status: 'aborted' } } });
-    pending.save({ fingerprint: fingerprint(file(), 'folder:g1'), scope: 'folder:g1', label: 'kick.wav', fileName: 'kick.wav', size: 300, ticket: ticket(7) });
-    await orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:g1', ticket: async () => ticket(8) }).done;
-    await orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:g2', ticket: async () => ticket(9) }).done;
+    pending.save({
+      fingerprint: fingerprint(file(), 'folder:g1'),
+      scope: 'folder:g1',
+      label: 'kick.wav',
+      fileName: 'kick.wav',
+      size: 300,
+      ticket: ticket(7),
+    });
+    await orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:g1', ticket: async () => ticket(8) })
+      .done;
+    await orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:g2', ticket: async () => ticket(9) })
+      .done;
     expect(send.mock.calls.map((c) => c[0].ticket.upload.id)).toEqual(['upload-8', 'upload-9']);
   });
 
   it('cancels: stops the parts, calls the server cancel, drops the activity and the saved ticket', async () => {
     const held = heldSend();
     const { orchestrator, pending, activities, cancelOnServer } = setup({ send: held.send });
-    const handle = orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:root', ticket: async () => ticket(1) });
+    const handle = orchestrator.start({
+      file: file(),
+      label: 'kick.wav',
+      scope: 'folder:root',
+      ticket: async () => ticket(1),
+    });
     const options = await held.started.promise;
     activities.get(handle.id)!.cancel!();
     await expect(handle.done).resolves.toEqual({ status: 'cancelled' });
@@ -153,7 +193,12 @@ describe('the upload orchestrator', () => {
   it('cancelled before the server answered with a ticket: cancels that version as soon as it exists, sends nothing', async () => {
     const { orchestrator, cancelOnServer, send } = setup();
     const answer = deferred<Ticket>();
-    const handle = orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:root', ticket: () => answer.promise });
+    const handle = orchestrator.start({
+      file: file(),
+      label: 'kick.wav',
+      scope: 'folder:root',
+      ticket: () => answer.promise,
+    });
     handle.cancel();
     answer.resolve(ticket(3));
     await expect(handle.done).resolves.toEqual({ status: 'cancelled' });
@@ -162,10 +207,21 @@ describe('the upload orchestrator', () => {
   });
 
   it('shows a failure as Error with its message, rejects, and keeps the ticket for a retry', async () => {
-    const { orchestrator, pending, activities } = setup({ send: async () => Promise.reject(new Error('The storage answered 500')) });
-    const handle = orchestrator.start({ file: file(), label: 'kick.wav', scope: 'folder:root', ticket: async () => ticket(1) });
+    const { orchestrator, pending, activities } = setup({
+      send: async () => Promise.reject(new Error('The storage answered 500')),
+    });
+    const handle = orchestrator.start({
+      file: file(),
+      label: 'kick.wav',
+      scope: 'folder:root',
+      ticket: async () => ticket(1),
+    });
     await expect(handle.done).rejects.toThrow('The storage answered 500');
-    expect(activities.get(handle.id)).toMatchObject({ state: 'Error', error: 'The storage answered 500', cancel: undefined });
+    expect(activities.get(handle.id)).toMatchObject({
+      state: 'Error',
+      error: 'The storage answered 500',
+      cancel: undefined,
+    });
     expect(pending.all()).toHaveLength(1);
   });
 
@@ -192,10 +248,17 @@ describe('resuming after a reload', () => {
     });
 
   it('lists interrupted uploads with how far they got, forgets closed ones and leaves those another tab runs', async () => {
-    const tabs: TabClaims = { hold: () => () => undefined, held: async () => new Set([fingerprint(file('c.wav'), 'folder:g1')]) };
+    const tabs: TabClaims = {
+      hold: () => () => undefined,
+      held: async () => new Set([fingerprint(file('c.wav'), 'folder:g1')]),
+    };
     const s = setup({
       tabs,
-      sessions: { 'upload-1': { parts: [{ partNumber: 1, etag: 'x', size: 100 }] }, 'upload-2': { status: 'completed' }, 'upload-3': {} },
+      sessions: {
+        'upload-1': { parts: [{ partNumber: 1, etag: 'x', size: 100 }] },
+        'upload-2': { status: 'completed' },
+        'upload-3': {},
+      },
     });
     save(s, 1, 'a.wav');
     save(s, 2, 'b.wav');
@@ -203,7 +266,12 @@ describe('resuming after a reload', () => {
     await s.orchestrator.restore();
     await s.orchestrator.restore();
     expect([...s.activities.values()]).toEqual([
-      expect.objectContaining({ name: 'Live/a.wav', state: 'Error', percent: 33, error: UPLOAD_MESSAGES.interrupted('a.wav') }),
+      expect.objectContaining({
+        name: 'Live/a.wav',
+        state: 'Error',
+        percent: 33,
+        error: UPLOAD_MESSAGES.interrupted('a.wav'),
+      }),
     ]);
     expect(s.pending.all().map((p) => p.fileName)).toEqual(['a.wav', 'c.wav']);
   });
@@ -239,7 +307,12 @@ describe('resuming after a reload', () => {
     const s = setup({ sessions: { 'upload-1': {} } });
     save(s, 1, 'a.wav');
     await s.orchestrator.restore();
-    await s.orchestrator.start({ file: file('a.wav'), label: 'Live/a.wav', scope: 'folder:g1', ticket: async () => ticket(5) }).done;
+    await s.orchestrator.start({
+      file: file('a.wav'),
+      label: 'Live/a.wav',
+      scope: 'folder:g1',
+      ticket: async () => ticket(5),
+    }).done;
     expect([...s.activities.values()].map((a) => a.state)).toEqual(['Finished']);
     expect(s.send.mock.calls[0]![0].ticket).toEqual(ticket(1));
   });
@@ -265,9 +338,17 @@ describe('the upload engine under the orchestrator', () => {
     const recorded: string[] = [];
     const api: ApiCall = async <T>(path: string, init?: { method?: string; body?: unknown }) => {
       if (path === '/api/uploads/upload-1')
-        return { id: 'upload-1', size: 400, partSize: 100, partCount: 4, status: 'open', parts: [{ partNumber: 2, etag: 'b', size: 100 }] } as T;
+        return {
+          id: 'upload-1',
+          size: 400,
+          partSize: 100,
+          partCount: 4,
+          status: 'open',
+          parts: [{ partNumber: 2, etag: 'b', size: 100 }],
+        } as T;
       if (path.endsWith('/url')) return { url: `https://store.test/${path.split('/')[5]}` } as T;
-      if (init?.method === 'PUT') return void recorded.push(`${path.split('/')[5]}:${(init.body as { size: number }).size}`) as T;
+      if (init?.method === 'PUT')
+        return void recorded.push(`${path.split('/')[5]}:${(init.body as { size: number }).size}`) as T;
       if (path === '/api/versions/version-1/complete') return version('version-1') as T;
       throw new Error(`unexpected ${path}`);
     };
@@ -276,9 +357,17 @@ describe('the upload engine under the orchestrator', () => {
       api,
       cancelOnServer: async () => undefined,
       activities: { add: () => undefined, update: () => undefined, remove: () => undefined },
-      pending: pendingStore(() => ({ getItem: (k) => memory.get(k) ?? null, setItem: (k, v) => void memory.set(k, v) })),
+      pending: pendingStore(() => ({
+        getItem: (k) => memory.get(k) ?? null,
+        setItem: (k, v) => void memory.set(k, v),
+      })),
     });
-    const outcome = await orchestrator.start({ file: file('mix.wav', 400), label: 'mix.wav', scope: 'folder:root', ticket: async () => ticket(1, 400) }).done;
+    const outcome = await orchestrator.start({
+      file: file('mix.wav', 400),
+      label: 'mix.wav',
+      scope: 'folder:root',
+      ticket: async () => ticket(1, 400),
+    }).done;
     expect(outcome).toEqual({ status: 'completed', version: version('version-1') });
     expect(puts.sort()).toEqual(['https://store.test/1', 'https://store.test/3', 'https://store.test/4']);
     expect(most).toBeGreaterThan(1);

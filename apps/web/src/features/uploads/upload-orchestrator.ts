@@ -62,7 +62,8 @@ export const UPLOAD_MESSAGES = {
   expired: 'This upload can no longer be resumed. Upload the file again.',
 };
 
-export const percentOf = (sentBytes: number, totalBytes: number) => (totalBytes > 0 ? Math.min(100, Math.floor((sentBytes / totalBytes) * 100)) : 100);
+export const percentOf = (sentBytes: number, totalBytes: number) =>
+  totalBytes > 0 ? Math.min(100, Math.floor((sentBytes / totalBytes) * 100)) : 100;
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : MESSAGES.genericError);
 const sentOf = (session: UploadSession) => session.parts.reduce((total, part) => total + part.size, 0);
@@ -107,7 +108,8 @@ export class UploadOrchestrator {
   private async restoreOnce(onSettled: () => void): Promise<void> {
     const held = (await this.deps.tabs?.held()) ?? new Set<string>();
     for (const entry of this.deps.pending.all()) {
-      if (this.running.has(entry.fingerprint) || this.interrupted.has(entry.fingerprint) || held.has(entry.fingerprint)) continue;
+      if (this.running.has(entry.fingerprint) || this.interrupted.has(entry.fingerprint) || held.has(entry.fingerprint))
+        continue;
       // Unreachable, or another account's upload on this browser: keep it for later.
       const session = await this.session(entry.ticket);
       if (!session) continue;
@@ -164,7 +166,12 @@ export class UploadOrchestrator {
   }
 
   /** A saved ticket is used while its session is open and holds this file; otherwise a new one is asked for. */
-  private async ticketFor(print: string, request: UploadRequest, saved: Ticket | null, signal: AbortSignal): Promise<Ticket> {
+  private async ticketFor(
+    print: string,
+    request: UploadRequest,
+    saved: Ticket | null,
+    signal: AbortSignal,
+  ): Promise<Ticket> {
     if (saved) {
       const session = await this.session(saved, signal);
       if (session?.status === 'open' && session.size === request.file.size) return saved;
@@ -179,7 +186,10 @@ export class UploadOrchestrator {
     const id = this.newId();
     const controller = new AbortController();
     // Shared with `cancel`, which may run at any await below.
-    const state: { versionId: string | null; cancelled: Promise<unknown> | null } = { versionId: saved?.version.id ?? null, cancelled: null };
+    const state: { versionId: string | null; cancelled: Promise<unknown> | null } = {
+      versionId: saved?.version.id ?? null,
+      cancelled: null,
+    };
     const cancelOnServer = (version: string) => this.deps.cancelOnServer(version).catch(() => undefined);
     const cancel = () => {
       if (state.cancelled) return;
@@ -201,7 +211,14 @@ export class UploadOrchestrator {
           await cancelOnServer(ticket.version.id);
           return { status: 'cancelled' };
         }
-        pending.save({ fingerprint: print, scope: request.scope, label: request.label, fileName: request.file.name, size: request.file.size, ticket });
+        pending.save({
+          fingerprint: print,
+          scope: request.scope,
+          label: request.label,
+          fileName: request.file.name,
+          size: request.file.size,
+          ticket,
+        });
         request.onTicket?.(ticket);
         const version = await this.send({
           api: this.deps.api,

@@ -20,7 +20,11 @@ function webLockClaims(): TabClaims | undefined {
     },
     async held() {
       const state = await locks.query();
-      return new Set((state.held ?? []).flatMap((lock) => (lock.name?.startsWith(LOCK_PREFIX) ? [lock.name.slice(LOCK_PREFIX.length)] : [])));
+      return new Set(
+        (state.held ?? []).flatMap((lock) =>
+          lock.name?.startsWith(LOCK_PREFIX) ? [lock.name.slice(LOCK_PREFIX.length)] : [],
+        ),
+      );
     },
   };
 }

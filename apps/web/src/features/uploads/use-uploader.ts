@@ -54,7 +54,8 @@ export function useUploader() {
       }
       const queue = [...files];
       const worker = async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await uploadOne(next, ids[dirname(next.relativePath)] ?? groupId);
+        for (let next = queue.shift(); next; next = queue.shift())
+          await uploadOne(next, ids[dirname(next.relativePath)] ?? groupId);
       };
       await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, files.length) }, worker));
     },

@@ -9,5 +9,10 @@ export const userKeys = {
 
 export function useMe() {
   const { user } = useAuth();
-  return useQuery({ queryKey: userKeys.me(), queryFn: ({ signal }) => getMe(signal), enabled: Boolean(user), staleTime: 30_000 });
+  return useQuery({
+    queryKey: userKeys.me(),
+    queryFn: ({ signal }) => getMe(signal),
+    enabled: Boolean(user),
+    staleTime: 30_000,
+  });
 }

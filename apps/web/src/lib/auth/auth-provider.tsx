@@ -33,7 +33,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const stored = await created.getUser();
       if (cancelled) return;
       setManager(created);
-      setUser(stored && !stored.expired ? stored : stored?.refresh_token ? await created.signinSilent().catch(() => null) : null);
+      setUser(
+        stored && !stored.expired
+          ? stored
+          : stored?.refresh_token
+            ? await created.signinSilent().catch(() => null)
+            : null,
+      );
       setReady(true);
     })().catch(() => {
       setReady(true);

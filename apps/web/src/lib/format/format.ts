@@ -14,9 +14,11 @@ export function formatBytes(bytes: number): string {
   return `${value >= 100 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-export const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+export const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
-export const formatLimit = (value: number, unit = '') => (value === UNLIMITED ? 'Unlimited' : `${value.toLocaleString()}${unit}`);
+export const formatLimit = (value: number, unit = '') =>
+  value === UNLIMITED ? 'Unlimited' : `${value.toLocaleString()}${unit}`;
 
 const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
@@ -30,7 +32,8 @@ export function formatRelative(iso: string, now = Date.now()): string {
     ['hour', 3600],
     ['minute', 60],
   ];
-  for (const [unit, size] of steps) if (Math.abs(seconds) >= size) return RELATIVE.format(Math.round(seconds / size), unit);
+  for (const [unit, size] of steps)
+    if (Math.abs(seconds) >= size) return RELATIVE.format(Math.round(seconds / size), unit);
   return 'just now';
 }
 

@@ -30,7 +30,12 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
     }
     case 'join.requested':
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
-      notify('info', 'Join Request', 'Someone asked to join one of your folders or projects. Open the notifications to answer.', { sticky: true });
+      notify(
+        'info',
+        'Join Request',
+        'Someone asked to join one of your folders or projects. Open the notifications to answer.',
+        { sticky: true },
+      );
       return;
     case 'join.decided': {
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
@@ -40,7 +45,9 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
         notify(
           status === 'approved' ? 'success' : 'warning',
           'Join Request',
-          status === 'approved' ? 'Your request was approved: the shared item is now in your groups.' : 'Your request to join was declined.',
+          status === 'approved'
+            ? 'Your request was approved: the shared item is now in your groups.'
+            : 'Your request to join was declined.',
           { sticky: true },
         );
       return;
@@ -54,7 +61,10 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
       // A collaborator's new comment arrives whole, presented for non-authors: show it at once.
       const arrived = event.data.comment;
       if (arrived && arrived.user.id !== selfId && queryClient.getQueryData(key)) {
-        queryClient.setQueryData<Comment[]>(key, (list) => [arrived, ...(list ?? []).filter((c) => c.id !== arrived.id)]);
+        queryClient.setQueryData<Comment[]>(key, (list) => [
+          arrived,
+          ...(list ?? []).filter((c) => c.id !== arrived.id),
+        ]);
         // Shown at once; then fetched once more for what this viewer may do with it (resolve).
         void queryClient.invalidateQueries({ queryKey: key });
         return;
@@ -110,7 +120,15 @@ function approvalNotice(data: EventData<'approval.changed'>): string {
 const RealtimeContext = createContext<RealtimeClient | null>(null);
 
 /** Opens the realtime connection for the signed-in user and keeps the query cache fresh. */
-export function RealtimeProvider({ userId, isAdmin, children }: { userId: string | null; isAdmin: boolean; children: ReactNode }) {
+export function RealtimeProvider({
+  userId,
+  isAdmin,
+  children,
+}: {
+  userId: string | null;
+  isAdmin: boolean;
+  children: ReactNode;
+}) {
   const queryClient = useQueryClient();
   const accessToken = useAuth().user?.access_token ?? null;
   // One client per signed-in user; constructing it opens nothing, the effect connects it.

@@ -49,7 +49,8 @@ const TOKEN_TTL_SECONDS = 300;
 /** Names inside one folder of the archive stay unique: "Mix.wav", "Mix (2).wav". */
 function uniquePath(taken: Set<string>, path: string): string {
   let candidate = path;
-  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = path.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++)
+    candidate = path.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
   taken.add(candidate.toLowerCase());
   return candidate;
 }
@@ -72,8 +73,16 @@ export class ZipService {
   async prepare(actor: Actor, items: Ref[]): Promise<{ url: string; downloadId: string; fileName: string }> {
     await this.files(actor, items);
     const downloadId = randomUUID();
-    const token = this.deps.tokens.sign('zip', { userId: actor.userId, downloadId, items } satisfies ZipClaims, TOKEN_TTL_SECONDS);
-    return { url: `/api/downloads/zip?t=${token}`, downloadId, fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip` };
+    const token = this.deps.tokens.sign(
+      'zip',
+      { userId: actor.userId, downloadId, items } satisfies ZipClaims,
+      TOKEN_TTL_SECONDS,
+    );
+    return {
+      url: `/api/downloads/zip?t=${token}`,
+      downloadId,
+      fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip`,
+    };
   }
 
   /**
@@ -97,14 +106,19 @@ export class ZipService {
       actor,
       files.map((f) => f.project),
     );
-    const allowed = files.filter((f) => projectCapabilities(roles.get(f.project.id) ?? 'NONE', f.project.enableDownload).canDownload);
+    const allowed = files.filter(
+      (f) => projectCapabilities(roles.get(f.project.id) ?? 'NONE', f.project.enableDownload).canDownload,
+    );
     // Say why an archive would be empty: everything in it has downloads off for this actor.
     if (allowed.length === 0 && files.length > 0) throw AppError.forbidden(DOWNLOADS_OFF_HERE);
     return allowed;
   }
 
   /** What a public link's visitor may take: projects whose downloads are on, and nothing else. */
-  async publicFiles(root: { type: 'group' | 'project'; row: { id: string; name: string } }, folderId: string | null): Promise<ZipFileRef[]> {
+  async publicFiles(
+    root: { type: 'group' | 'project'; row: { id: string; name: string } },
+    folderId: string | null,
+  ): Promise<ZipFileRef[]> {
     if (root.type === 'project') {
       const [project] = await this.deps.projects.findMany([root.row.id]);
       return project?.enableDownload ? [{ project, folders: [] }] : [];
@@ -152,7 +166,11 @@ export class ZipService {
   }
 
   /** Streams entries as a stored ZIP; progress goes to `topic` (when there is a user to tell). */
-  async streamEntries(entries: Entry[], topic: string | null, downloadId: string): Promise<{ body: Readable; size: number; fileName: string }> {
+  async streamEntries(
+    entries: Entry[],
+    topic: string | null,
+    downloadId: string,
+  ): Promise<{ body: Readable; size: number; fileName: string }> {
     if (entries.length === 0) throw AppError.notFound('There is nothing to download here.');
 
     const zip = new ZipFile();
@@ -164,11 +182,17 @@ export class ZipService {
         );
       });
     }
-    const size = await new Promise<number>((resolve) => zip.end({ forceZip64Format: false, comment: '' }, ((total: number) => resolve(total)) as () => void));
+    const size = await new Promise<number>((resolve) =>
+      zip.end({ forceZip64Format: false, comment: '' }, ((total: number) => resolve(total)) as () => void),
+    );
 
     let sent = 0;
     const publish = (percent: number) =>
-      topic ? this.deps.bus.publish({ topic, type: 'download.progress', data: { downloadId, percent } }).catch(() => undefined) : Promise.resolve();
+      topic
+        ? this.deps.bus
+            .publish({ topic, type: 'download.progress', data: { downloadId, percent } })
+            .catch(() => undefined)
+        : Promise.resolve();
     const timer = setInterval(() => void publish(Math.floor((sent / size) * 100)), PROGRESS_MS);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
@@ -182,6 +206,10 @@ export class ZipService {
       },
     });
     counter.on('close', () => clearInterval(timer));
-    return { body: (zip.outputStream as Readable).pipe(counter), size, fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip` };
+    return {
+      body: (zip.outputStream as Readable).pipe(counter),
+      size,
+      fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip`,
+    };
   }
 }

@@ -8,7 +8,8 @@ export type { GroupRow } from '../../../db/rows';
 import type { GroupRow } from '../../../db/rows';
 export type Sort = 'alphabetical' | 'newest';
 
-const order = (sort: Sort) => (sort === 'newest' ? [desc(groups.updatedAt), asc(groups.id)] : [asc(sql`lower(${groups.name})`), asc(groups.id)]);
+const order = (sort: Sort) =>
+  sort === 'newest' ? [desc(groups.updatedAt), asc(groups.id)] : [asc(sql`lower(${groups.name})`), asc(groups.id)];
 
 /** Folders of one area (the scope's mode): rows of the other area are never returned. */
 export class GroupsRepository {
@@ -56,7 +57,11 @@ export class GroupsRepository {
     owner: { filter: 'all' | 'owned' | 'joined'; userId: string } = { filter: 'all', userId: '' },
   ): Promise<GroupRow[]> {
     const ownership =
-      owner.filter === 'owned' ? eq(groups.publisherId, owner.userId) : owner.filter === 'joined' ? sql`${groups.publisherId} <> ${owner.userId}` : undefined;
+      owner.filter === 'owned'
+        ? eq(groups.publisherId, owner.userId)
+        : owner.filter === 'joined'
+          ? sql`${groups.publisherId} <> ${owner.userId}`
+          : undefined;
     return this.db
       .select()
       .from(groups)
@@ -102,7 +107,10 @@ export class GroupsRepository {
   /** Names of the folders on a path, in path order (the breadcrumb). */
   async crumbs(path: string[]): Promise<{ id: string; name: string }[]> {
     if (path.length === 0) return [];
-    const rows = await this.db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, path));
+    const rows = await this.db
+      .select({ id: groups.id, name: groups.name })
+      .from(groups)
+      .where(inArray(groups.id, path));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return path.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
@@ -130,10 +138,7 @@ export class GroupsRepository {
       .select()
       .from(groups)
       .where(
-        and(
-          this.scope.live(groups),
-          sql`(${groups.publisherId} = ${userId} or ${groups.path} && ${uuidArray(roots)})`,
-        ),
+        and(this.scope.live(groups), sql`(${groups.publisherId} = ${userId} or ${groups.path} && ${uuidArray(roots)})`),
       )
       .orderBy(asc(sql`lower(${groups.name})`))
       .limit(limit);

@@ -40,11 +40,17 @@ export class GroupsService {
     const { offset, limit, ...filters } = query;
     if (!groupId) return this.listRoot(actor, query);
     const current = await this.resolve(actor, groupId);
-    const folders = await this.deps.groups.children(groupId, filters.sort, { filter: filters.owner, userId: actor.userId });
+    const folders = await this.deps.groups.children(groupId, filters.sort, {
+      filter: filters.owner,
+      userId: actor.userId,
+    });
     const folderPage = folders.slice(offset, offset + limit);
     const projectOffset = Math.max(0, offset - folders.length);
     const [files, projectTotal] = await Promise.all([
-      this.deps.projects.children(groupId, filters, actor.userId, { limit: limit - folderPage.length, offset: projectOffset }),
+      this.deps.projects.children(groupId, filters, actor.userId, {
+        limit: limit - folderPage.length,
+        offset: projectOffset,
+      }),
       this.deps.projects.countChildren(groupId, filters, actor.userId),
     ]);
     const roles = await this.deps.policy.childRoles(actor, current.role, [...folderPage, ...files]);
@@ -62,7 +68,11 @@ export class GroupsService {
       this.deps.projects.joinedRoots(reachable, reachable, filters.sort),
     ]);
     const owned = (publisherId: string) =>
-      filters.owner === 'owned' ? publisherId === actor.userId : filters.owner === 'joined' ? publisherId !== actor.userId : true;
+      filters.owner === 'owned'
+        ? publisherId === actor.userId
+        : filters.owner === 'joined'
+          ? publisherId !== actor.userId
+          : true;
     const folders = dedupe([...ownedFolders, ...joinedFolders]).filter((g) => owned(g.publisherId));
     const files = dedupe([...ownedFiles, ...joinedFiles]).filter(
       (p) => owned(p.publisherId) && (filters.kind === 'all' || fileKind(p.latestExtension) === filters.kind),
@@ -101,7 +111,9 @@ export class GroupsService {
     const role = (id: string): Role => roles.get(id) ?? 'NONE';
     const items = [
       ...folders.map((g) => this.deps.presenter.group(g, role(g.id), people)),
-      ...files.map((p) => this.deps.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails)),
+      ...files.map((p) =>
+        this.deps.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0, thumbnails),
+      ),
     ];
     const nextOffset = offset + items.length < total ? offset + items.length : null;
     return {
@@ -115,7 +127,10 @@ export class GroupsService {
   }
 
   /** A folder inside `parentId` (or at the root). Inside a folder it belongs to that folder's publisher. */
-  async create(actor: Actor, input: { name: string; parentId: string | null; color?: string | null | undefined }): Promise<GroupItem> {
+  async create(
+    actor: Actor,
+    input: { name: string; parentId: string | null; color?: string | null | undefined },
+  ): Promise<GroupItem> {
     const parent = input.parentId ? await this.resolve(actor, input.parentId, 'edit') : null;
     const id = randomUUID();
     const row = await this.deps.groups.insert({
@@ -140,7 +155,10 @@ export class GroupsService {
     const { group, role } = await this.resolve(actor, id, 'edit');
     const moving = input.parentId !== undefined && input.parentId !== group.parentId;
     if (moving) await this.move(actor, group, input.parentId ?? null);
-    const patch = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.color !== undefined ? { color: input.color } : {}) };
+    const patch = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.color !== undefined ? { color: input.color } : {}),
+    };
     const row = await this.deps.groups.update(id, patch);
     await this.deps.events.changed(eventItem.group(row), 'updated', group.parentId);
     // Who reaches the subtree changed with its new ancestors.
@@ -163,7 +181,11 @@ export class GroupsService {
     const roles = await this.deps.policy.roles(actor, rows);
     return rows
       .filter((row) => groupCapabilities(roles.get(row.id) ?? 'NONE').canCreate)
-      .map((row) => ({ id: row.id, parentId: row.parentId, path: row.path.map((id) => names.get(id) ?? '…').join(' / ') }))
+      .map((row) => ({
+        id: row.id,
+        parentId: row.parentId,
+        path: row.path.map((id) => names.get(id) ?? '…').join(' / '),
+      }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 
@@ -175,14 +197,16 @@ export class GroupsService {
     // The parent is checked first: existing sub-folders must not reveal their ids to outsiders.
     if (parentId) await this.resolve(actor, parentId, 'edit');
     const ids: Record<string, string> = {};
-    const sorted = [...new Set(paths.flatMap((p) => p.split('/').map((_, i, all) => all.slice(0, i + 1).join('/'))))].sort(
-      (a, b) => a.split('/').length - b.split('/').length,
-    );
+    const sorted = [
+      ...new Set(paths.flatMap((p) => p.split('/').map((_, i, all) => all.slice(0, i + 1).join('/')))),
+    ].sort((a, b) => a.split('/').length - b.split('/').length);
     for (const path of sorted) {
       const segments = path.split('/');
       const name = segments.at(-1)!.trim();
       const parent = segments.length > 1 ? ids[segments.slice(0, -1).join('/')]! : parentId;
-      const siblings = parent ? await this.deps.groups.children(parent, 'alphabetical') : await this.deps.groups.ownedRoots(actor.userId, 'alphabetical');
+      const siblings = parent
+        ? await this.deps.groups.children(parent, 'alphabetical')
+        : await this.deps.groups.ownedRoots(actor.userId, 'alphabetical');
       const existing = siblings.find((g) => g.name === name);
       ids[path] = existing?.id ?? (await this.create(actor, { name, parentId: parent })).id;
     }

@@ -9,7 +9,12 @@ import type { BlobStore } from '../../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../../platform/blob/disk-blob-store';
 import { systemClock, type Clock } from '../../../platform/clock/clock';
 import type { JobContext } from '../../../platform/jobs/job-definition';
-import { HEADER_BYTES, id3v2Length, readDeclaredLength, type DeclaredLength } from '../../../platform/media/audio-integrity';
+import {
+  HEADER_BYTES,
+  id3v2Length,
+  readDeclaredLength,
+  type DeclaredLength,
+} from '../../../platform/media/audio-integrity';
 import {
   decodePeaks,
   encodeLossyPreview,
@@ -32,7 +37,18 @@ import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
 import type { VersionRow, VersionsRepository } from '../projects/versions.repository';
 
 const PROGRESS_INTERVAL_MS = 500;
-const PLAYABLE_CODECS = new Set(['mp3', 'aac', 'flac', 'vorbis', 'opus', 'pcm_s16le', 'pcm_s24le', 'pcm_f32le', 'pcm_u8', 'alac']);
+const PLAYABLE_CODECS = new Set([
+  'mp3',
+  'aac',
+  'flac',
+  'vorbis',
+  'opus',
+  'pcm_s16le',
+  'pcm_s24le',
+  'pcm_f32le',
+  'pcm_u8',
+  'alac',
+]);
 const PLAYABLE_EXTENSIONS = new Set(['mp3', 'm4a', 'aac', 'flac', 'wav', 'ogg', 'opus', 'webm']);
 
 /** Browsers play most formats as they are; AIFF and exotic WAV codecs get an AAC preview. */
@@ -114,14 +130,24 @@ export class MediaService {
   ): Promise<DecodedPeaks> {
     if (!previewPath && version.fileExtension === 'wav') {
       const size = (await this.blobs.head(version.blobKey))?.size ?? 0;
-      const head = await streamToBuffer(await this.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }));
+      const head = await streamToBuffer(
+        await this.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }),
+      );
       const layout = readWavLayout(head, size);
       if (layout && layout.dataLength > 0) {
         // Local disk: large aligned reads. Object storage: the ranged stream.
         const samples =
           this.blobs instanceof DiskBlobStore
-            ? readFileRange(this.blobs.localPath(version.blobKey), layout.dataStart, layout.dataLength, (layout.bitsPerSample / 8) * layout.channels)
-            : ((await this.blobs.get(version.blobKey, { start: layout.dataStart, end: layout.dataStart + layout.dataLength - 1 })) as AsyncIterable<Buffer>);
+            ? readFileRange(
+                this.blobs.localPath(version.blobKey),
+                layout.dataStart,
+                layout.dataLength,
+                (layout.bitsPerSample / 8) * layout.channels,
+              )
+            : ((await this.blobs.get(version.blobKey, {
+                start: layout.dataStart,
+                end: layout.dataStart + layout.dataLength - 1,
+              })) as AsyncIterable<Buffer>);
         // No decoder runs here, so none reports problems: a cut-off tail shows in the length check.
         return { bins: await scanWavPeaks(samples, layout, onProgress), problems: [] };
       }
@@ -139,7 +165,11 @@ export class MediaService {
   private async declaredLength(version: VersionRow): Promise<DeclaredLength | null> {
     const size = (await this.blobs.head(version.blobKey))?.size ?? version.fileSize;
     const read = async (start: number) =>
-      start < size ? streamToBuffer(await this.blobs.get(version.blobKey, { start, end: Math.min(size, start + HEADER_BYTES) - 1 })) : Buffer.alloc(0);
+      start < size
+        ? streamToBuffer(
+            await this.blobs.get(version.blobKey, { start, end: Math.min(size, start + HEADER_BYTES) - 1 }),
+          )
+        : Buffer.alloc(0);
     const head = await read(0);
     // MP3 (and some FLAC) files open with an ID3 tag, cover art included: the audio header follows it.
     const tag = id3v2Length(head);
@@ -212,7 +242,8 @@ export class MediaService {
         probedSeconds: media.durationSeconds,
         problems,
       });
-      if (problems.length > 0) context.log.warn({ versionId, problems: problems.slice(0, 5) }, 'decoder reported bad data');
+      if (problems.length > 0)
+        context.log.warn({ versionId, problems: problems.slice(0, 5) }, 'decoder reported bad data');
       if (verdict.kind === 'corrupt') return await this.markCorrupt(versionId, verdict.error, announce);
       if (verdict.warning) context.log.warn({ versionId, warning: verdict.warning }, 'version plays with a warning');
       const base = `projects/${version.projectId}/${versionId}`;
@@ -246,13 +277,21 @@ export class MediaService {
       if (!(error instanceof MediaError)) throw error;
       // The tool's words name server paths: they go to the log, users get a plain sentence.
       context.log.warn({ versionId, reason: error.message }, 'version is corrupt');
-      return await this.markCorrupt(versionId, error.reason === 'no-audio' ? MEDIA_MESSAGES.noAudio : MEDIA_MESSAGES.unreadable, announce);
+      return await this.markCorrupt(
+        versionId,
+        error.reason === 'no-audio' ? MEDIA_MESSAGES.noAudio : MEDIA_MESSAGES.unreadable,
+        announce,
+      );
     } finally {
       await rm(previewPath, { force: true });
     }
   }
 
-  private async markCorrupt(versionId: string, message: string, announce: (progress: number, status: VersionRow['status']) => Promise<void>): Promise<null> {
+  private async markCorrupt(
+    versionId: string,
+    message: string,
+    announce: (progress: number, status: VersionRow['status']) => Promise<void>,
+  ): Promise<null> {
     await this.versions.update(versionId, { status: 'corrupt', error: message, warning: null, progress: 100 });
     await announce(100, 'corrupt');
     return null;
@@ -268,7 +307,10 @@ export class MediaService {
     const versionId = version.id;
     if (needsLossyPreview) {
       const key = await this.storeLossyPreview(version, input, media).catch((error: unknown) => {
-        context.log.warn({ versionId, err: error }, 'lossy preview failed; playback without downloads stays unavailable');
+        context.log.warn(
+          { versionId, err: error },
+          'lossy preview failed; playback without downloads stays unavailable',
+        );
         return null;
       });
       if (key) {
@@ -294,7 +336,13 @@ export class MediaService {
       try {
         const media = version.media as Pick<ProbeResult, 'sampleRate' | 'channels'> | null;
         // A browser preview made for the original is lossy AAC already.
-        const key = version.previewKey ?? (await this.storeLossyPreview(version, await this.input(version), media ?? { sampleRate: 48000, channels: 2 }));
+        const key =
+          version.previewKey ??
+          (await this.storeLossyPreview(
+            version,
+            await this.input(version),
+            media ?? { sampleRate: 48000, channels: 2 },
+          ));
         await this.versions.update(version.id, { lossyPreviewKey: key });
         made++;
       } catch (error) {
@@ -304,7 +352,11 @@ export class MediaService {
     return made;
   }
 
-  private async storeLossyPreview(version: VersionRow, input: string, media: Pick<ProbeResult, 'sampleRate' | 'channels'>): Promise<string> {
+  private async storeLossyPreview(
+    version: VersionRow,
+    input: string,
+    media: Pick<ProbeResult, 'sampleRate' | 'channels'>,
+  ): Promise<string> {
     const output = join(tmpdir(), `mixroom-lossy-${randomUUID()}.m4a`);
     try {
       await encodeLossyPreview(this.tools, input, output, media);

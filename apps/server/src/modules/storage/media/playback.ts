@@ -10,10 +10,14 @@ export const PREVIEW_PREPARING_MESSAGE = 'The preview is being prepared.';
  * 409 with PREVIEW_PREPARING_MESSAGE). Waveform peaks and thumbnails give no audio away and need
  * no such rule.
  */
-export function playbackKey(version: Pick<VersionRow, 'blobKey' | 'previewKey' | 'lossyPreviewKey'>, canDownload: boolean): string | null {
+export function playbackKey(
+  version: Pick<VersionRow, 'blobKey' | 'previewKey' | 'lossyPreviewKey'>,
+  canDownload: boolean,
+): string | null {
   if (canDownload) return version.previewKey ?? version.blobKey;
   return version.lossyPreviewKey;
 }
 
 /** Where a version's lossy preview is kept, beside its original. */
-export const lossyPreviewKeyOf = (version: Pick<VersionRow, 'projectId' | 'id'>) => `projects/${version.projectId}/${version.id}/preview-lossy.m4a`;
+export const lossyPreviewKeyOf = (version: Pick<VersionRow, 'projectId' | 'id'>) =>
+  `projects/${version.projectId}/${version.id}/preview-lossy.m4a`;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../../platform/clock/clock';
-import { isStalled, PROCESSING_HEARTBEAT_MS, PROCESSING_STALLED_AFTER_MS, startHeartbeat, type Ticker } from './processing-heartbeat';
+import {
+  isStalled,
+  PROCESSING_HEARTBEAT_MS,
+  PROCESSING_STALLED_AFTER_MS,
+  startHeartbeat,
+  type Ticker,
+} from './processing-heartbeat';
 
 function manualTicker() {
   const ticks: { ms: number; tick: () => void }[] = [];
@@ -19,7 +25,11 @@ describe('processing heartbeat', () => {
     const clock = new TestClock(new Date('2026-11-24T07:00:00Z'));
     const { ticker, ticks, fire } = manualTicker();
     const beats: string[] = [];
-    const stop = await startHeartbeat(async (at) => beats.push(at.toISOString()), { clock, ticker, onError: () => undefined });
+    const stop = await startHeartbeat(async (at) => beats.push(at.toISOString()), {
+      clock,
+      ticker,
+      onError: () => undefined,
+    });
     expect(ticks[0]?.ms).toBe(PROCESSING_HEARTBEAT_MS);
     clock.advance(PROCESSING_HEARTBEAT_MS);
     fire();

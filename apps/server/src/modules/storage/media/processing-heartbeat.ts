@@ -24,7 +24,8 @@ export const systemTicker: Ticker = {
 };
 
 /** Whether a version with this last heartbeat counts as stalled at `now`. */
-export const isStalled = (heartbeatAt: Date | null, now: Date) => heartbeatAt !== null && now.getTime() - heartbeatAt.getTime() >= PROCESSING_STALLED_AFTER_MS;
+export const isStalled = (heartbeatAt: Date | null, now: Date) =>
+  heartbeatAt !== null && now.getTime() - heartbeatAt.getTime() >= PROCESSING_STALLED_AFTER_MS;
 
 /**
  * Marks a version alive now and every PROCESSING_HEARTBEAT_MS until stopped. A failed write is

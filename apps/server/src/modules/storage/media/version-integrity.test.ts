@@ -10,7 +10,12 @@ describe('judgeIntegrity', () => {
   });
 
   it('warns when the header promises more than is there, with both lengths', () => {
-    const verdict = judgeIntegrity({ declared: { declaredSeconds: 200, presentSeconds: 6.2 }, decodedSeconds: 6.2, probedSeconds: 6.2, problems: [] });
+    const verdict = judgeIntegrity({
+      declared: { declaredSeconds: 200, presentSeconds: 6.2 },
+      decodedSeconds: 6.2,
+      probedSeconds: 6.2,
+      problems: [],
+    });
     expect(verdict).toEqual({
       kind: 'ready',
       warning: 'This file is shorter than its header says (0:06 of 3:20): it may have been cut off during upload.',
@@ -23,7 +28,12 @@ describe('judgeIntegrity', () => {
   });
 
   it('allows MP3 encoder padding counted in the header', () => {
-    const verdict = judgeIntegrity({ declared: { declaredSeconds: 20.04, presentSeconds: null }, decodedSeconds: 20, probedSeconds: 20.04, problems: [] });
+    const verdict = judgeIntegrity({
+      declared: { declaredSeconds: 20.04, presentSeconds: null },
+      decodedSeconds: 20,
+      probedSeconds: 20.04,
+      problems: [],
+    });
     expect(verdict).toEqual({ kind: 'ready', warning: null, durationSeconds: 20.04 });
   });
 
@@ -38,7 +48,12 @@ describe('judgeIntegrity', () => {
   });
 
   it('takes a decode that errs and ends early as cut off, even without a header length', () => {
-    const verdict = judgeIntegrity({ declared: null, decodedSeconds: 61, probedSeconds: 180, problems: ['Truncated packet'] });
+    const verdict = judgeIntegrity({
+      declared: null,
+      decodedSeconds: 61,
+      probedSeconds: 180,
+      problems: ['Truncated packet'],
+    });
     expect(verdict).toMatchObject({ kind: 'ready', warning: MEDIA_MESSAGES.truncated(61, 180), durationSeconds: 61 });
   });
 });

@@ -18,7 +18,8 @@ function shorter(present: number, declared: number): string {
 }
 
 export type IntegrityVerdict =
-  { kind: 'corrupt'; error: string } | { kind: 'ready'; warning: string | null; /** the length that really plays */ durationSeconds: number };
+  | { kind: 'corrupt'; error: string }
+  | { kind: 'ready'; warning: string | null; /** the length that really plays */ durationSeconds: number };
 
 /**
  * Judges a processed file: nothing decodable is corrupt; a file holding less than its header
@@ -37,12 +38,20 @@ export function judgeIntegrity(input: {
     const present = Math.min(decodedSeconds, declared.presentSeconds ?? Infinity);
     const slack = 0.1 + declared.declaredSeconds * 0.001;
     if (declared.declaredSeconds - present > slack) {
-      return { kind: 'ready', warning: MEDIA_MESSAGES.truncated(present, declared.declaredSeconds), durationSeconds: present };
+      return {
+        kind: 'ready',
+        warning: MEDIA_MESSAGES.truncated(present, declared.declaredSeconds),
+        durationSeconds: present,
+      };
     }
   }
   // A decode that came up short of what the container announced is cut off too, header or not.
   if (problems.length > 0 && probedSeconds - decodedSeconds > 0.1 + probedSeconds * 0.001) {
-    return { kind: 'ready', warning: MEDIA_MESSAGES.truncated(decodedSeconds, probedSeconds), durationSeconds: decodedSeconds };
+    return {
+      kind: 'ready',
+      warning: MEDIA_MESSAGES.truncated(decodedSeconds, probedSeconds),
+      durationSeconds: decodedSeconds,
+    };
   }
   if (problems.length > 0) return { kind: 'ready', warning: MEDIA_MESSAGES.damaged, durationSeconds: probedSeconds };
   return { kind: 'ready', warning: null, durationSeconds: probedSeconds };

@@ -39,7 +39,9 @@ export class AttachmentsService {
     const { latest, counts } = await this.deps.versions.latestOf(rows.map((r) => r.id));
     const people = await this.deps.presenter.people([project.publisherId]);
     return {
-      items: rows.map((row) => this.deps.presenter.project(row, role, people, latest.get(row.id), counts.get(row.id) ?? 0)),
+      items: rows.map((row) =>
+        this.deps.presenter.project(row, role, people, latest.get(row.id), counts.get(row.id) ?? 0),
+      ),
       canEdit: projectCapabilities(role, project.enableDownload).canEdit,
     };
   }
@@ -62,7 +64,11 @@ export class AttachmentsService {
       createdBy: actor.userId,
     });
     try {
-      const ticket = await this.deps.projects.openVersion(actor, row, { name: row.name, fileName: input.fileName, size: input.size });
+      const ticket = await this.deps.projects.openVersion(actor, row, {
+        name: row.name,
+        fileName: input.fileName,
+        size: input.size,
+      });
       await this.announce(parent.id, id, 'created');
       return ticket;
     } catch (error) {

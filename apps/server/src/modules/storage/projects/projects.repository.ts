@@ -10,7 +10,10 @@ import type { Sort } from '../folders/groups.repository';
 export type { ProjectRow } from '../../../db/rows';
 import type { ProjectRow } from '../../../db/rows';
 
-const order = (sort: Sort) => (sort === 'newest' ? [desc(projects.updatedAt), asc(projects.id)] : [asc(sql`lower(${projects.name})`), asc(projects.id)]);
+const order = (sort: Sort) =>
+  sort === 'newest'
+    ? [desc(projects.updatedAt), asc(projects.id)]
+    : [asc(sql`lower(${projects.name})`), asc(projects.id)];
 
 /** Projects of one area (the scope's mode): rows of the other area are never returned. */
 export class ProjectsRepository {
@@ -33,7 +36,11 @@ export class ProjectsRepository {
     return row;
   }
 
-  async update(id: string, values: Partial<typeof projects.$inferInsert>, executor: Db | Tx = this.db): Promise<ProjectRow> {
+  async update(
+    id: string,
+    values: Partial<typeof projects.$inferInsert>,
+    executor: Db | Tx = this.db,
+  ): Promise<ProjectRow> {
     const [row] = await executor
       .update(projects)
       .set({ ...values, updatedAt: new Date() })
@@ -48,7 +55,10 @@ export class ProjectsRepository {
     const where: SQL[] = [];
     if (filters.owner === 'owned') where.push(eq(projects.publisherId, userId));
     if (filters.owner === 'joined') where.push(ne(projects.publisherId, userId));
-    if (filters.kind === 'other') where.push(or(isNull(projects.latestExtension), notInArray(projects.latestExtension, [...ALL_KNOWN_EXTENSIONS]))!);
+    if (filters.kind === 'other')
+      where.push(
+        or(isNull(projects.latestExtension), notInArray(projects.latestExtension, [...ALL_KNOWN_EXTENSIONS]))!,
+      );
     else if (filters.kind !== 'all') where.push(inArray(projects.latestExtension, [...extensionsOfKind(filters.kind)]));
     return where;
   }

@@ -15,7 +15,13 @@ import {
 } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket, Version, VersionApproval } from '@mixroom/contracts';
 import type { AccessChanges } from '../../../access/access-changes';
-import { DOWNLOADS_OFF, NOT_AUTHORIZED_PROJECT, type ItemNeed, type ItemPolicy, type ResolvedProject } from '../../../access/item.policy';
+import {
+  DOWNLOADS_OFF,
+  NOT_AUTHORIZED_PROJECT,
+  type ItemNeed,
+  type ItemPolicy,
+  type ResolvedProject,
+} from '../../../access/item.policy';
 import type { UnitOfWork } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
 import type { BlobStore } from '../../../platform/blob/blob-store';
@@ -82,7 +88,10 @@ export class ProjectsService {
   }
 
   /** A new project in a folder (or at the root); inside a folder it belongs to the folder's publisher. */
-  private async insertProject(actor: Actor, input: { name: string; groupId: string | null; type: 'AUDIO' | 'ANY'; flag?: 'NONE' | 'CREATE' }) {
+  private async insertProject(
+    actor: Actor,
+    input: { name: string; groupId: string | null; type: 'AUDIO' | 'ANY'; flag?: 'NONE' | 'CREATE' },
+  ) {
     const parent = input.groupId ? await this.deps.policy.folder(actor, input.groupId, 'edit') : null;
     const id = randomUUID();
     const row = await this.deps.projects.insert({
@@ -108,7 +117,12 @@ export class ProjectsService {
   async update(
     actor: Actor,
     id: string,
-    input: { name?: string | undefined; groupId?: string | null | undefined; enableDownload?: boolean | undefined; color?: string | null | undefined },
+    input: {
+      name?: string | undefined;
+      groupId?: string | null | undefined;
+      enableDownload?: boolean | undefined;
+      color?: string | null | undefined;
+    },
   ) {
     const { project, role } = await this.resolve(actor, id, 'edit');
     let path: string[] | undefined;
@@ -132,7 +146,8 @@ export class ProjectsService {
   /** The publisher's plan decides, before a byte moves: a clear refusal up front. */
   private async checkQuota(publisherId: string, size: number): Promise<void> {
     const limit = storageLimitBytes(await this.deps.limitsFor(publisherId));
-    if ((await this.deps.versions.usedBytes(publisherId)) + size > limit) throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
+    if ((await this.deps.versions.usedBytes(publisherId)) + size > limit)
+      throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
   }
 
   /**
@@ -141,7 +156,11 @@ export class ProjectsService {
    * that checks it, so parallel uploads can't overshoot together; a reservation ends when its
    * upload completes, is cancelled, or is swept as abandoned.
    */
-  async openVersion(actor: Actor, project: ProjectRow, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
+  async openVersion(
+    actor: Actor,
+    project: ProjectRow,
+    input: { name: string; fileName: string; size: number },
+  ): Promise<UploadTicket> {
     const versionId = randomUUID();
     // Keys hold ids and a tame extension only: names are metadata, never part of a path.
     const blobKey = `projects/${project.id}/${versionId}/original.${storedExtension(extensionOf(input.fileName))}`;
@@ -177,7 +196,10 @@ export class ProjectsService {
   }
 
   /** One dropped or picked file becomes a project (AUDIO for audio extensions) with version 1. */
-  async uploadFile(actor: Actor, input: { groupId: string | null; fileName: string; size: number }): Promise<UploadTicket> {
+  async uploadFile(
+    actor: Actor,
+    input: { groupId: string | null; fileName: string; size: number },
+  ): Promise<UploadTicket> {
     const extension = extensionOf(input.fileName);
     const name = baseName(input.fileName).slice(0, LIMITS.nameMax).trim() || input.fileName.slice(0, LIMITS.nameMax);
     const type = isAudioExtension(extension) ? 'AUDIO' : 'ANY';
@@ -196,15 +218,23 @@ export class ProjectsService {
   }
 
   /** A new version of an existing project: audio only, and the last version's extension once one exists. */
-  async startVersion(actor: Actor, projectId: string, input: { name: string; fileName: string; size: number }): Promise<UploadTicket> {
+  async startVersion(
+    actor: Actor,
+    projectId: string,
+    input: { name: string; fileName: string; size: number },
+  ): Promise<UploadTicket> {
     const { project } = await this.resolve(actor, projectId, 'edit');
     const [last] = await this.deps.versions.list(projectId);
     const allowed = project.type === 'AUDIO' ? allowedVersionExtensions(last?.fileExtension ?? null) : null;
-    if (allowed && !allowed.includes(extensionOf(input.fileName))) throw new AppError(400, 'EXTENSION_NOT_ALLOWED', extensionNotAllowed(allowed));
+    if (allowed && !allowed.includes(extensionOf(input.fileName)))
+      throw new AppError(400, 'EXTENSION_NOT_ALLOWED', extensionNotAllowed(allowed));
     return this.openVersion(actor, project, input);
   }
 
-  private async uploadingVersion(actor: Actor, versionId: string): Promise<{ version: VersionRow; project: ProjectRow }> {
+  private async uploadingVersion(
+    actor: Actor,
+    versionId: string,
+  ): Promise<{ version: VersionRow; project: ProjectRow }> {
     const version = await this.deps.versions.find(versionId);
     if (!version?.uploadId) throw AppError.notFound('No such upload.');
     const { project } = await this.resolve(actor, version.projectId, 'edit');
@@ -221,7 +251,11 @@ export class ProjectsService {
     if (version.status !== 'uploading') return presentVersion(version);
     const { size } = await this.deps.uploads.complete(actor.userId, version.uploadId!);
     const updated = await this.deps.unitOfWork(async (tx) => {
-      const row = await this.deps.versions.update(versionId, { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: new Date() }, tx);
+      const row = await this.deps.versions.update(
+        versionId,
+        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: new Date() },
+        tx,
+      );
       await this.deps.projects.update(project.id, { flag: 'NONE', size, latestExtension: version.fileExtension }, tx);
       await this.deps.outbox.job(tx, processVersionJob, { versionId });
       return row;
@@ -229,7 +263,8 @@ export class ProjectsService {
     this.deps.faults.crashIf('version-complete:after-commit');
     void this.deps.outbox.flush().catch(() => undefined);
     await this.deps.events.changed(eventItem.project(project), 'uploaded');
-    if (project.parentProjectId) await this.deps.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
+    if (project.parentProjectId)
+      await this.deps.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
     return presentVersion(updated);
   }
 
@@ -261,7 +296,11 @@ export class ProjectsService {
   async setApproval(actor: Actor, versionId: string, approval: VersionApproval): Promise<Version> {
     const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
     if (version.approval === approval) return presentVersion(version);
-    const updated = await this.deps.versions.update(versionId, { approval, approvalBy: actor.userId, approvalAt: new Date() });
+    const updated = await this.deps.versions.update(versionId, {
+      approval,
+      approvalBy: actor.userId,
+      approvalAt: new Date(),
+    });
     await this.deps.events.changed(eventItem.project(project), 'updated');
     await this.deps.events.approval(await this.deps.policy.audience(project), {
       projectId: project.id,
@@ -291,10 +330,12 @@ export class ProjectsService {
   async deleteVersion(actor: Actor, versionId: string): Promise<{ projectDeleted: boolean }> {
     const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
     const remaining = (await this.deps.versions.list(project.id)).filter((v) => v.id !== versionId);
-    if (version.uploadId && version.status === 'uploading') await this.deps.uploads.abortSession(version.uploadId).catch(() => undefined);
+    if (version.uploadId && version.status === 'uploading')
+      await this.deps.uploads.abortSession(version.uploadId).catch(() => undefined);
     if (remaining.length === 0) {
       const owned = await this.deps.projects.idsUnder(project.id);
-      for (const uploadId of await this.deps.versions.openUploadIds(owned)) await this.deps.uploads.abortSession(uploadId);
+      for (const uploadId of await this.deps.versions.openUploadIds(owned))
+        await this.deps.uploads.abortSession(uploadId);
       for (const id of owned) await this.deps.blobs.deletePrefix(`projects/${id}/`);
       await this.deps.projects.delete(project.id);
     } else {
@@ -311,7 +352,10 @@ export class ProjectsService {
   async downloadUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
     const { version } = await this.deps.policy.version(actor, versionId, 'download');
     if (version.status === 'uploading') throw AppError.conflict('This version is still uploading.', 'NOT_READY');
-    const url = await this.deps.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: this.deps.signTtlSeconds, fileName: version.fileName });
+    const url = await this.deps.blobs.signDownloadUrl(version.blobKey, {
+      expiresInSeconds: this.deps.signTtlSeconds,
+      fileName: version.fileName,
+    });
     return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
   }
 

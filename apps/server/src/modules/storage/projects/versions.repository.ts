@@ -76,7 +76,11 @@ export class VersionsRepository {
     });
   }
 
-  async update(id: string, values: Partial<typeof versions.$inferInsert>, executor: Db | Tx = this.db): Promise<VersionRow> {
+  async update(
+    id: string,
+    values: Partial<typeof versions.$inferInsert>,
+    executor: Db | Tx = this.db,
+  ): Promise<VersionRow> {
     const [row] = await executor.update(versions).set(values).where(eq(versions.id, id)).returning();
     if (!row) throw new Error('update matched nothing');
     return row;
@@ -95,7 +99,13 @@ export class VersionsRepository {
     return this.db
       .select()
       .from(versions)
-      .where(and(lt(versions.progress, 100), inArray(versions.status, ['processing', 'ready']), lt(versions.processingHeartbeatAt, before)));
+      .where(
+        and(
+          lt(versions.progress, 100),
+          inArray(versions.status, ['processing', 'ready']),
+          lt(versions.processingHeartbeatAt, before),
+        ),
+      );
   }
 
   /**
@@ -123,7 +133,14 @@ export class VersionsRepository {
     return this.db
       .select()
       .from(versions)
-      .where(and(eq(versions.status, 'ready'), eq(versions.progress, 100), isNull(versions.lossyPreviewKey), isNotNull(versions.durationSeconds)))
+      .where(
+        and(
+          eq(versions.status, 'ready'),
+          eq(versions.progress, 100),
+          isNull(versions.lossyPreviewKey),
+          isNotNull(versions.durationSeconds),
+        ),
+      )
       .orderBy(sql`random()`)
       .limit(limit);
   }
@@ -157,7 +174,10 @@ export class VersionsRepository {
       .from(versions)
       .where(inArray(versions.projectId, projectIds))
       .groupBy(versions.projectId);
-    return { latest: new Map(rows.map((r) => [r.projectId, r])), counts: new Map(counts.map((c) => [c.projectId, Number(c.n)])) };
+    return {
+      latest: new Map(rows.map((r) => [r.projectId, r])),
+      counts: new Map(counts.map((c) => [c.projectId, Number(c.n)])),
+    };
   }
 
   /** Bytes a publisher's projects hold, trash included (it still occupies the store). */

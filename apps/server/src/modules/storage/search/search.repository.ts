@@ -37,16 +37,32 @@ export class SearchRepository {
 
   async folders(userId: string, roots: string[], match: SQL, limit: number): Promise<SearchHit[]> {
     const rows = await this.db
-      .select({ id: groups.id, name: groups.name, parentId: groups.parentId, parentName: this.parentName(groups.parentId) })
+      .select({
+        id: groups.id,
+        name: groups.name,
+        parentId: groups.parentId,
+        parentName: this.parentName(groups.parentId),
+      })
       .from(groups)
-      .where(and(match, this.scope.live(groups), or(eq(groups.publisherId, userId), sql`${groups.path} && ${uuidArray(roots)}`)))
+      .where(
+        and(
+          match,
+          this.scope.live(groups),
+          or(eq(groups.publisherId, userId), sql`${groups.path} && ${uuidArray(roots)}`),
+        ),
+      )
       .limit(limit);
     return rows.map((r) => ({ kind: 'group' as const, ...r }));
   }
 
   async projects(userId: string, roots: string[], match: SQL, limit: number): Promise<SearchHit[]> {
     const rows = await this.db
-      .select({ id: projects.id, name: projects.name, parentId: projects.groupId, parentName: this.parentName(projects.groupId) })
+      .select({
+        id: projects.id,
+        name: projects.name,
+        parentId: projects.groupId,
+        parentName: this.parentName(projects.groupId),
+      })
       .from(projects)
       .where(
         and(

@@ -18,14 +18,20 @@ export class SearchService {
     const roots = await this.deps.policy.accessRoots(actor);
     const hits: SearchHit[] = [];
     // Trigrams need 3 characters: shorter text matches name starts only, instead of reading every row.
-    for (const match of text.length >= 3 ? [repository.prefix(text), repository.contains(text)] : [repository.prefix(text)]) {
+    for (const match of text.length >= 3
+      ? [repository.prefix(text), repository.contains(text)]
+      : [repository.prefix(text)]) {
       if (hits.length >= limit) break;
       const remaining = limit - hits.length;
       const [folders, files] = await Promise.all([
         repository.folders(actor.userId, roots, match, remaining),
         repository.projects(actor.userId, roots, match, remaining),
       ]);
-      hits.push(...[...folders, ...files].sort((a, b) => a.name.length - b.name.length || a.name.localeCompare(b.name)).slice(0, remaining));
+      hits.push(
+        ...[...folders, ...files]
+          .sort((a, b) => a.name.length - b.name.length || a.name.localeCompare(b.name))
+          .slice(0, remaining),
+      );
     }
     return hits;
   }

@@ -47,14 +47,24 @@ export class TrashRepository {
   async setGroupFlag(id: string, flag: GroupRow['flag'], by: string | null): Promise<void> {
     await this.db
       .update(groups)
-      .set({ flag, deletedAt: flag === 'NONE' ? null : new Date(), deletedBy: flag === 'NONE' ? null : by, updatedAt: new Date() })
+      .set({
+        flag,
+        deletedAt: flag === 'NONE' ? null : new Date(),
+        deletedBy: flag === 'NONE' ? null : by,
+        updatedAt: new Date(),
+      })
       .where(eq(groups.id, id));
   }
 
   async setProjectFlag(id: string, flag: ProjectRow['flag'], by: string | null): Promise<void> {
     await this.db
       .update(projects)
-      .set({ flag, deletedAt: flag === 'NONE' ? null : new Date(), deletedBy: flag === 'NONE' ? null : by, updatedAt: new Date() })
+      .set({
+        flag,
+        deletedAt: flag === 'NONE' ? null : new Date(),
+        deletedBy: flag === 'NONE' ? null : by,
+        updatedAt: new Date(),
+      })
       .where(eq(projects.id, id));
   }
 

@@ -58,7 +58,8 @@ export class TrashService {
     });
   }
 
-  private eventItem = (item: Resolved): EventItem => (item.kind === 'group' ? eventItem.group(item.row) : eventItem.project(item.row));
+  private eventItem = (item: Resolved): EventItem =>
+    item.kind === 'group' ? eventItem.group(item.row) : eventItem.project(item.row);
 
   private async setFlag(item: Resolved, flag: 'NONE' | 'DELETE' | 'DELETING', by: string | null) {
     if (item.kind === 'group') await this.deps.trash.setGroupFlag(item.row.id, flag, by);
@@ -74,25 +75,32 @@ export class TrashService {
   }
 
   async recover(actor: Actor, refs: Ref[]): Promise<void> {
-    for (const item of await this.resolve(actor, refs)) if (item.row.flag === 'DELETE') await this.setFlag(item, 'NONE', null);
+    for (const item of await this.resolve(actor, refs))
+      if (item.row.flag === 'DELETE') await this.setFlag(item, 'NONE', null);
   }
 
   async list(actor: Actor, sort: 'newest' | 'alphabetical'): Promise<StorageItem[]> {
-    const [groups, projects] = await Promise.all([this.deps.trash.groupsOf(actor.userId, sort), this.deps.trash.projectsOf(actor.userId, sort)]);
+    const [groups, projects] = await Promise.all([
+      this.deps.trash.groupsOf(actor.userId, sort),
+      this.deps.trash.projectsOf(actor.userId, sort),
+    ]);
     const people = await this.deps.presenter.people([...groups, ...projects].map((i) => i.publisherId));
     const { latest, counts } = await this.deps.versions.latestOf(projects.map((p) => p.id));
     const roles = await this.deps.policy.roles(actor, [...groups, ...projects]);
     const role = (id: string) => roles.get(id) ?? 'NONE';
     return [
       ...groups.map((g) => this.deps.presenter.group(g, role(g.id), people)),
-      ...projects.map((p) => this.deps.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0)),
+      ...projects.map((p) =>
+        this.deps.presenter.project(p, role(p.id), people, latest.get(p.id), counts.get(p.id) ?? 0),
+      ),
     ];
   }
 
   /** Irreversible: only for items already in the trash. */
   async deleteForever(actor: Actor, refs: Ref[]): Promise<void> {
     const items = await this.resolve(actor, refs);
-    if (items.some((i) => i.row.flag !== 'DELETE' && i.row.flag !== 'DELETING')) throw AppError.badRequest(STORAGE_MESSAGES.notInTrash, 'NOT_IN_TRASH');
+    if (items.some((i) => i.row.flag !== 'DELETE' && i.row.flag !== 'DELETING'))
+      throw AppError.badRequest(STORAGE_MESSAGES.notInTrash, 'NOT_IN_TRASH');
     for (const item of items) await this.remove(item, actor.userId);
     await this.deps.accessChanges.forEveryone();
   }
@@ -111,7 +119,8 @@ export class TrashService {
     await this.setFlag(item, 'DELETING', by);
     const projectIds = await this.deps.projects.idsUnder(item.row.id);
     // Close uploads still open into what goes, first: no part may land after its files are removed.
-    for (const uploadId of await this.deps.versions.openUploadIds(projectIds)) await this.deps.uploads.abortSession(uploadId);
+    for (const uploadId of await this.deps.versions.openUploadIds(projectIds))
+      await this.deps.uploads.abortSession(uploadId);
     for (const id of projectIds) await this.deps.blobs.deletePrefix(`projects/${id}/`);
     if (item.kind === 'group') await this.deps.groups.delete(item.row.id);
     else await this.deps.projects.delete(item.row.id);

@@ -51,7 +51,13 @@ export function UserDetails({ user }: { user: AdminUserRow }) {
             <Text size="xs" c="dimmed">
               {formatDate(p.startsAt)} → {p.endsAt ? formatDate(p.endsAt) : 'no end'}
             </Text>
-            <ActionIcon size="sm" variant="subtle" color="red" aria-label="Revoke plan" onClick={() => revoke.mutate({ userId: user.id, grantId: p.id })}>
+            <ActionIcon
+              size="sm"
+              variant="subtle"
+              color="red"
+              aria-label="Revoke plan"
+              onClick={() => revoke.mutate({ userId: user.id, grantId: p.id })}
+            >
               <IconTrash size={14} />
             </ActionIcon>
           </Group>

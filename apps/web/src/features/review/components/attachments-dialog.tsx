@@ -1,4 +1,18 @@
-import { ActionIcon, Badge, Button, Card, FileButton, Group, Menu, Modal, Progress, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Menu,
+  Modal,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconDots, IconDownload, IconFile, IconPlus, IconSearch, IconSortDescending } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -46,7 +60,8 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
               {version?.fileName ?? item.name}
             </Text>
             <Text size="xs" c="dimmed">
-              {formatDate(item.updatedAt)} · {(version?.fileExtension || 'file').toUpperCase()} · {formatBytes(version?.fileSize ?? 0)}
+              {formatDate(item.updatedAt)} · {(version?.fileExtension || 'file').toUpperCase()} ·{' '}
+              {formatBytes(version?.fileSize ?? 0)}
             </Text>
           </div>
         </Group>
@@ -74,7 +89,13 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
           <span />
         )}
         {item.capabilities.canDownload && version && version.status !== 'uploading' && (
-          <Button size="compact-sm" variant="light" leftSection={<IconDownload size={14} />} loading={downloading} onClick={() => void download()}>
+          <Button
+            size="compact-sm"
+            variant="light"
+            leftSection={<IconDownload size={14} />}
+            loading={downloading}
+            onClick={() => void download()}
+          >
             DOWNLOAD
           </Button>
         )}
@@ -84,7 +105,15 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
 }
 
 /** Files that belong with a project — lyrics, session files, references. */
-export function AttachmentsDialog({ projectId, opened, onClose }: { projectId: string; opened: boolean; onClose: () => void }) {
+export function AttachmentsDialog({
+  projectId,
+  opened,
+  onClose,
+}: {
+  projectId: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const orchestrator = useUploadOrchestrator();
   const query = useAttachments(opened ? projectId : null);
@@ -93,7 +122,10 @@ export function AttachmentsDialog({ projectId, opened, onClose }: { projectId: s
   const [uploads, setUploads] = useState<Record<string, { name: string; percent: number }>>({});
   const canEdit = query.data?.canEdit ?? false;
   const items = useMemo(
-    () => (query.data?.items ?? []).filter((i) => i.name.toLowerCase().includes(q.trim().toLowerCase())).sort(sorters[sort]),
+    () =>
+      (query.data?.items ?? [])
+        .filter((i) => i.name.toLowerCase().includes(q.trim().toLowerCase()))
+        .sort(sorters[sort]),
     [query.data, q, sort],
   );
   const refresh = () => {
@@ -135,7 +167,9 @@ export function AttachmentsDialog({ projectId, opened, onClose }: { projectId: s
         void reviewApi
           .deleteAttachment(item.id)
           .then(() => notify('success', 'Delete Item', `${item.name} has been deleted!`))
-          .catch((error: unknown) => notify('error', 'Delete Item', error instanceof Error ? error.message : 'The item could not be deleted.'))
+          .catch((error: unknown) =>
+            notify('error', 'Delete Item', error instanceof Error ? error.message : 'The item could not be deleted.'),
+          )
           .finally(refresh),
     });
 

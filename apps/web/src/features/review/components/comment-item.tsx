@@ -18,8 +18,18 @@ type Reply = Comment['replies'][number];
 function confirmDelete(kind: 'comment' | 'reply', id: string, onDone: () => void) {
   const texts =
     kind === 'comment'
-      ? { confirm: REVIEW_MESSAGES.commentDeleteConfirm, ok: REVIEW_MESSAGES.commentDeleted, fail: REVIEW_MESSAGES.commentDeleteError, title: 'Delete Comment' }
-      : { confirm: REVIEW_MESSAGES.replyDeleteConfirm, ok: REVIEW_MESSAGES.replyDeleted, fail: REVIEW_MESSAGES.replyDeleteError, title: 'Delete Reply' };
+      ? {
+          confirm: REVIEW_MESSAGES.commentDeleteConfirm,
+          ok: REVIEW_MESSAGES.commentDeleted,
+          fail: REVIEW_MESSAGES.commentDeleteError,
+          title: 'Delete Comment',
+        }
+      : {
+          confirm: REVIEW_MESSAGES.replyDeleteConfirm,
+          ok: REVIEW_MESSAGES.replyDeleted,
+          fail: REVIEW_MESSAGES.replyDeleteError,
+          title: 'Delete Reply',
+        };
   modals.openConfirmModal({
     title: texts.title,
     children: <Text size="sm">{texts.confirm}</Text>,
@@ -104,7 +114,13 @@ function ReplyRow({ reply, versionId }: { reply: Reply; versionId: string }) {
           </Text>
         ) : (
           <Stack gap={4} onClick={(e) => e.stopPropagation()}>
-            <Textarea aria-label="Edit reply" autosize minRows={1} value={editing} onChange={(e) => setEditing(e.target.value)} />
+            <Textarea
+              aria-label="Edit reply"
+              autosize
+              minRows={1}
+              value={editing}
+              onChange={(e) => setEditing(e.target.value)}
+            />
             <Group gap={4} justify="flex-end">
               <Button size="compact-xs" variant="default" onClick={() => setEditing(null)}>
                 Cancel
@@ -169,7 +185,13 @@ export const CommentItem = memo(function CommentItem({
       <Stack gap={6} p="xs">
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Avatar size={28} radius="xl" src={comment.user.photoUrl} name={comment.user.displayName} color="initials" />
+            <Avatar
+              size={28}
+              radius="xl"
+              src={comment.user.photoUrl}
+              name={comment.user.displayName}
+              color="initials"
+            />
             <div style={{ minWidth: 0 }}>
               <Text size="sm" fw={600} truncate>
                 {comment.user.displayName}
@@ -180,7 +202,12 @@ export const CommentItem = memo(function CommentItem({
             </div>
           </Group>
           <Group gap={4} wrap="nowrap">
-            <Badge variant="light" color={comment.type === 'range' ? 'yellow' : 'violet'} ff="monospace" data-testid="comment-time">
+            <Badge
+              variant="light"
+              color={comment.type === 'range' ? 'yellow' : 'violet'}
+              ff="monospace"
+              data-testid="comment-time"
+            >
               {formatPrecise(comment.startTime)}
               {comment.endTime !== null ? ` – ${formatPrecise(comment.endTime)}` : ''}
             </Badge>

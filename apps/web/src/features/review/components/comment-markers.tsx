@@ -37,7 +37,15 @@ const markerStyle = (at: number): CSSProperties & Record<'--at', string> => ({
  * Markers drawn inside the waveform's scrolling wrapper, so they follow zoom and scroll. Each
  * shows up to three avatars; the third reads '+N' when more comments share the spot.
  */
-export function CommentMarkers({ comments, duration, onOpen }: { comments: Comment[]; duration: number; onOpen: (comment: Comment) => void }) {
+export function CommentMarkers({
+  comments,
+  duration,
+  onOpen,
+}: {
+  comments: Comment[];
+  duration: number;
+  onOpen: (comment: Comment) => void;
+}) {
   const markers = groupMarkers(comments, duration);
   return (
     <div className={classes.markerLane} data-testid="comment-markers">
@@ -47,7 +55,10 @@ export function CommentMarkers({ comments, duration, onOpen }: { comments: Comme
           <div
             key={`range-${c.id}`}
             className={classes.rangeBand}
-            style={{ left: `${(c.startTime / duration) * 100}%`, width: `${(((c.endTime ?? c.startTime) - c.startTime) / duration) * 100}%` }}
+            style={{
+              left: `${(c.startTime / duration) * 100}%`,
+              width: `${(((c.endTime ?? c.startTime) - c.startTime) / duration) * 100}%`,
+            }}
           />
         ))}
       {markers.map((marker) => {
@@ -72,7 +83,14 @@ export function CommentMarkers({ comments, duration, onOpen }: { comments: Comme
             >
               <Avatar.Group spacing={6}>
                 {shown.map((c) => (
-                  <Avatar key={c.id} size={20} radius="xl" src={c.user.photoUrl} name={c.user.displayName} color="initials" />
+                  <Avatar
+                    key={c.id}
+                    size={20}
+                    radius="xl"
+                    src={c.user.photoUrl}
+                    name={c.user.displayName}
+                    color="initials"
+                  />
                 ))}
                 {overflow && (
                   <Avatar size={20} radius="xl" color="gray">

@@ -70,7 +70,11 @@ export function CommentsPanel({
   const toggle = (type: Draft['type']) => {
     if (draft?.type === type) return onDraft(null);
     const start = roundTime(now());
-    onDraft(type === 'timestamp' ? { type, start, end: null } : { type, start, end: Math.min(duration, start + COMMENT_LIMITS.defaultRangeSeconds) });
+    onDraft(
+      type === 'timestamp'
+        ? { type, start, end: null }
+        : { type, start, end: Math.min(duration, start + COMMENT_LIMITS.defaultRangeSeconds) },
+    );
   };
   const reset = () => {
     setText('');
@@ -135,7 +139,9 @@ export function CommentsPanel({
         <Stack gap={2} px={4}>
           {shown.length === 0 && (
             <Text c="dimmed" size="sm" ta="center" py="xl" px="md">
-              {comments.length === 0 ? 'No comments yet. Pick a moment or a range on the waveform and say what you hear.' : 'No comment matches your search.'}
+              {comments.length === 0
+                ? 'No comments yet. Pick a moment or a range on the waveform and say what you hear.'
+                : 'No comment matches your search.'}
             </Text>
           )}
           {shown.map((comment) => (
@@ -202,7 +208,13 @@ export function CommentsPanel({
               </ActionIcon>
             </Tooltip>
             <Tooltip label="Undo">
-              <ActionIcon variant="subtle" color="gray" aria-label="Undo current comment" onClick={reset} disabled={!draft && !editing && !text}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label="Undo current comment"
+                onClick={reset}
+                disabled={!draft && !editing && !text}
+              >
                 <IconArrowBackUp size={16} />
               </ActionIcon>
             </Tooltip>

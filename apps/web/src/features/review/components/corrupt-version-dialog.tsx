@@ -10,7 +10,15 @@ import { useDeleteVersion } from '../../storage/queries';
  * Spec 2 §4 and §8: audio that cannot be loaded. Someone who may delete the version is offered to
  * delete it; everyone else is told to contact the owner and goes back to /groups.
  */
-export function CorruptVersionDialog({ version, canDelete, remaining }: { version: Version; canDelete: boolean; remaining: Version[] }) {
+export function CorruptVersionDialog({
+  version,
+  canDelete,
+  remaining,
+}: {
+  version: Version;
+  canDelete: boolean;
+  remaining: Version[];
+}) {
   const navigate = useNavigate();
   const remove = useDeleteVersion();
   const [open, setOpen] = useState(true);

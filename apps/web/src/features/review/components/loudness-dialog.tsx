@@ -44,13 +44,30 @@ function Outcome({ row }: { row: PlatformRow }) {
   );
 }
 
-function Figure({ label, value, color, testId }: { label: string; value: string; color?: string | undefined; testId?: string }) {
+function Figure({
+  label,
+  value,
+  color,
+  testId,
+}: {
+  label: string;
+  value: string;
+  color?: string | undefined;
+  testId?: string;
+}) {
   return (
     <Stack gap={0} align="center">
       <Text size="xs" c="dimmed" ta="center">
         {label}
       </Text>
-      <Text fw={700} fz={{ base: 'md', sm: 'xl' }} ff="monospace" c={color} style={{ whiteSpace: 'nowrap' }} data-testid={testId}>
+      <Text
+        fw={700}
+        fz={{ base: 'md', sm: 'xl' }}
+        ff="monospace"
+        c={color}
+        style={{ whiteSpace: 'nowrap' }}
+        data-testid={testId}
+      >
         {value}
       </Text>
     </Stack>
@@ -63,7 +80,14 @@ function PlatformTable({ rows, compact }: { rows: PlatformRow[]; compact: boolea
     return (
       <Stack gap={6}>
         {rows.map((row) => (
-          <Stack key={row.platform} gap={2} p="xs" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 8 }} data-testid="loudness-row">
+          <Stack
+            key={row.platform}
+            gap={2}
+            p="xs"
+            bg="var(--mantine-color-default-hover)"
+            style={{ borderRadius: 8 }}
+            data-testid="loudness-row"
+          >
             <Group justify="space-between" wrap="nowrap" gap="xs">
               <Text fw={600} size="sm">
                 {row.platform}
@@ -110,7 +134,15 @@ function PlatformTable({ rows, compact }: { rows: PlatformRow[]; compact: boolea
 }
 
 /** Integrated loudness and true peak from the processing job, against each platform's target. */
-export function LoudnessDialog({ version, opened, onClose }: { version: Version; opened: boolean; onClose: () => void }) {
+export function LoudnessDialog({
+  version,
+  opened,
+  onClose,
+}: {
+  version: Version;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const compact = useMediaQuery('(max-width: 36em)') ?? false;
   const loudness = version.loudness;
   return (
@@ -127,13 +159,23 @@ export function LoudnessDialog({ version, opened, onClose }: { version: Version;
       ) : (
         <Stack>
           <SimpleGrid cols={loudness.range !== null ? 3 : 2} spacing="xs">
-            <Figure label="Integrated loudness" value={`${loudness.integrated.toFixed(2)} LUFS`} testId="integrated-loudness" />
-            <Figure label="True peak" value={`${loudness.truePeak.toFixed(2)} dBTP`} color={loudness.truePeak > -1 ? 'orange' : undefined} testId="true-peak" />
+            <Figure
+              label="Integrated loudness"
+              value={`${loudness.integrated.toFixed(2)} LUFS`}
+              testId="integrated-loudness"
+            />
+            <Figure
+              label="True peak"
+              value={`${loudness.truePeak.toFixed(2)} dBTP`}
+              color={loudness.truePeak > -1 ? 'orange' : undefined}
+              testId="true-peak"
+            />
             {loudness.range !== null && <Figure label="Loudness range" value={`${loudness.range.toFixed(2)} LU`} />}
           </SimpleGrid>
           <PlatformTable rows={rowsFor(loudness)} compact={compact} />
           <Text size="xs" c="dimmed">
-            Measured with EBU R128 (ITU-R BS.1770) over the whole file. Platforms that raise quiet tracks stop at −1 dBTP; the others leave them as they are.
+            Measured with EBU R128 (ITU-R BS.1770) over the whole file. Platforms that raise quiet tracks stop at −1
+            dBTP; the others leave them as they are.
           </Text>
         </Stack>
       )}

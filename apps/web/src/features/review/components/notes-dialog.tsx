@@ -41,7 +41,13 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled: boolean }) {
   const chain = () => editor.chain().focus();
   const mark = (label: string, active: boolean, icon: React.ReactNode, run: () => void) => (
     <Tooltip label={label} key={label}>
-      <ActionIcon variant={active ? 'filled' : 'subtle'} aria-label={label} aria-pressed={active} onClick={run} disabled={disabled}>
+      <ActionIcon
+        variant={active ? 'filled' : 'subtle'}
+        aria-label={label}
+        aria-pressed={active}
+        onClick={run}
+        disabled={disabled}
+      >
         {icon}
       </ActionIcon>
     </Tooltip>
@@ -54,7 +60,10 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled: boolean }) {
         size="xs"
         disabled={disabled}
         allowDeselect={false}
-        data={[{ value: '0', label: 'Normal text' }, ...NOTE_LIMITS.headingLevels.map((l) => ({ value: String(l), label: `Heading ${l}` }))]}
+        data={[
+          { value: '0', label: 'Normal text' },
+          ...NOTE_LIMITS.headingLevels.map((l) => ({ value: String(l), label: `Heading ${l}` })),
+        ]}
         value={String(state.heading)}
         onChange={(value) => {
           const level = Number(value) as 1 | 2 | 3 | 4 | 5 | 0;
@@ -98,7 +107,15 @@ function downloadBlob(blob: Blob, fileName: string) {
 }
 
 /** Rich-text notes per version: select, edit, save, export as PDF. */
-export default function NotesDialog({ versions, initialVersionId, onClose }: { versions: Version[]; initialVersionId: string; onClose: () => void }) {
+export default function NotesDialog({
+  versions,
+  initialVersionId,
+  onClose,
+}: {
+  versions: Version[];
+  initialVersionId: string;
+  onClose: () => void;
+}) {
   const [versionId, setVersionId] = useState(initialVersionId);
   const note = useNote(versionId);
   const [dirty, setDirty] = useState(false);
@@ -122,7 +139,10 @@ export default function NotesDialog({ versions, initialVersionId, onClose }: { v
       title="Version notes"
       centered
       size="auto"
-      styles={{ content: { maxWidth: '90vw', maxHeight: '90vh', minWidth: 'min(720px, 90vw)' }, body: { display: 'flex', flexDirection: 'column' } }}
+      styles={{
+        content: { maxWidth: '90vw', maxHeight: '90vh', minWidth: 'min(720px, 90vw)' },
+        body: { display: 'flex', flexDirection: 'column' },
+      }}
     >
       <Stack gap="sm">
         <Select
@@ -139,14 +159,26 @@ export default function NotesDialog({ versions, initialVersionId, onClose }: { v
             })
           }
         />
-        {note.data ? <NoteEditor key={versionId} note={note.data} onDirty={setDirty} onClose={close} /> : <Loader size="sm" m="md" />}
+        {note.data ? (
+          <NoteEditor key={versionId} note={note.data} onDirty={setDirty} onClose={close} />
+        ) : (
+          <Loader size="sm" m="md" />
+        )}
       </Stack>
     </Modal>
   );
 }
 
 /** The editor of one version's notes; mounted per version so it starts from what was saved. */
-function NoteEditor({ note, onDirty, onClose }: { note: VersionNote; onDirty: (dirty: boolean) => void; onClose: () => void }) {
+function NoteEditor({
+  note,
+  onDirty,
+  onClose,
+}: {
+  note: VersionNote;
+  onDirty: (dirty: boolean) => void;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const saved = useRef('');
   const [dirty, setDirty] = useState(false);
@@ -158,7 +190,11 @@ function NoteEditor({ note, onDirty, onClose }: { note: VersionNote; onDirty: (d
   };
 
   const editor = useEditor({
-    extensions: [StarterKit.configure({ link: false, heading: { levels: [...NOTE_LIMITS.headingLevels] } }), TextStyle, FontSize],
+    extensions: [
+      StarterKit.configure({ link: false, heading: { levels: [...NOTE_LIMITS.headingLevels] } }),
+      TextStyle,
+      FontSize,
+    ],
     content: note.html,
     editable: note.canEdit,
     immediatelyRender: true,
@@ -200,7 +236,10 @@ function NoteEditor({ note, onDirty, onClose }: { note: VersionNote; onDirty: (d
     <>
       <div style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}>
         {editor && <Toolbar editor={editor} disabled={!note.canEdit} />}
-        <div style={{ minHeight: 260, maxHeight: '55vh', overflow: 'auto', padding: '4px 14px' }} data-testid="notes-editor">
+        <div
+          style={{ minHeight: 260, maxHeight: '55vh', overflow: 'auto', padding: '4px 14px' }}
+          data-testid="notes-editor"
+        >
           <EditorContent editor={editor} />
         </div>
       </div>

@@ -16,7 +16,13 @@ export const PresenceAvatars = memo(function PresenceAvatars({ versionId }: { ve
       <Avatar.Group spacing="sm">
         {users.slice(0, 8).map((entry) => (
           <Tooltip key={entry.user.id} label={`${entry.user.displayName} · ${entry.state}`}>
-            <Indicator color={entry.state === 'online' ? 'teal' : 'gray'} position="bottom-end" size={9} offset={4} withBorder>
+            <Indicator
+              color={entry.state === 'online' ? 'teal' : 'gray'}
+              position="bottom-end"
+              size={9}
+              offset={4}
+              withBorder
+            >
               <Avatar
                 size={30}
                 radius="xl"

@@ -1,5 +1,14 @@
 import { Badge, Button, Group, Tooltip } from '@mantine/core';
-import { IconDownload, IconGauge, IconNotes, IconPaperclip, IconPlus, IconRepeat, IconChartBar, IconWaveSine } from '@tabler/icons-react';
+import {
+  IconDownload,
+  IconGauge,
+  IconNotes,
+  IconPaperclip,
+  IconPlus,
+  IconRepeat,
+  IconChartBar,
+  IconWaveSine,
+} from '@tabler/icons-react';
 import { memo, useState } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
 import { ProjectViewDialog } from '../../storage/components/project-view-dialog';

@@ -11,18 +11,33 @@ const LABEL_END_PX = 56;
  * The time ruler under the waveform, drawn for the part in view only: it follows zoom and scroll,
  * and its labels keep one clock format and never touch.
  */
-export const TimeRuler = memo(function TimeRuler({ player, duration }: { player: PlayerController | null; duration: number }) {
+export const TimeRuler = memo(function TimeRuler({
+  player,
+  duration,
+}: {
+  player: PlayerController | null;
+  duration: number;
+}) {
   const { width, scroll, viewport } = usePlayerState((s) => s.layout, player);
   const ticks = useMemo(() => {
     if (!width || !viewport) return [];
     const pxPerSecond = width / duration;
     // A tick's label starts at the tick: look one label back so a label half in view still shows.
-    return rulerTicks({ pxPerSecond, duration, from: (scroll - LABEL_END_PX) / pxPerSecond, to: (scroll + viewport) / pxPerSecond });
+    return rulerTicks({
+      pxPerSecond,
+      duration,
+      from: (scroll - LABEL_END_PX) / pxPerSecond,
+      to: (scroll + viewport) / pxPerSecond,
+    });
   }, [width, scroll, viewport, duration]);
   return (
     <div className={classes.ruler} data-testid="timeline" aria-hidden>
       {ticks.map((tick) => (
-        <div key={tick.seconds} className={tick.label ? classes.rulerMajor : classes.rulerMinor} style={{ transform: `translateX(${tick.x - scroll}px)` }}>
+        <div
+          key={tick.seconds}
+          className={tick.label ? classes.rulerMajor : classes.rulerMinor}
+          style={{ transform: `translateX(${tick.x - scroll}px)` }}
+        >
           {tick.label && tick.x + LABEL_END_PX <= width && (
             <span className={classes.rulerLabel} data-testid="ruler-label">
               {tick.label}

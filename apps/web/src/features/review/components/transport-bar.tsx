@@ -91,7 +91,13 @@ export const TransportBar = memo(function TransportBar() {
         </Group>
         <Group gap="md" wrap="wrap">
           <Group gap={6} wrap="nowrap" w={150}>
-            <ActionIcon variant="subtle" color="gray" aria-label={muted ? 'Unmute' : 'Mute'} onClick={() => player?.setMuted(!muted)} disabled={disabled}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={muted ? 'Unmute' : 'Mute'}
+              onClick={() => player?.setMuted(!muted)}
+              disabled={disabled}
+            >
               {muted ? <IconVolumeOff size={18} /> : <IconVolume size={18} />}
             </ActionIcon>
             <Slider

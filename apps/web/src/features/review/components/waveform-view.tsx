@@ -81,7 +81,9 @@ export function WaveformView({
   }, [player, streamUrl]);
 
   useEffect(() => {
-    player?.showDraftRange(draft?.type === 'range' && draft.end !== null ? { start: draft.start, end: draft.end } : null);
+    player?.showDraftRange(
+      draft?.type === 'range' && draft.end !== null ? { start: draft.start, end: draft.end } : null,
+    );
     if (draft?.type === 'range' && draft.end !== null) player?.setLoopRange({ start: draft.start, end: draft.end });
   }, [player, draft]);
 
@@ -115,15 +117,38 @@ export function WaveformView({
 
 /** The draft's marker; near the end it leans left so it stays inside the waveform. */
 function DraftMarker({ at }: { at: number }) {
-  return <div className={classes.draftMarker} style={{ left: `${at * 100}%`, transform: `translateX(-${at * 100}%)` }} data-testid="draft-marker" />;
+  return (
+    <div
+      className={classes.draftMarker}
+      style={{ left: `${at * 100}%`, transform: `translateX(-${at * 100}%)` }}
+      data-testid="draft-marker"
+    />
+  );
 }
 
 /** A layer in the page that tracks the waveform's zoomed width and scroll. */
-function Follow({ player, className, children }: { player: PlayerController | null; className: string | undefined; children: ReactNode }) {
+function Follow({
+  player,
+  className,
+  children,
+}: {
+  player: PlayerController | null;
+  className: string | undefined;
+  children: ReactNode;
+}) {
   const layout = usePlayerState((s) => s.layout, player);
   return (
     <div className={className}>
-      <div style={{ position: 'absolute', top: 0, bottom: 0, left: 0, width: layout.width || '100%', transform: `translateX(${-layout.scroll}px)` }}>
+      <div
+        style={{
+          position: 'absolute',
+          top: 0,
+          bottom: 0,
+          left: 0,
+          width: layout.width || '100%',
+          transform: `translateX(${-layout.scroll}px)`,
+        }}
+      >
         {children}
       </div>
     </div>

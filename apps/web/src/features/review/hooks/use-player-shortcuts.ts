@@ -3,7 +3,9 @@ import type { PlayerController } from '../player-controller';
 
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.getAttribute('role') === 'slider');
+  (target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    target.getAttribute('role') === 'slider');
 
 /** Space, arrows, M and L, as in every DAW and player; never while typing a comment. */
 export function usePlayerShortcuts(player: PlayerController | null): void {

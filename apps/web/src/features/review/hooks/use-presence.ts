@@ -21,7 +21,8 @@ export function usePresenceHeartbeat(versionId: string | undefined, playing: boo
 
   useEffect(() => {
     if (!versionId) return;
-    const announce = (state: 'online' | 'offline') => void reviewApi.setPresence(versionId, state).catch(() => undefined);
+    const announce = (state: 'online' | 'offline') =>
+      void reviewApi.setPresence(versionId, state).catch(() => undefined);
     const watch = new IdleWatch(PLAYER.inactivityTimeoutMs, {
       onIdle: () => {
         setInactive(true);

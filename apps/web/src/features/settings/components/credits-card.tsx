@@ -65,7 +65,12 @@ export function CreditsCard({ credits }: { credits: EntitlementsSummary['credits
       </ScrollArea.Autosize>
       {ledger.hasNextPage && (
         <Stack align="center" mt="xs">
-          <Button variant="subtle" size="xs" loading={ledger.isFetchingNextPage} onClick={() => void ledger.fetchNextPage()}>
+          <Button
+            variant="subtle"
+            size="xs"
+            loading={ledger.isFetchingNextPage}
+            onClick={() => void ledger.fetchNextPage()}
+          >
             Show older
           </Button>
         </Stack>

@@ -47,7 +47,13 @@ export function PlanCard({ card, interval, free }: { card: PlanCardModel; interv
   const price = priceOf(plan, interval);
   const buy = <LinkButton href={card.buy} label="Buy" variant="filled" />;
   return (
-    <Card withBorder radius="lg" padding="lg" className={active ? classes.active : undefined} data-testid={`plan-${plan.sku}`}>
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      className={active ? classes.active : undefined}
+      data-testid={`plan-${plan.sku}`}
+    >
       <Group justify="space-between" wrap="nowrap">
         <Text fw={700} size="lg">
           {plan.name}
@@ -71,7 +77,11 @@ export function PlanCard({ card, interval, free }: { card: PlanCardModel; interv
         </Text>
       </Group>
       <Text size="xs" c="dimmed" h={18}>
-        {active && card.activeUntil ? `Until ${formatDate(card.activeUntil)}` : interval === 'year' && !free ? 'Save 30% with a yearly plan' : ''}
+        {active && card.activeUntil
+          ? `Until ${formatDate(card.activeUntil)}`
+          : interval === 'year' && !free
+            ? 'Save 30% with a yearly plan'
+            : ''}
       </Text>
       <ScrollArea h={CONTENT_HEIGHT} mt="sm" type="auto" offsetScrollbars>
         <Stack gap={6}>

@@ -16,7 +16,11 @@ interface Target {
 
 function takePending(): { id: string; type: ResourceType; invite?: string | null } | null {
   try {
-    return JSON.parse(localStorage.getItem(PENDING_JOIN_KEY) ?? 'null') as { id: string; type: ResourceType; invite?: string | null } | null;
+    return JSON.parse(localStorage.getItem(PENDING_JOIN_KEY) ?? 'null') as {
+      id: string;
+      type: ResourceType;
+      invite?: string | null;
+    } | null;
   } catch {
     return null;
   }
@@ -45,7 +49,13 @@ export function JoinRequestDialog() {
       },
       () => {
         localStorage.removeItem(PENDING_JOIN_KEY);
-        notify('error', 'Error', pending.type === 'group' ? 'There was an error retrieving the group' : 'There was an error retrieving the project');
+        notify(
+          'error',
+          'Error',
+          pending.type === 'group'
+            ? 'There was an error retrieving the group'
+            : 'There was an error retrieving the project',
+        );
       },
     );
   }, [navigate]);

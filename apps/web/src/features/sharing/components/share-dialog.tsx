@@ -49,7 +49,13 @@ function CopyField({ label, value }: { label: string; value: string }) {
 }
 
 /** The Share dialog: public link, invitation link, invite by e-mail, collaborators. */
-export function ShareDialog({ target, onClose }: { target: { type: ResourceType; id: string; name: string } | null; onClose: () => void }) {
+export function ShareDialog({
+  target,
+  onClose,
+}: {
+  target: { type: ResourceType; id: string; name: string } | null;
+  onClose: () => void;
+}) {
   return (
     <Modal opened={Boolean(target)} onClose={onClose} title={target ? `Share “${target.name}”` : ''} centered size="lg">
       {target && <ShareContent type={target.type} id={target.id} />}
@@ -64,7 +70,9 @@ function ShareContent({ type, id }: { type: ResourceType; id: string }) {
   const [optimisticLink, setOptimisticLink] = useState<boolean | null>(null);
   const toggle = useSharingMutation((isActive: boolean) => sharingApi.setPublicLink(type, id, isActive));
   const invite = useSharingMutation((list: string[]) => sharingApi.invite(type, id, list));
-  const permission = useSharingMutation((v: { userId: string; permission: 'VIEWER' | 'EDITOR' }) => sharingApi.setPermission(type, id, v.userId, v.permission));
+  const permission = useSharingMutation((v: { userId: string; permission: 'VIEWER' | 'EDITOR' }) =>
+    sharingApi.setPermission(type, id, v.userId, v.permission),
+  );
   const remove = useSharingMutation((userId: string) => sharingApi.removeUser(type, id, userId));
   const data = info.data;
   if (!data) return <Text c="dimmed">Loading…</Text>;
@@ -91,7 +99,11 @@ function ShareContent({ type, id }: { type: ResourceType; id: string }) {
           }}
         />
         {!paid && (
-          <Tooltip label="Editors and Essential plans can share with more control. See the plans in Settings." multiline w={240}>
+          <Tooltip
+            label="Editors and Essential plans can share with more control. See the plans in Settings."
+            multiline
+            w={240}
+          >
             <ActionIcon component={Link} to="/settings" variant="subtle" aria-label="About sharing and plans">
               <IconHelpCircle size={18} />
             </ActionIcon>
@@ -126,7 +138,12 @@ function ShareContent({ type, id }: { type: ResourceType; id: string }) {
                     notify('success', 'Success', 'Emails Sent');
                     setEmails([]);
                   },
-                  onError: (error) => notify('error', 'Error', error instanceof Error && error.message.includes('hour') ? error.message : 'An error occurred'),
+                  onError: (error) =>
+                    notify(
+                      'error',
+                      'Error',
+                      error instanceof Error && error.message.includes('hour') ? error.message : 'An error occurred',
+                    ),
                 })
               }
             >

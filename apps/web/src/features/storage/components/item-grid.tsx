@@ -16,7 +16,9 @@ interface Props {
 /** Tiles in a responsive grid: one column on phones, as many 300 px tiles as fit elsewhere. */
 export function ItemGrid({ items, selected, inTrash, onSelect, onAction, onDropItems }: Props) {
   const dragItems = (item: StorageItem): ItemRef[] =>
-    selected.has(item.id) ? items.filter((i) => selected.has(i.id)).map((i) => ({ kind: i.kind, id: i.id })) : [{ kind: item.kind, id: item.id }];
+    selected.has(item.id)
+      ? items.filter((i) => selected.has(i.id)).map((i) => ({ kind: i.kind, id: i.id }))
+      : [{ kind: item.kind, id: item.id }];
   return (
     <SimpleGrid type="container" cols={{ base: 1, '520px': 2, '840px': 3, '1160px': 4, '1480px': 5 }} spacing="md">
       {items.map((item) => (

@@ -83,20 +83,39 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
       style={{
         cursor: 'pointer',
         userSelect: 'none',
-        outline: selected ? '2px solid var(--mantine-color-violet-5)' : over ? '2px dashed var(--mantine-color-violet-4)' : undefined,
+        outline: selected
+          ? '2px solid var(--mantine-color-violet-5)'
+          : over
+            ? '2px dashed var(--mantine-color-violet-4)'
+            : undefined,
         transition: 'outline-color 120ms',
       }}
     >
-      <Box h={124} pos="relative" style={{ background: item.color ? `linear-gradient(135deg, ${item.color} 0%, #1a1b1e 140%)` : DEFAULT_GRADIENT }}>
+      <Box
+        h={124}
+        pos="relative"
+        style={{
+          background: item.color ? `linear-gradient(135deg, ${item.color} 0%, #1a1b1e 140%)` : DEFAULT_GRADIENT,
+        }}
+      >
         {isFolder ? (
           <Group h="100%" justify="center">
             {over ? <IconFolderOpen size={48} color="white" /> : <IconFolder size={48} color="white" stroke={1.4} />}
           </Group>
         ) : version?.thumbnailUrl ? (
-          <img src={version.thumbnailUrl} alt="" draggable={false} style={{ width: '100%', height: '100%', objectFit: 'fill', opacity: 0.95 }} />
+          <img
+            src={version.thumbnailUrl}
+            alt=""
+            draggable={false}
+            style={{ width: '100%', height: '100%', objectFit: 'fill', opacity: 0.95 }}
+          />
         ) : (
           <Group h="100%" justify="center">
-            {item.type === 'AUDIO' ? <IconMusic size={42} color="white" stroke={1.4} /> : <IconFile size={42} color="white" stroke={1.4} />}
+            {item.type === 'AUDIO' ? (
+              <IconMusic size={42} color="white" stroke={1.4} />
+            ) : (
+              <IconFile size={42} color="white" stroke={1.4} />
+            )}
           </Group>
         )}
         {version?.durationSeconds ? (
@@ -128,7 +147,12 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
           {caps.canView || inTrash ? (
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
-                <ActionIcon variant="subtle" size="sm" aria-label={`Actions for ${item.name}`} onClick={(e) => e.stopPropagation()}>
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  aria-label={`Actions for ${item.name}`}
+                  onClick={(e) => e.stopPropagation()}
+                >
                   <IconDots size={16} />
                 </ActionIcon>
               </Menu.Target>
@@ -138,7 +162,11 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                     <Menu.Item leftSection={<IconRestore size={16} />} onClick={() => onAction('recover')}>
                       Recover
                     </Menu.Item>
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onAction('delete-forever')}>
+                    <Menu.Item
+                      color="red"
+                      leftSection={<IconTrash size={16} />}
+                      onClick={() => onAction('delete-forever')}
+                    >
                       Delete
                     </Menu.Item>
                   </>
@@ -149,14 +177,26 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                     </Menu.Item>
                     {!isFolder && (
                       // Notes belong to versions: there is nothing to open before the first one.
-                      <Menu.Item leftSection={<IconNotes size={16} />} disabled={item.versionCount === 0} onClick={() => onAction('notes')}>
+                      <Menu.Item
+                        leftSection={<IconNotes size={16} />}
+                        disabled={item.versionCount === 0}
+                        onClick={() => onAction('notes')}
+                      >
                         Notes
                       </Menu.Item>
                     )}
-                    <Menu.Item leftSection={<IconSettings size={16} />} disabled={!caps.canEdit} onClick={() => onAction('settings')}>
+                    <Menu.Item
+                      leftSection={<IconSettings size={16} />}
+                      disabled={!caps.canEdit}
+                      onClick={() => onAction('settings')}
+                    >
                       Settings
                     </Menu.Item>
-                    <Menu.Item leftSection={<IconShare size={16} />} disabled={!caps.canView} onClick={() => onAction('share')}>
+                    <Menu.Item
+                      leftSection={<IconShare size={16} />}
+                      disabled={!caps.canView}
+                      onClick={() => onAction('share')}
+                    >
                       Share
                     </Menu.Item>
                     {/* Offered only where the server allows it: a refused download is worse than none. */}
@@ -166,7 +206,12 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                       </Menu.Item>
                     )}
                     <Menu.Divider />
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} disabled={!caps.canDelete} onClick={() => onAction('delete')}>
+                    <Menu.Item
+                      color="red"
+                      leftSection={<IconTrash size={16} />}
+                      disabled={!caps.canDelete}
+                      onClick={() => onAction('delete')}
+                    >
                       Delete
                     </Menu.Item>
                   </>
@@ -181,7 +226,12 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
             {item.kind === 'project' && item.size > 0 ? ` · ${formatBytes(item.size)}` : ''}
           </Text>
           <Group gap={6} wrap="nowrap">
-            <Badge size="xs" variant="light" maw={70} color={item.tag === 'owner' ? 'violet' : item.tag === 'editor' ? 'teal' : 'gray'}>
+            <Badge
+              size="xs"
+              variant="light"
+              maw={70}
+              color={item.tag === 'owner' ? 'violet' : item.tag === 'editor' ? 'teal' : 'gray'}
+            >
               {item.tag}
             </Badge>
             <PeopleAvatars publisher={item.publisher} collaborators={item.collaborators ?? []} size={22} />

@@ -30,7 +30,11 @@ function NameForm({ label, requiredMessage, submitLabel, initial = '', onClose, 
   const [busy, setBusy] = useState(false);
 
   const validate = (text: string) =>
-    !text.trim() ? requiredMessage : text.trim().length > LIMITS.nameMax ? `Use at most ${LIMITS.nameMax} characters.` : null;
+    !text.trim()
+      ? requiredMessage
+      : text.trim().length > LIMITS.nameMax
+        ? `Use at most ${LIMITS.nameMax} characters.`
+        : null;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const problem = validate(value);

@@ -31,7 +31,15 @@ export function NewProjectWizard({
   );
 }
 
-function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClose: () => void; onCreated: (projectId: string) => void }) {
+function Wizard({
+  groupId,
+  onClose,
+  onCreated,
+}: {
+  groupId: string | null;
+  onClose: () => void;
+  onCreated: (projectId: string) => void;
+}) {
   const [step, setStep] = useState(0);
   const [kind, setKind] = useState<Kind>('empty');
   const [name, setName] = useState('');
@@ -66,7 +74,8 @@ function Wizard({ groupId, onClose, onCreated }: { groupId: string | null; onClo
     const problem = validate();
     setError(problem);
     if (problem) {
-      if (step === 3 && !versionName.trim()) notify('warning', 'New Project', STORAGE_MESSAGES.versionNameRequiredMessage);
+      if (step === 3 && !versionName.trim())
+        notify('warning', 'New Project', STORAGE_MESSAGES.versionNameRequiredMessage);
       return;
     }
     if (step === 2 && !file) {

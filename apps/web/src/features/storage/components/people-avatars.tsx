@@ -7,15 +7,38 @@ type Person = StorageItem['publisher'];
 const SHOWN = 8;
 
 /** The publisher first, then the collaborators, at most eight avatars and a "+N" for the others. */
-export function PeopleAvatars({ publisher, collaborators, size }: { publisher: Person; collaborators: Person[]; size: number }) {
+export function PeopleAvatars({
+  publisher,
+  collaborators,
+  size,
+}: {
+  publisher: Person;
+  collaborators: Person[];
+  size: number;
+}) {
   const people = [publisher, ...collaborators.filter((p) => p.id !== publisher.id)];
   const shown = people.length > SHOWN ? people.slice(0, SHOWN - 1) : people;
   const hidden = people.length - shown.length;
   return (
-    <Avatar.Group spacing={size / 4} data-testid="people" aria-label={`People: ${people.map((p) => p.displayName).join(', ')}`}>
+    <Avatar.Group
+      spacing={size / 4}
+      data-testid="people"
+      aria-label={`People: ${people.map((p) => p.displayName).join(', ')}`}
+    >
       {shown.map((person, index) => (
-        <Tooltip key={person.id} label={index === 0 ? `${person.displayName} (Publisher)` : person.displayName} withinPortal>
-          <Avatar size={size} radius="xl" src={person.photoUrl} name={person.displayName} alt={person.displayName} color="initials" />
+        <Tooltip
+          key={person.id}
+          label={index === 0 ? `${person.displayName} (Publisher)` : person.displayName}
+          withinPortal
+        >
+          <Avatar
+            size={size}
+            radius="xl"
+            src={person.photoUrl}
+            name={person.displayName}
+            alt={person.displayName}
+            color="initials"
+          />
         </Tooltip>
       ))}
       {hidden > 0 && (

@@ -1,7 +1,32 @@
-import { ActionIcon, Avatar, Badge, Button, Card, FileButton, Group, Loader, Menu, Modal, ScrollArea, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Loader,
+  Menu,
+  Modal,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconDots, IconMusic, IconNotes, IconPaperclip, IconPlus, IconSettings, IconShare, IconTrash } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconMusic,
+  IconNotes,
+  IconPaperclip,
+  IconPlus,
+  IconSettings,
+  IconShare,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useState } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
@@ -28,7 +53,11 @@ import { VersionRow } from './version-row';
 
 /** A version name's problem, shown under the field as soon as it is typed. */
 const versionNameProblem = (value: string) =>
-  !value.trim() ? STORAGE_MESSAGES.versionNameRequired : value.trim().length > LIMITS.nameMax ? STORAGE_MESSAGES.nameTooLong : null;
+  !value.trim()
+    ? STORAGE_MESSAGES.versionNameRequired
+    : value.trim().length > LIMITS.nameMax
+      ? STORAGE_MESSAGES.nameTooLong
+      : null;
 
 /** The header's more-actions menu: settings, notes and delete, each where the capabilities allow. */
 function ProjectMenu({
@@ -193,7 +222,11 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                 />
               </Group>
               <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-                <PeopleAvatars publisher={data.project.publisher} collaborators={data.project.collaborators ?? []} size={24} />
+                <PeopleAvatars
+                  publisher={data.project.publisher}
+                  collaborators={data.project.collaborators ?? []}
+                  size={24}
+                />
                 <Text size="sm" truncate>
                   {data.project.publisher.displayName}
                 </Text>
@@ -202,7 +235,12 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
                 </Badge>
               </Group>
               <Group gap="xs" wrap="wrap">
-                <Button size="xs" variant="light" leftSection={<IconShare size={14} />} onClick={() => setPanel('share')}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconShare size={14} />}
+                  onClick={() => setPanel('share')}
+                >
                   Share
                 </Button>
                 <Button
@@ -221,7 +259,13 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
               </Group>
             </Stack>
           </Group>
-          {projectId && <AttachmentsDialog projectId={projectId} opened={attachmentsOpen} onClose={() => setAttachmentsOpen(false)} />}
+          {projectId && (
+            <AttachmentsDialog
+              projectId={projectId}
+              opened={attachmentsOpen}
+              onClose={() => setAttachmentsOpen(false)}
+            />
+          )}
           {data.project.capabilities.canCreate && (
             <Card withBorder radius="md" padding="sm">
               <Stack gap="xs">
@@ -297,9 +341,16 @@ export function ProjectViewDialog({ projectId, onClose }: { projectId: string | 
           </Group>
         </Stack>
       )}
-      {data && panel === 'share' && <ShareDialog target={{ type: 'project', id: data.project.id, name: data.project.name }} onClose={() => setPanel(null)} />}
+      {data && panel === 'share' && (
+        <ShareDialog
+          target={{ type: 'project', id: data.project.id, name: data.project.name }}
+          onClose={() => setPanel(null)}
+        />
+      )}
       {data && panel === 'settings' && <SettingsDialog item={data.project} onClose={() => setPanel(null)} />}
-      {data && panel === 'notes' && <ProjectNotesDialog projectId={data.project.id} versions={data.versions} onClose={() => setPanel(null)} />}
+      {data && panel === 'notes' && (
+        <ProjectNotesDialog projectId={data.project.id} versions={data.versions} onClose={() => setPanel(null)} />
+      )}
     </Modal>
   );
 }

@@ -6,7 +6,11 @@ import { LIMITS } from '@mixroom/shared';
 import { useSearch } from '../queries';
 
 /** Autocomplete over every folder and project the user can reach (debounced 500 ms). */
-export function SearchBox({ onPick }: { onPick: (hit: { kind: 'group' | 'project'; id: string; parentId: string | null }) => void }) {
+export function SearchBox({
+  onPick,
+}: {
+  onPick: (hit: { kind: 'group' | 'project'; id: string; parentId: string | null }) => void;
+}) {
   const [value, setValue] = useState('');
   const [debounced] = useDebouncedValue(value.trim(), LIMITS.searchDebounceMs);
   const search = useSearch(debounced);

@@ -15,7 +15,17 @@ interface Props {
 }
 
 /** 'Selected Items: N' with the actions that apply to a selection. */
-export function SelectionBar({ count, inTrash = false, onDelete, onDownload, downloading = false, onRecover, onClear, onSelectAll, hint = null }: Props) {
+export function SelectionBar({
+  count,
+  inTrash = false,
+  onDelete,
+  onDownload,
+  downloading = false,
+  onRecover,
+  onClear,
+  onSelectAll,
+  hint = null,
+}: Props) {
   if (count === 0) return null;
   return (
     <Paper withBorder radius="md" px="md" py={6} onClick={(e) => e.stopPropagation()}>
@@ -40,7 +50,13 @@ export function SelectionBar({ count, inTrash = false, onDelete, onDownload, dow
           )}
           {!inTrash && onDownload && (
             <Tooltip label="Download">
-              <ActionIcon variant="subtle" aria-label="Download selected" onClick={onDownload} loading={downloading} disabled={downloading}>
+              <ActionIcon
+                variant="subtle"
+                aria-label="Download selected"
+                onClick={onDownload}
+                loading={downloading}
+                disabled={downloading}
+              >
                 <IconDownload size={18} />
               </ActionIcon>
             </Tooltip>

@@ -53,7 +53,12 @@ function SettingsForm({ item, onClose }: { item: StorageItem; onClose: () => voi
       } else {
         await updateProject.mutateAsync({
           id: item.id,
-          patch: { name: trimmed, color: color || null, enableDownload, ...(target !== item.groupId ? { groupId: target } : {}) },
+          patch: {
+            name: trimmed,
+            color: color || null,
+            enableDownload,
+            ...(target !== item.groupId ? { groupId: target } : {}),
+          },
         });
         notify('success', 'Success!', STORAGE_MESSAGES.projectSettingsUpdated);
       }
@@ -87,9 +92,21 @@ function SettingsForm({ item, onClose }: { item: StorageItem; onClose: () => voi
             nothingFoundMessage="No folder"
             comboboxProps={{ withinPortal: true }}
           />
-          <ColorInput label="Colour" value={color} onChange={setColor} swatches={SWATCHES} swatchesPerRow={8} placeholder="Default" format="hex" />
+          <ColorInput
+            label="Colour"
+            value={color}
+            onChange={setColor}
+            swatches={SWATCHES}
+            swatchesPerRow={8}
+            placeholder="Default"
+            format="hex"
+          />
           {!isGroup && item.capabilities.canEdit && (
-            <Switch label="Anyone with access may download" checked={enableDownload} onChange={(e) => setEnableDownload(e.currentTarget.checked)} />
+            <Switch
+              label="Anyone with access may download"
+              checked={enableDownload}
+              onChange={(e) => setEnableDownload(e.currentTarget.checked)}
+            />
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -106,8 +123,13 @@ function SettingsForm({ item, onClose }: { item: StorageItem; onClose: () => voi
 }
 
 /** Whether `candidate` is `ancestor` or lies below it. */
-function isDescendant(folders: { id: string; parentId: string | null }[], candidate: string, ancestor: string): boolean {
+function isDescendant(
+  folders: { id: string; parentId: string | null }[],
+  candidate: string,
+  ancestor: string,
+): boolean {
   const parents = new Map(folders.map((f) => [f.id, f.parentId]));
-  for (let current: string | null | undefined = candidate; current; current = parents.get(current)) if (current === ancestor) return true;
+  for (let current: string | null | undefined = candidate; current; current = parents.get(current))
+    if (current === ancestor) return true;
   return false;
 }

@@ -38,7 +38,12 @@ function DropCrumb({
       }}
       px={6}
       py={2}
-      style={{ borderRadius: 6, outline: over ? '2px dashed var(--mantine-color-violet-5)' : undefined, display: 'inline-flex', alignItems: 'center' }}
+      style={{
+        borderRadius: 6,
+        outline: over ? '2px dashed var(--mantine-color-violet-5)' : undefined,
+        display: 'inline-flex',
+        alignItems: 'center',
+      }}
     >
       {children}
     </Anchor>
@@ -46,7 +51,13 @@ function DropCrumb({
 }
 
 /** Home icon, then every folder down to the current one; each crumb is a link and a drop target. */
-export function StorageBreadcrumbs({ crumbs, onDropItems }: { crumbs: Crumb[]; onDropItems: (items: ItemRef[], to: string | null) => void }) {
+export function StorageBreadcrumbs({
+  crumbs,
+  onDropItems,
+}: {
+  crumbs: Crumb[];
+  onDropItems: (items: ItemRef[], to: string | null) => void;
+}) {
   return (
     <nav aria-label="Breadcrumb">
       <Breadcrumbs separatorMargin={2} style={{ flexWrap: 'wrap' }}>

@@ -36,7 +36,12 @@ export function StorageToolbar(props: Props) {
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">
       <Group gap="sm" wrap="wrap">
-        <Button variant="default" leftSection={<IconArrowLeft size={16} />} disabled={!props.canGoBack} onClick={props.onBack}>
+        <Button
+          variant="default"
+          leftSection={<IconArrowLeft size={16} />}
+          disabled={!props.canGoBack}
+          onClick={props.onBack}
+        >
           Back
         </Button>
         <Menu position="bottom-start" shadow="md" disabled={!props.canCreate}>

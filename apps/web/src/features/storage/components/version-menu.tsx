@@ -73,7 +73,11 @@ export function VersionMenu({
             </Menu.Item>
           )}
           {canDownload && (
-            <Menu.Item leftSection={<IconDownload size={16} />} disabled={version.status === 'uploading'} onClick={() => download.mutate(version)}>
+            <Menu.Item
+              leftSection={<IconDownload size={16} />}
+              disabled={version.status === 'uploading'}
+              onClick={() => download.mutate(version)}
+            >
               Download Version
             </Menu.Item>
           )}
@@ -94,7 +98,14 @@ export function VersionMenu({
         onClose={() => setRenaming(false)}
         onSubmit={(name) => rename.mutateAsync({ id: version.id, name })}
       />
-      {notes && versions && <ProjectNotesDialog projectId={version.projectId} versions={versions} versionId={version.id} onClose={() => setNotes(false)} />}
+      {notes && versions && (
+        <ProjectNotesDialog
+          projectId={version.projectId}
+          versions={versions}
+          versionId={version.id}
+          onClose={() => setNotes(false)}
+        />
+      )}
     </>
   );
 }

@@ -44,7 +44,14 @@ export function VersionRow({
           </Badge>
           <div style={{ minWidth: 0, flex: 1 }}>
             {onOpen ? (
-              <Anchor component="button" fw={600} size="sm" onClick={onOpen} style={{ display: 'block', maxWidth: '100%' }} truncate="end">
+              <Anchor
+                component="button"
+                fw={600}
+                size="sm"
+                onClick={onOpen}
+                style={{ display: 'block', maxWidth: '100%' }}
+                truncate="end"
+              >
                 {version.name}
               </Anchor>
             ) : (
@@ -52,7 +59,12 @@ export function VersionRow({
                 {version.name}
               </Text>
             )}
-            <Text size="xs" c="dimmed" truncate={compact ? undefined : 'end'} style={compact ? { overflowWrap: 'anywhere' } : undefined}>
+            <Text
+              size="xs"
+              c="dimmed"
+              truncate={compact ? undefined : 'end'}
+              style={compact ? { overflowWrap: 'anywhere' } : undefined}
+            >
               {facts.join(' · ')}
             </Text>
             {compact && version.status !== 'ready' && <StatusBadge version={version} />}
@@ -60,7 +72,13 @@ export function VersionRow({
         </Group>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {!compact && version.status !== 'ready' && <StatusBadge version={version} />}
-          <VersionMenu version={version} versions={versions} canEdit={canEdit} canDownload={canDownload} onProjectDeleted={onProjectDeleted} />
+          <VersionMenu
+            version={version}
+            versions={versions}
+            canEdit={canEdit}
+            canDownload={canDownload}
+            onProjectDeleted={onProjectDeleted}
+          />
           {canDownload && (
             <Tooltip label="Download Version">
               <ActionIcon

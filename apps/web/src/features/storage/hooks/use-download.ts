@@ -8,7 +8,8 @@ import { storageApi, type ItemRef } from '../api';
 /** Downloads a version through its signed URL: the browser streams it to disk under its own name. */
 export function useDownloadVersion() {
   return useMutation({
-    mutationFn: async (version: Pick<Version, 'id'>) => startBrowserDownload((await storageApi.downloadUrl(version.id)).url),
+    mutationFn: async (version: Pick<Version, 'id'>) =>
+      startBrowserDownload((await storageApi.downloadUrl(version.id)).url),
   });
 }
 
@@ -22,7 +23,13 @@ export function useDownloadZip() {
     meta: { silent: true },
     mutationFn: async (items: ItemRef[]) => {
       const prepared = await storageApi.prepareZip(items);
-      activitiesStore.add({ id: prepared.downloadId, kind: 'download', name: prepared.fileName, state: 'Started', percent: 0 });
+      activitiesStore.add({
+        id: prepared.downloadId,
+        kind: 'download',
+        name: prepared.fileName,
+        state: 'Started',
+        percent: 0,
+      });
       startBrowserDownload(prepared.url, (message) => {
         activitiesStore.update(prepared.downloadId, { state: 'Error', error: message });
         notify('error', 'Download', message);

@@ -1,4 +1,16 @@
-import { ActionIcon, Badge, FileButton, Group, Paper, Progress, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  FileButton,
+  Group,
+  Paper,
+  Progress,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconPlayerPlay, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -7,7 +19,12 @@ import { storageKeys } from '../../storage/queries';
 import { activitiesStore, useActivities, type ActivityState } from '../activities-store';
 import { useRestoreUploads } from '../use-upload-orchestrator';
 
-const COLORS: Record<ActivityState, string> = { Started: 'gray', 'In Progress': 'violet', Finished: 'teal', Error: 'red' };
+const COLORS: Record<ActivityState, string> = {
+  Started: 'gray',
+  'In Progress': 'violet',
+  Finished: 'teal',
+  Error: 'red',
+};
 
 /** The bottom sheet of running uploads and downloads: state, percent, a bar, cancel, collapse. */
 export function ActivitiesPanel() {
@@ -66,19 +83,36 @@ export function ActivitiesPanel() {
                   )}
                   {activity.cancel ? (
                     <Tooltip label="Cancel">
-                      <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Cancel ${activity.name}`} onClick={activity.cancel}>
+                      <ActionIcon
+                        size="sm"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Cancel ${activity.name}`}
+                        onClick={activity.cancel}
+                      >
                         <IconX size={14} />
                       </ActionIcon>
                     </Tooltip>
                   ) : (
                     activity.state === 'Error' && (
-                      <ActionIcon size="sm" variant="subtle" aria-label="Dismiss" onClick={() => activitiesStore.remove(activity.id)}>
+                      <ActionIcon
+                        size="sm"
+                        variant="subtle"
+                        aria-label="Dismiss"
+                        onClick={() => activitiesStore.remove(activity.id)}
+                      >
                         <IconX size={14} />
                       </ActionIcon>
                     )
                   )}
                 </Group>
-                <Progress value={activity.percent} size="sm" color={COLORS[activity.state]} mt={4} animated={activity.state === 'In Progress'} />
+                <Progress
+                  value={activity.percent}
+                  size="sm"
+                  color={COLORS[activity.state]}
+                  mt={4}
+                  animated={activity.state === 'In Progress'}
+                />
                 {activity.error && (
                   <Text size="xs" c="red" mt={2}>
                     {activity.error}

@@ -20,7 +20,9 @@ export function PushCard() {
           <div>
             <Text fw={700}>Notifications on this device</Text>
             <Text size="sm" c="dimmed">
-              {supported ? 'Join requests and answers arrive even when Mixroom is closed.' : 'This browser does not support push notifications.'}
+              {supported
+                ? 'Join requests and answers arrive even when Mixroom is closed.'
+                : 'This browser does not support push notifications.'}
             </Text>
           </div>
         </Group>
@@ -33,7 +35,12 @@ export function PushCard() {
               (enabled
                 ? disablePush().then(() => setEnabled(false))
                 : enablePush().then((result) => {
-                    if (result === 'denied') notify('warning', 'Notifications', 'Notifications are blocked for Mixroom in this browser’s settings.');
+                    if (result === 'denied')
+                      notify(
+                        'warning',
+                        'Notifications',
+                        'Notifications are blocked for Mixroom in this browser’s settings.',
+                      );
                     setEnabled(result === 'enabled');
                   })
               )
