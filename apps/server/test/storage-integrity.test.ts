@@ -117,17 +117,15 @@ describe('areas: transfer rows never show in storage', () => {
     await db
       .insert(groups)
       .values({ id: folderId, name: 'Transfer_Secret', path: [folderId], publisherId: anaId, mode: 'TRANSFER' });
-    await db
-      .insert(projects)
-      .values({
-        id: projectId,
-        name: 'Transfer_Secret File',
-        type: 'AUDIO',
-        groupId: null,
-        path: [projectId],
-        publisherId: anaId,
-        mode: 'TRANSFER',
-      });
+    await db.insert(projects).values({
+      id: projectId,
+      name: 'Transfer_Secret File',
+      type: 'AUDIO',
+      groupId: null,
+      path: [projectId],
+      publisherId: anaId,
+      mode: 'TRANSFER',
+    });
     await db.insert(projects).values({
       id: trashedId,
       name: 'Transfer_Secret Trashed',
