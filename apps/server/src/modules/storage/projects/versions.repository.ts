@@ -26,30 +26,11 @@ export class VersionsRepository {
   }
 
   /**
-   * Inserts the next version: highest number + 1, or 1. The project row is locked so two uploads to
-   * one project cannot take the same number.
-   */
-  async insertNext(values: Omit<typeof versions.$inferInsert, 'number'>): Promise<VersionRow> {
-    return this.db.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from ${projects} where ${projects.id} = ${values.projectId} for update`);
-      const [max] = await tx
-        .select({ n: sql<number>`coalesce(max(${versions.number}), 0)` })
-        .from(versions)
-        .where(eq(versions.projectId, values.projectId));
-      const [row] = await tx
-        .insert(versions)
-        .values({ ...values, number: Number(max?.n ?? 0) + 1 })
-        .returning();
-      if (!row) throw new Error('insert returned nothing');
-      return row;
-    });
-  }
-
-  /**
-   * Inserts the next version only if the publisher's stored and reserved bytes (every version,
-   * uploading ones at their declared size) leave room for it. The check and the insert run under a
-   * lock on the publisher, so concurrent uploads can't all pass the check and overshoot the quota
-   * together. Answers null when there is no room.
+   * Inserts the next version (highest number + 1, or 1) only if the publisher's stored and reserved
+   * bytes (every version, uploading ones at their declared size) leave room for it. The check and the
+   * insert run under a lock on the publisher, so concurrent uploads can't all pass the check and
+   * overshoot the quota together; the project row is locked too, so two uploads to one project
+   * cannot take the same number. Answers null when there is no room.
    */
   async insertNextWithinQuota(
     values: Omit<typeof versions.$inferInsert, 'number'>,

@@ -1,0 +1,291 @@
+/**
+ * The authorization matrix's table: every endpoint that reads or changes a group, project, version,
+ * file, public link, credit or plan, and which actors may call it. Everyone else must be refused.
+ */
+export type Actor = 'publisher' | 'editor' | 'viewer' | 'nonMember' | 'anonymous' | 'admin' | 'revokedLink';
+export const ACTORS: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'anonymous', 'admin', 'revokedLink'];
+
+export interface World {
+  folder: string;
+  outside: string;
+  sub: string;
+  project: string;
+  version: string;
+  viewerId: string;
+  comment: string;
+  attachment: string;
+  activeToken: string;
+  revokedToken: string;
+}
+
+export interface Row {
+  name: string;
+  method: string;
+  path: (w: World, actor: Actor) => string;
+  body?: (w: World) => unknown;
+  /** Actors allowed; everyone else must get 401, 403 or 404. */
+  allow: Actor[];
+  /** Puts things back after an allowed change, so every actor meets the same state. */
+  reset?: (w: World) => Promise<void>;
+}
+
+export const MEMBERS: Actor[] = ['publisher', 'editor', 'viewer'];
+export const EDITORS: Actor[] = ['publisher', 'editor'];
+export const EVERYONE_WITH_LINK: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'anonymous', 'admin'];
+
+/** The rows; `recover` and `attach` put the world back after allowed changes. */
+export function matrixTable({
+  recover,
+  attach,
+}: {
+  recover: (w: World) => Promise<void>;
+  attach: (w: World) => Promise<string>;
+}): Row[] {
+  return [
+    { name: 'list a folder', method: 'GET', path: (w) => `/api/groups/${w.folder}/items`, allow: MEMBERS },
+    { name: 'open a project', method: 'GET', path: (w) => `/api/projects/${w.project}`, allow: MEMBERS },
+    { name: 'version thumbnail', method: 'GET', path: (w) => `/api/versions/${w.version}/thumbnail`, allow: MEMBERS },
+    { name: 'version peaks', method: 'GET', path: (w) => `/api/versions/${w.version}/peaks`, allow: MEMBERS },
+    {
+      name: 'download a version (downloads off)',
+      method: 'GET',
+      path: (w) => `/api/versions/${w.version}/download`,
+      allow: EDITORS,
+    },
+    {
+      // Downloads are off for the world's project: a viewer's archive would hold nothing, and says why.
+      name: 'ZIP of the folder',
+      method: 'POST',
+      path: () => '/api/downloads/zip',
+      body: (w) => ({ items: [{ kind: 'group', id: w.folder }] }),
+      allow: EDITORS,
+    },
+    {
+      name: 'create a folder inside',
+      method: 'POST',
+      path: () => '/api/groups',
+      body: (w) => ({ name: 'Inside', parentId: w.folder }),
+      allow: EDITORS,
+    },
+    {
+      name: 'rename a sub-folder',
+      method: 'PATCH',
+      path: (w) => `/api/groups/${w.sub}`,
+      body: () => ({ name: 'Sub' }),
+      allow: EDITORS,
+    },
+    {
+      name: 'project settings',
+      method: 'PATCH',
+      path: (w) => `/api/projects/${w.project}`,
+      body: () => ({ name: 'Mix' }),
+      allow: EDITORS,
+    },
+    {
+      name: 'start a new version',
+      method: 'POST',
+      path: (w) => `/api/projects/${w.project}/versions`,
+      body: () => ({ name: 'v', fileName: 'v.wav', size: 10 }),
+      allow: EDITORS,
+    },
+    {
+      name: 'rename a version',
+      method: 'PATCH',
+      path: (w) => `/api/versions/${w.version}`,
+      body: () => ({ name: 'Mix' }),
+      allow: EDITORS,
+    },
+    {
+      name: 'upload into the folder',
+      method: 'POST',
+      path: () => '/api/projects/upload',
+      body: (w) => ({ groupId: w.folder, fileName: 'x.wav', size: 10 }),
+      allow: EDITORS,
+    },
+    {
+      name: 'move a sub-folder to trash',
+      method: 'POST',
+      path: () => '/api/items/trash',
+      body: (w) => ({ items: [{ kind: 'group', id: w.sub }] }),
+      allow: EDITORS,
+      reset: recover,
+    },
+    { name: 'share info', method: 'GET', path: (w) => `/api/share/group/${w.folder}`, allow: MEMBERS },
+    {
+      name: 'toggle the public link',
+      method: 'PUT',
+      path: (w) => `/api/share/group/${w.folder}/public-link`,
+      body: () => ({ isActive: true }),
+      allow: EDITORS,
+    },
+    {
+      name: 'change a permission',
+      method: 'PUT',
+      path: (w) => `/api/share/group/${w.folder}/users/${w.viewerId}`,
+      body: () => ({ permission: 'VIEWER' }),
+      allow: ['publisher'],
+    },
+    {
+      name: 'list the root',
+      method: 'GET',
+      path: () => '/api/groups/root/items',
+      allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'],
+    },
+    { name: 'list comments', method: 'GET', path: (w) => `/api/versions/${w.version}/comments`, allow: MEMBERS },
+    {
+      name: 'comment on a version',
+      method: 'POST',
+      path: (w) => `/api/versions/${w.version}/comments`,
+      body: () => ({ type: 'timestamp', startTime: 0.5, text: 'Nice' }),
+      allow: MEMBERS,
+    },
+    {
+      name: 'reply to a comment',
+      method: 'POST',
+      path: (w) => `/api/comments/${w.comment}/replies`,
+      body: () => ({ text: 'Agreed' }),
+      allow: MEMBERS,
+    },
+    {
+      name: "edit the publisher's comment",
+      method: 'PATCH',
+      path: (w) => `/api/comments/${w.comment}`,
+      body: () => ({ text: 'Edited' }),
+      allow: ['publisher'],
+    },
+    {
+      name: 'public link listing',
+      method: 'GET',
+      path: (w, actor) => `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+      allow: EVERYONE_WITH_LINK,
+    },
+    {
+      // Downloads are off for the world's project: nobody takes the original through a link.
+      name: 'public link download (downloads off)',
+      method: 'GET',
+      path: (w, actor) =>
+        `/api/public/versions/${w.version}/download?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+      allow: [],
+    },
+    {
+      name: 'public link playback',
+      method: 'GET',
+      path: (w, actor) =>
+        `/api/public/versions/${w.version}/preview?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}`,
+      allow: EVERYONE_WITH_LINK,
+    },
+    {
+      name: 'export comments as DAW markers',
+      method: 'GET',
+      path: (w) => `/api/versions/${w.version}/markers?format=midi`,
+      allow: MEMBERS,
+    },
+    {
+      // The world's comment is the publisher's: its author and editors may resolve it.
+      name: 'resolve a comment',
+      method: 'PUT',
+      path: (w) => `/api/comments/${w.comment}/resolved`,
+      body: () => ({ resolved: false }),
+      allow: EDITORS,
+    },
+    {
+      name: 'set a version verdict',
+      method: 'PUT',
+      path: (w) => `/api/versions/${w.version}/approval`,
+      body: () => ({ approval: 'none' }),
+      allow: EDITORS,
+    },
+    { name: 'read version notes', method: 'GET', path: (w) => `/api/versions/${w.version}/note`, allow: MEMBERS },
+    {
+      name: 'save version notes',
+      method: 'PUT',
+      path: (w) => `/api/versions/${w.version}/note`,
+      body: () => ({ html: '<p>Notes</p>' }),
+      allow: EDITORS,
+    },
+    {
+      name: 'export notes as PDF',
+      method: 'POST',
+      path: (w) => `/api/versions/${w.version}/note/pdf`,
+      body: () => ({ html: '<p>Notes</p>' }),
+      allow: MEMBERS,
+    },
+    {
+      name: 'presence on a review',
+      method: 'PUT',
+      path: (w) => `/api/versions/${w.version}/presence`,
+      body: () => ({ state: 'online' }),
+      allow: MEMBERS,
+    },
+    { name: 'who is on a review', method: 'GET', path: (w) => `/api/versions/${w.version}/presence`, allow: MEMBERS },
+    { name: 'stream a version', method: 'GET', path: (w) => `/api/versions/${w.version}/stream`, allow: MEMBERS },
+    {
+      name: 'version spectrogram',
+      method: 'GET',
+      path: (w) => `/api/versions/${w.version}/spectrogram`,
+      allow: MEMBERS,
+    },
+    { name: 'list attachments', method: 'GET', path: (w) => `/api/projects/${w.project}/attachments`, allow: MEMBERS },
+    {
+      name: 'start an attachment',
+      method: 'POST',
+      path: (w) => `/api/projects/${w.project}/attachments`,
+      body: () => ({ fileName: 'Lyrics.txt', size: 10 }),
+      allow: EDITORS,
+    },
+    {
+      name: 'delete an attachment',
+      method: 'DELETE',
+      path: (w) => `/api/attachments/${w.attachment}`,
+      allow: EDITORS,
+      reset: async (w) => void (w.attachment = await attach(w)),
+    },
+    // Last: it deletes the comment the rows above use.
+    {
+      name: "delete the publisher's comment",
+      method: 'DELETE',
+      path: (w) => `/api/comments/${w.comment}`,
+      allow: ['publisher'],
+    },
+    {
+      name: 'public link: a folder outside the shared one',
+      method: 'GET',
+      path: (w, actor) =>
+        `/api/public/share?token=${actor === 'revokedLink' ? w.revokedToken : w.activeToken}&folder=${w.outside}`,
+      allow: [],
+    },
+    // Credits: everyone signed in reads their own ledger (the path names no user); another user's
+    // ledger and adjustments are for administrators.
+    {
+      name: 'my credits',
+      method: 'GET',
+      path: () => '/api/credits',
+      allow: ['publisher', 'editor', 'viewer', 'nonMember', 'admin'],
+    },
+    {
+      name: "another user's credits",
+      method: 'GET',
+      path: (w) => `/api/admin/users/${w.viewerId}/credits`,
+      allow: ['admin'],
+    },
+    {
+      name: "adjust a user's credits",
+      method: 'POST',
+      path: (w) => `/api/admin/users/${w.viewerId}/credits`,
+      body: () => ({ amount: 1, reason: 'Matrix' }),
+      allow: ['admin'],
+    },
+    // The shop's webhook takes a signature over the body, never a session: unsigned, nobody gets in.
+    {
+      name: 'billing webhook without a signature',
+      method: 'POST',
+      path: () => '/api/billing/webhook',
+      body: (w) => ({
+        id: 'evt_matrix',
+        type: 'subscription.created',
+        data: { subscriptionId: 'sub_matrix', userId: w.viewerId, sku: 'STUDIO' },
+      }),
+      allow: [],
+    },
+  ];
+}
