@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** A minimal cookie jar: the provider's cookies across the redirects of one browser-less sign-in. */
-class CookieJar {
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   store(response: Response): void {

@@ -1,29 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { WEB_CLIENT_ID, type Tokens } from './oidc-flow';
+import { CookieJar, WEB_CLIENT_ID, type Tokens } from './oidc-flow';
 
-/** A browser's cookies for one origin, enough for the provider's session and interaction cookies. */
-export class Cookies {
-  private readonly cookies = new Map<string, string>();
-
-  store(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const index = pair.indexOf('=');
-      const name = pair.slice(0, index);
-      const value = pair.slice(index + 1);
-      if (/expires=Thu, 01 Jan 1970/i.test(header) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-}
+/** A browser's cookies for one origin: the provider's session and interaction cookies. */
+export { CookieJar as Cookies };
 
 export interface Interaction {
   uid: string;
-  cookies: Cookies;
+  cookies: CookieJar;
   verifier: string;
   baseUrl: string;
 }
@@ -31,7 +14,7 @@ export interface Interaction {
 const redirectUri = (baseUrl: string) => `${baseUrl}/auth/callback`;
 
 /** Follows redirects by hand (keeping cookies) until the callback or a page that wants the user. */
-async function follow(baseUrl: string, cookies: Cookies, url: string): Promise<string> {
+async function follow(baseUrl: string, cookies: CookieJar, url: string): Promise<string> {
   let next = url;
   for (let hop = 0; hop < 10; hop++) {
     if (next.startsWith(redirectUri(baseUrl))) return next;
@@ -52,7 +35,7 @@ async function follow(baseUrl: string, cookies: Cookies, url: string): Promise<s
 }
 
 /** Starts an authorization request as the web app does and stops at the sign-in screen. */
-export async function startInteraction(baseUrl: string, cookies = new Cookies()): Promise<Interaction> {
+export async function startInteraction(baseUrl: string, cookies = new CookieJar()): Promise<Interaction> {
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(`${baseUrl}/oidc/auth`);
   authorize.search = new URLSearchParams({
