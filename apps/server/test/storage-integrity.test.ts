@@ -167,6 +167,20 @@ describe('areas: transfer rows never show in storage', () => {
   });
 });
 
+describe('signed URLs (time moved through the clock seam)', () => {
+  it('a file URL stops working minutes after it was handed out, whoever holds it', async () => {
+    const { ticket } = await storageClient(server.url, ana).upload(makeAudio('Short Lived.wav', { seconds: 1 }), null);
+    const { url } = (await call(server.url, `/api/versions/${ticket.version.id}/download`, { token: ana })).body as {
+      url: string;
+    };
+    const absolute = url.startsWith('http') ? url : `${server.url}${url}`;
+    expect((await fetch(absolute, { headers: { range: 'bytes=0-3' } })).status).toBe(206);
+    clock.advance(6 * 60_000);
+    expect((await fetch(absolute, { headers: { range: 'bytes=0-3' } })).status).toBe(403);
+    clock.set(new Date());
+  });
+});
+
 describe('the sweeper (time moved through the clock seam)', () => {
   it('removes an upload abandoned mid-way: no tile, no reservation', async () => {
     const answer = (await upload(ana, 'Abandoned.wav', 2 * GB)).body as { project: { id: string } };
