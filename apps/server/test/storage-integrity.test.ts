@@ -169,8 +169,8 @@ describe('areas: transfer rows never show in storage', () => {
 
 describe('signed URLs (time moved through the clock seam)', () => {
   it('a file URL stops working minutes after it was handed out, whoever holds it', async () => {
-    const { ticket } = await storageClient(server.url, ana).upload(makeAudio('Short Lived.wav', { seconds: 1 }), null);
-    const { url } = (await call(server.url, `/api/versions/${ticket.version.id}/download`, { token: ana })).body as {
+    const { ticket } = await storageClient(server.url, ed).upload(makeAudio('Short Lived.wav', { seconds: 1 }), null);
+    const { url } = (await call(server.url, `/api/versions/${ticket.version.id}/download`, { token: ed })).body as {
       url: string;
     };
     const absolute = url.startsWith('http') ? url : `${server.url}${url}`;
