@@ -254,21 +254,7 @@ export async function decodePeaks(
     onProgress?: (fraction: number) => void;
   },
 ): Promise<DecodedPeaks> {
-  const args = [
-    '-hide_banner',
-    '-nostats',
-    '-loglevel',
-    'error',
-    '-i',
-    input,
-    '-map',
-    '0:a:0',
-    '-ac',
-    '1',
-    '-f',
-    's16le',
-    'pipe:1',
-  ];
+  const args = [...firstAudioOf(input), '-ac', '1', '-f', 's16le', 'pipe:1'];
   if (options.previewPath) args.push('-map', '0:a:0', ...lossyPreviewOptions(options), '-y', options.previewPath);
   args.push('-progress', 'pipe:3');
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
@@ -282,6 +268,11 @@ export async function decodePeaks(
   return { bins: peaks.finish(), problems: decodeProblems(run.stderrTail) };
 }
 
+/** ffmpeg reading `input` quietly (errors only, no stats), taking its first audio stream. */
+function firstAudioOf(input: string): string[] {
+  return ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0'];
+}
+
 /** The lossy playback preview of a file browsers may play as it is (see `lossyPreviewOptions`), at low priority. */
 export async function encodeLossyPreview(
   tools: MediaTools,
@@ -289,19 +280,7 @@ export async function encodeLossyPreview(
   output: string,
   media: { sampleRate: number; channels: number },
 ): Promise<void> {
-  const args = [
-    '-hide_banner',
-    '-nostats',
-    '-loglevel',
-    'error',
-    '-i',
-    input,
-    '-map',
-    '0:a:0',
-    ...lossyPreviewOptions(media),
-    '-y',
-    output,
-  ];
+  const args = [...firstAudioOf(input), ...lossyPreviewOptions(media), '-y', output];
   const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   runInBackground(child);
   const run = await collect(child);
