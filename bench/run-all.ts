@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { benchAdminUsers } from './admin-users.bench';
+import { benchCompare } from './compare.bench';
 import { benchHttp } from './http.bench';
 import { benchReview } from './review.bench';
 import { benchListing, benchProcessing, benchUpload } from './storage.bench';
@@ -12,6 +14,8 @@ const all = {
   processing: benchProcessing,
   listing: benchListing,
   review: benchReview,
+  compare: benchCompare,
+  admin: benchAdminTable,
 } as const;
 const picked = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 
@@ -26,6 +30,21 @@ async function benchHttpTable(): Promise<string> {
     ...figures.map(
       (f) =>
         `| ${f.endpoint} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${(f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} |`,
+    ),
+  ].join('\n');
+}
+
+async function benchAdminTable(): Promise<string> {
+  const figures = await benchAdminUsers();
+  const baseline = figures[0]!;
+  return [
+    '### Admin grid over 10,001 accounts (4 connections, 10 s each)',
+    '',
+    '| request | requests/s | p50 ms | p99 ms | errors | p99 vs /api/health | throughput vs /api/health |',
+    '|---|---|---|---|---|---|---|',
+    ...figures.map(
+      (f) =>
+        `| ${f.label} (\`${f.path.replace(/search=[0-9a-f-]{36}/, 'search={uid}')}\`) | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${(f.p99Ms / Math.max(1, baseline.p99Ms)).toFixed(2)} | ${(f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} |`,
     ),
   ].join('\n');
 }

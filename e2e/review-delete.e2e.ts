@@ -54,7 +54,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('deleting the only version of a project from its review screen', () => {
+describe('editing and deleting the only version of a project from its review screen', () => {
   it('from the corrupt-version dialog: the success toast only, then the groups', async () => {
     const broken = join(mkdtempSync(join(tmpdir(), 'mixroom-broken-')), 'Broken.wav');
     writeFileSync(broken, randomBytes(64 * 1024));
@@ -69,10 +69,19 @@ describe('deleting the only version of a project from its review screen', () => 
     expect(shown.filter((text) => !text.includes('has been deleted!'))).toEqual([]);
   });
 
-  it('from the version menu: the success toast only, then the groups', async () => {
+  it('from the version menu: the single-field editor asks for a name; deleting shows the success toast only, then the groups', async () => {
     const projectId = await uploaded(makeAudio('Tone.wav', { seconds: 4 }), 'ready');
     await page.goto(`${server.url}/version/${projectId}/1`);
     await page.locator('[data-testid="waveform"] canvas').first().waitFor();
+    // The screen's single-field editor: required with its own text, then saved.
+    await page.getByRole('button', { name: 'Actions for version 1' }).click();
+    await page.getByRole('menuitem', { name: 'Edit Version' }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit Version' });
+    await editor.getByLabel('Version name').fill('');
+    await editor.getByText('This field is required', { exact: true }).waitFor();
+    await editor.getByLabel('Version name').fill('Tone');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await editor.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Actions for version 1' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();

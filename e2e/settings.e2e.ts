@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,44 @@ describe('/settings', () => {
     await page.screenshot({ path: join(artifacts, 'settings-420-top.png') });
     await page.getByTestId('plan-STUDIO').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(artifacts, 'settings-420-studio.png') });
+    await context.close();
+  });
+
+  it('changes the display name in place, and deletes the account (typed e-mail) which signs out and removes its files', async () => {
+    const bo = { email: 'bo@settings.test', password: 'bo-password-long', displayName: 'Bo Producer' };
+    const boToken = (await signInThroughOidc(server.url, bo)).access_token;
+    const { ticket } = await storageClient(server.url, boToken).upload(makeAudio('Gone.wav', { seconds: 1 }), null);
+    const files = join(server.dataDir, 'blobs', 'objects', 'projects', ticket.project.id);
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signInAt(page, server.url, '/settings', bo);
+    await page.getByTestId('display-name').getByText('Bo Producer').waitFor();
+    await page.getByRole('button', { name: 'Edit display name' }).click();
+    await page.getByLabel('Display name').fill('Bo the Producer');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('display-name').getByText('Bo the Producer').waitFor();
+    expect((await call(server.url, '/api/me', { token: boToken })).body.displayName).toBe('Bo the Producer');
+    await page.getByText('Download my data').waitFor();
+    await screenshot(page, 'settings-account-1440');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'settings-account-390-top.png') });
+    await page.getByText('Download my data').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'settings-account-390-privacy.png') });
+
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const confirm = page.getByRole('button', { name: 'Delete my account' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByLabel('Your e-mail').fill('bo@settings.test');
+    await page.screenshot({ path: join(artifacts, 'settings-account-390-delete.png') });
+    await confirm.click();
+    await page.waitForURL((url) => url.pathname.startsWith('/public'));
+    expect((await call(server.url, '/api/me', { token: boToken })).status).toBe(401);
+    await expect
+      .poll(() => existsSync(files), { timeout: 20_000, message: 'the account’s files are removed' })
+      .toBe(false);
     await context.close();
   });
 });

@@ -170,6 +170,11 @@ describe('sharing between two people in Chromium', () => {
       .getByRole('textbox', { name: 'Public link' })
       .waitFor({ state: 'detached' });
 
+    // The visitor's page was loaded before the link was turned off: the file itself is now refused.
+    await page.locator('[data-testid="public-tile"]').filter({ hasText: 'Groove' }).click();
+    await player.getByText('An error occurred retrieving the file').waitFor();
+    await page.keyboard.press('Escape');
+
     await page.goto(publicUrl);
     await page.getByRole('heading', { name: 'Oooops, nothing here!' }).waitFor();
     await visitor.close();

@@ -226,10 +226,27 @@ describe('a newcomer in Chromium', () => {
     expect(await ana.getByText('This item is in the trash.').count()).toBe(0);
   });
 
+  it('a folder the server fails to make says so with its name, and nothing is added', async () => {
+    await ana.goto(`${server.url}/groups`);
+    await ana.getByRole('button', { name: 'New' }).click();
+    await ana.getByRole('menuitem', { name: 'New Folder' }).click();
+    await ana.getByLabel('Folder name').fill('Inside');
+    // The database failing under the request: the page must say so rather than hang or pretend.
+    await ana.route('**/api/groups', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, json: { error: { code: 'INTERNAL', message: 'Something went wrong' } } })
+        : route.fallback(),
+    );
+    await ana.getByRole('button', { name: 'Create' }).click();
+    await ana.getByText('An error occurred creating folder: Inside').waitFor();
+    await ana.unroute('**/api/groups');
+    expect(await tile(ana, 'Inside').count()).toBe(0);
+  });
+
   it('placeholders carry the logo and a way back; the landing page says what is coming', async () => {
     const context = await browser.newContext();
     const visitor = await context.newPage();
-    for (const path of ['/public/transfer', '/public/live/ABCD']) {
+    for (const path of ['/public/live/ABCD']) {
       await visitor.goto(`${server.url}${path}`);
       await visitor.getByRole('link', { name: 'Mixroom home' }).waitFor();
       await screenshot(visitor, `walkthrough-placeholder${path.replace(/\//g, '-')}`);
@@ -239,8 +256,8 @@ describe('a newcomer in Chromium', () => {
     const coming = visitor.locator('[data-testid="feature"]').filter({ hasText: 'Coming' });
     await coming.first().waitFor();
     await screenshot(visitor, 'walkthrough-landing');
-    expect(await coming.count()).toBe(3);
-    for (const title of ['Transfers that expire', 'Stream your DAW live', 'AI tools'])
+    expect(await coming.count()).toBe(2);
+    for (const title of ['Stream your DAW live', 'AI tools'])
       expect(await coming.filter({ hasText: title }).count()).toBe(1);
     await context.close();
   });

@@ -7,7 +7,7 @@ export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '..', 'ar
 
 /** Debian's Chromium, headless, with the flags this machine needs. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -18,6 +18,16 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  // The journeys run beside the server tests, so media jobs can take longer than on a quiet machine:
+  // every wait for a condition may last a minute (Playwright's default is 30 s). Nothing waits longer
+  // than its condition needs.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(60_000);
+    return context;
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

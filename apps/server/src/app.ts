@@ -22,7 +22,6 @@ import { mountProvider } from './platform/identity/embedded-provider';
 import { RealtimeHub } from './platform/realtime/realtime-hub';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { interactionRoutes } from './modules/accounts/interaction.routes';
-import { adminRoutes } from './modules/admin/admin.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { pushRoutes } from './modules/push/push.routes';
@@ -142,7 +141,6 @@ async function registerApi(
     },
   });
   await app.register(usersRoutes, { users: services.users });
-  await app.register(adminRoutes, { admin: services.admin });
   await app.register(pushRoutes, { push: services.push, devices: services.pushDevices });
   for (const module of context.modules) for (const register of module.routes) await register(app);
   if (context.blobs instanceof DiskBlobStore) {

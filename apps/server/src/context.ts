@@ -20,7 +20,8 @@ import { TokenSigner } from './platform/secrets/token-signer';
 import { AccountsService } from './modules/accounts/accounts.service';
 import { mailJobs } from './modules/accounts/mail.jobs';
 import { PasswordResetsRepository } from './modules/accounts/password-resets.repository';
-import { AdminService } from './modules/admin/admin.service';
+import { createAdminModule } from './modules/admin/admin.module';
+import type { AdminService } from './modules/admin/admin.service';
 import { maintenanceJobs } from './modules/maintenance/maintenance.jobs';
 import { UploadsRepository } from './modules/uploads/uploads.repository';
 import { UploadsService } from './modules/uploads/uploads.service';
@@ -59,6 +60,9 @@ import { EntitlementsRepository } from './access/entitlements.repository';
 import { createBillingModule } from './modules/billing/billing.module';
 import { createCreditsModule } from './modules/credits/credits.module';
 import type { CreditsService } from './modules/credits/credits.service';
+import { createAccountModule } from './modules/users/account.module';
+import { createTransfersModule } from './modules/transfers/transfers.module';
+import type { TransfersService } from './modules/transfers/transfers.service';
 
 /** Everything a node runs with, built once from the configuration. */
 export interface AppContext {
@@ -92,6 +96,7 @@ export interface AppContext {
     review: ReviewService;
     entitlements: Entitlements;
     credits: CreditsService;
+    transfers: TransfersService;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -141,9 +146,12 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
 
     const usersRepository = new UsersRepository(db);
     // /api/me carries usage and credits; the month's credits are given on the first read of a month.
-    const users = new UsersService(usersRepository, config.identity, { summary: (userId) => meSummary(userId) });
+    const users = new UsersService(usersRepository, config.identity, {
+      summary: (userId) => meSummary(userId),
+      pendingEmail: (userId) => account.services.profile.pendingEmail(userId),
+      preferences: (userId) => account.services.repository.preferences(userId),
+    });
     const uploads = new UploadsService(new UploadsRepository(db), blobs, config.signedUrlTtlSeconds);
-    const admin = new AdminService(usersRepository, bus);
 
     let provider: Provider | null = null;
     let accounts: AccountsService | null = null;
@@ -160,9 +168,10 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
         db,
         identitySecrets,
         {
+          // A disabled account is unknown to the provider: its refresh tokens and sessions can't renew.
           findAccountClaims: async (id) => {
             const user = await usersRepository.findById(id);
-            return user ? { email: user.email, name: user.displayName } : null;
+            return user && !user.disabledAt ? { email: user.email, name: user.displayName } : null;
           },
         },
         {
@@ -216,16 +225,24 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       await credits.services.credits.ensureMonthlyGrant(userId);
       return entitlements.summary(userId);
     };
+    const mediaTools = locateMediaTools(config.media);
     const storage = createStorageModule(core, {
       uploads,
       users,
       entitlements,
-      mediaTools: locateMediaTools(config.media),
+      mediaTools,
     });
     const sharing = createSharingModule(core, {
       catalog: storage.services.catalog,
       zip: storage.services.zip,
       projects: storage.services.projects,
+    });
+    const transfers = createTransfersModule(core, {
+      uploads,
+      zip: storage.services.zip,
+      limitsFor: (userId) => entitlements.limits(userId),
+      transfersThisMonth: (userId) => entitlements.transfersThisMonth(userId),
+      userOf: (userId) => users.actorById(userId),
     });
     const comments = createCommentsModule(core);
     const review = createReviewModule(core, {
@@ -233,13 +250,35 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       media: storage.services.media,
       presenter: storage.services.presenter,
     });
+    const adminModule = createAdminModule(core, {
+      entitlements,
+      credits: credits.services.credits,
+      endSessions: (tx, userId) =>
+        identity.mode === 'embedded' ? revokeOidcRowsOfAccount(tx, userId) : Promise.resolve(),
+      startedAt: clock.now(),
+      database: database.kind,
+    });
+    const account = createAccountModule(core, {
+      users,
+      usersRepository,
+      mediaTools,
+      localAccounts: identity.mode === 'embedded',
+      hasRunningPaidSubscription: (userId) => entitlements.hasRunningPaidSubscription(userId),
+      revokeSessions: (userId) =>
+        identity.mode === 'embedded' ? revokeOidcRowsOfAccount(db, userId) : Promise.resolve(),
+      // Every module's part of a user's data, in module order (storage before sharing's clean-up).
+      contributions: () => modules.flatMap((m) => (m.userData ? [m.userData] : [])),
+    });
     const push = await PushService.create(secrets, pushSubject(config), pushEndpointPolicy(config.pushTest));
     const pushDevices = new PushRepository(db);
     const platformModule: AppModule = {
       name: 'platform',
       routes: [(app) => app.register(uploadsRoutes, { uploads })],
       jobs: [
-        ...mailJobs(mailer),
+        ...mailJobs(
+          mailer,
+          async (address) => (await account.services.repository.preferencesByEmail(address))?.email ?? true,
+        ),
         ...maintenanceJobs({
           db,
           uploads,
@@ -247,11 +286,22 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
           clock,
           embedded: database.kind === 'pglite',
         }),
-        ...pushJobs(push, pushDevices),
+        ...pushJobs(push, pushDevices, async (userId) => (await account.services.repository.preferences(userId)).push),
       ],
       services: {},
     };
-    const modules: AppModule[] = [platformModule, storage, sharing, comments, review, credits, billing];
+    const modules: AppModule[] = [
+      platformModule,
+      storage,
+      sharing,
+      transfers,
+      comments,
+      review,
+      credits,
+      billing,
+      adminModule,
+      account,
+    ];
     const jobDefinitions = modules.flatMap((m) => m.jobs);
 
     return {
@@ -273,7 +323,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       services: {
         users,
         accounts,
-        admin,
+        admin: adminModule.services.admin,
         uploads,
         storage: storage.services,
         sharing: sharing.services.sharing,
@@ -284,6 +334,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
         review: review.services.review,
         entitlements,
         credits: credits.services.credits,
+        transfers: transfers.services.transfers,
       },
       dispose,
     };

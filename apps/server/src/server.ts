@@ -35,6 +35,8 @@ export async function startMixroom(
     await context.jobs.start(context.jobDefinitions, { worker: config.roles.worker });
     // Any node dispatches what was recorded after a write (also what a crashed node left).
     context.outbox.start();
+    // Worker nodes take up work a stopped node left half done (e.g. an account's erasure).
+    if (config.roles.worker) for (const module of context.modules) await module.onStart?.();
     await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await context.dispose();

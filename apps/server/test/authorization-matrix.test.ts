@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 import { connectRealtime } from './helpers/ws-client';
 import { ACTORS, MEMBERS, matrixTable, type Actor, type World } from './authorization-table';
+import { makeTransferWorld, transferRows } from './authorization-transfers';
 
 /**
  * Every endpoint that reads or changes a group, project, version, file or public link, tried by
@@ -33,7 +34,13 @@ async function attach(w: World): Promise<string> {
   return (ticket.body as { project: { id: string } }).project.id;
 }
 
-const TABLE = matrixTable({ recover, attach });
+const TABLE = [
+  ...matrixTable({ recover, attach }),
+  ...transferRows(
+    () => tokens.get('publisher')!,
+    () => server.url,
+  ),
+];
 
 beforeAll(async () => {
   server = await startTestServer({ BILLING_WEBHOOK_SECRET: 'matrix-webhook-secret-0000' });
@@ -90,7 +97,22 @@ beforeAll(async () => {
     method: 'POST',
     body: { type: 'timestamp', startTime: 0.2, text: 'Publisher note' },
   });
+  const grant = await call(server.url, `/api/admin/users/${viewerId}/plans`, {
+    method: 'POST',
+    token: tokens.get('admin')!,
+    body: { sku: 'LIVE_BASIC', endsAt: null },
+  });
+  // Transfers with a password need a paid plan.
+  const publisherId = JSON.parse(Buffer.from(tokens.get('publisher')!.split('.')[1]!, 'base64url').toString())
+    .sub as string;
+  await call(server.url, `/api/admin/users/${publisherId}/plans`, {
+    method: 'POST',
+    token: tokens.get('admin')!,
+    body: { sku: 'STUDIO' },
+  });
   world = {
+    transfer: await makeTransferWorld(server.url, tokens.get('publisher')!),
+    grantId: String(grant.body.id),
     attachment: '',
     comment: comment.id,
     folder: folder.id,

@@ -1,3 +1,5 @@
+import type { TransferWorld } from './authorization-transfers';
+
 /**
  * The authorization matrix's table: every endpoint that reads or changes a group, project, version,
  * file, public link, credit or plan, and which actors may call it. Everyone else must be refused.
@@ -16,6 +18,10 @@ export interface World {
   attachment: string;
   activeToken: string;
   revokedToken: string;
+  /** A plan grant of the viewer's, made by the administrator. */
+  grantId: string;
+  /** The publisher's transfers (see authorization-transfers.ts). */
+  transfer: TransferWorld;
 }
 
 export interface Row {
@@ -31,6 +37,8 @@ export interface Row {
 
 export const MEMBERS: Actor[] = ['publisher', 'editor', 'viewer'];
 export const EDITORS: Actor[] = ['publisher', 'editor'];
+/** Anyone signed in: account endpoints act on the caller's own account, so no one reaches another's. */
+export const SIGNED_IN: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'admin'];
 export const EVERYONE_WITH_LINK: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'anonymous', 'admin'];
 
 /** The rows; `recover` and `attach` put the world back after allowed changes. */
@@ -274,6 +282,77 @@ export function matrixTable({
       path: (w) => `/api/admin/users/${w.viewerId}/credits`,
       body: () => ({ amount: 1, reason: 'Matrix' }),
       allow: ['admin'],
+    },
+    // The admin area: only administrators reach it, and only they see another user's private data.
+    // Changes are chosen so that repeating them leaves the world as it was.
+    { name: 'list all users', method: 'GET', path: () => '/api/admin/users?search=matrix', allow: ['admin'] },
+    {
+      name: "another user's private data and usage",
+      method: 'GET',
+      path: (w) => `/api/admin/users/${w.viewerId}`,
+      allow: ['admin'],
+    },
+    {
+      name: 'grant a plan until a date',
+      method: 'POST',
+      path: (w) => `/api/admin/users/${w.viewerId}/plans`,
+      body: () => ({ sku: 'ESSENTIAL', endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+      allow: ['admin'],
+    },
+    {
+      name: 'revoke a plan',
+      method: 'DELETE',
+      path: (w) => `/api/admin/users/${w.viewerId}/plans/${w.grantId}`,
+      allow: ['admin'],
+    },
+    {
+      name: 'set canBroadcast',
+      method: 'PATCH',
+      path: (w) => `/api/admin/users/${w.viewerId}/flags`,
+      body: () => ({ canBroadcast: false }),
+      allow: ['admin'],
+    },
+    {
+      // Taking a flag the viewer doesn't have: the path is reached, nothing changes.
+      name: 'take the administrator flag',
+      method: 'PATCH',
+      path: (w) => `/api/admin/users/${w.viewerId}/flags`,
+      body: () => ({ isAdmin: false }),
+      allow: ['admin'],
+    },
+    {
+      name: 'enable an account',
+      method: 'PUT',
+      path: (w) => `/api/admin/users/${w.viewerId}/status`,
+      body: () => ({ disabled: false }),
+      allow: ['admin'],
+    },
+    { name: 'the audit log', method: 'GET', path: () => '/api/admin/audit', allow: ['admin'] },
+    { name: 'the server overview', method: 'GET', path: () => '/api/admin/overview', allow: ['admin'] },
+    // The signed-in user's own account: every path is /api/me…, so an actor only ever reaches their own.
+    {
+      name: 'change my display name',
+      method: 'PATCH',
+      path: () => '/api/me',
+      body: () => ({ displayName: 'Matrix' }),
+      allow: SIGNED_IN,
+    },
+    { name: 'my notification channels', method: 'GET', path: () => '/api/me/notifications', allow: SIGNED_IN },
+    {
+      name: 'choose my notification channels',
+      method: 'PUT',
+      path: () => '/api/me/notifications',
+      body: () => ({ email: true, push: true, inApp: true }),
+      allow: SIGNED_IN,
+    },
+    { name: 'my data archives', method: 'GET', path: () => '/api/me/exports', allow: SIGNED_IN },
+    { name: 'remove my profile picture', method: 'DELETE', path: () => '/api/me/photo', allow: SIGNED_IN },
+    // An archive's link is its only key: without a valid signature nobody, signed in or not, gets it.
+    {
+      name: 'a data archive without its signed link',
+      method: 'GET',
+      path: (w) => `/api/exports/${w.viewerId}/download?token=forged-token-0123456789`,
+      allow: [],
     },
     // The shop's webhook takes a signature over the body, never a session: unsigned, nobody gets in.
     {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,36 @@ describe('a crash between a version’s write and its job', () => {
       timeoutMs: 60_000,
       what: 'the job after the restart',
     });
+    second.run.child.kill('SIGTERM');
+    await second.run.exited;
+    running = null;
+  }, 240_000);
+});
+
+describe('a crash halfway through an account’s erasure', () => {
+  it('resumes after the restart: the files went before the crash, the account goes after', async () => {
+    const port = await freePort();
+    const first = await start(port, { MIXROOM_FAULT_INJECTION: 'account.erase.after-blobs' });
+    const account = { email: 'erase@outbox.test', password: 'erase-password-long' };
+    const token = (await signInThroughOidc(first.url, account)).access_token;
+    const client = storageClient(first.url, token);
+    const { ticket } = await client.upload(makeAudio('Erased.wav', { seconds: 1 }), null);
+    const files = join(dataDir, 'blobs', 'objects', 'projects', ticket.project.id);
+    await waitFor(() => existsSync(files), { what: 'the stored file' });
+    await client.api('/api/me/deletion', { method: 'POST', body: { email: account.email } });
+    expect(await first.run.exited).toBe(70);
+    expect(existsSync(files)).toBe(false);
+
+    // The farewell mail is recorded in the transaction that deletes the account's row.
+    const farewell = () =>
+      readdirSync(join(dataDir, 'outbox'))
+        .map((file) => readFileSync(join(dataDir, 'outbox', file), 'utf8'))
+        .some((mail) => mail.includes('Your Mixroom account was deleted') && mail.includes(account.email));
+    expect(existsSync(join(dataDir, 'outbox')) && farewell()).toBe(false);
+    const second = await start(port);
+    await waitFor(farewell, { timeoutMs: 60_000, what: 'the erasure resumed after the restart' });
+    // The address is free again: the account's row is gone.
+    expect((await signInThroughOidc(second.url, account)).access_token).toBeTruthy();
     second.run.child.kill('SIGTERM');
     await second.run.exited;
     running = null;

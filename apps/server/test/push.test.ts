@@ -148,4 +148,35 @@ describe('Web Push', () => {
     });
     answerGone = false;
   });
+
+  it('sends nothing to a user who turned push notifications off', async () => {
+    const signUp = async (name: string) =>
+      (await signInThroughOidc(server.url, { email: `${name}@push.test`, password: `${name}-password` })).access_token;
+    const [eve, fay, gus] = [await signUp('eve'), await signUp('fay'), await signUp('gus')];
+    for (const [token, path] of [
+      [eve, 'eve-phone'],
+      [gus, 'gus-phone'],
+    ] as const)
+      await call(server.url, `/api/push/devices/${path}-1`, {
+        method: 'PUT',
+        token,
+        body: { subscription: subscription(path).body },
+      });
+    await call(server.url, '/api/me/notifications', {
+      method: 'PUT',
+      token: eve,
+      body: { email: true, push: false, inApp: true },
+    });
+    for (const owner of [eve, gus]) {
+      const folder = await storageClient(server.url, owner).createFolder('Quiet', null);
+      await call(server.url, '/api/join-requests', {
+        method: 'POST',
+        token: fay,
+        body: { type: 'group', id: folder.id, invite: await inviteCode(server.url, owner, 'group', folder.id) },
+      });
+    }
+    // Push messages leave one queue in order: once Gus's has arrived, Eve's was decided.
+    await waitFor(() => received.find((r) => r.path === '/gus-phone'), { what: 'the push to the other owner' });
+    expect(received.filter((r) => r.path === '/eve-phone')).toEqual([]);
+  });
 });

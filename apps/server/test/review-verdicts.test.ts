@@ -220,4 +220,22 @@ describe('version verdicts', () => {
     expect(tile?.latestVersion?.approval).toBe('needs_changes');
     vic.close();
   });
+
+  it('a folder is filtered by the verdict of each project’s latest version, in SQL so totals stay exact', async () => {
+    const { projectId } = versions.hires;
+    await as('ed').api(`/api/versions/${versions.hires.versionId}/approval`, {
+      method: 'PUT',
+      body: { approval: 'needs_changes' },
+    });
+    const ids = async (query: string) => {
+      const page = await as('vic').list(folderId, query);
+      return { ids: page.items.map((i) => i.id), total: page.total };
+    };
+    expect(await ids('?approval=needs_changes')).toEqual({ ids: [projectId], total: 1 });
+    expect(await ids('?approval=none')).toEqual({ ids: [versions.cd.projectId], total: 1 });
+    expect(await ids('?approval=approved')).toEqual({ ids: [], total: 0 });
+    expect((await ids('?approval=all')).total).toBe(2);
+    const bad = await call(server.url, `/api/groups/${folderId}/items?approval=maybe`, { token: tokens.get('vic')! });
+    expect(bad.status).toBe(400);
+  });
 });

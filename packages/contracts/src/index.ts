@@ -10,5 +10,7 @@ export * from './comments';
 export * from './review';
 export * from './credits';
 export * from './billing';
+export * from './admin';
+export * from './transfers';
 export * from './endpoint';
 export * from './endpoints';

@@ -65,6 +65,17 @@ export const eventPayloads = {
    * they deliver any later event. Travels on `system` only.
    */
   'access.changed': z.object({ userIds: z.array(z.string()).nullable() }),
+  /** A notice for one user, sent only when they want in-app notifications (e.g. a shared item is gone). */
+  notice: z.object({ title: z.string(), body: z.string(), url: z.string() }),
+  /**
+   * One of the owner's transfers changed (on `user:{ownerId}`): created, sent (every file is in),
+   * updated (expiry, password, reload), file (a file finished processing), downloaded (a recipient
+   * started or finished a download; counts and the log moved), deleted.
+   */
+  'transfer.changed': z.object({
+    transferId: z.string(),
+    action: z.enum(['created', 'sent', 'updated', 'file', 'downloaded', 'deleted']),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventPayloads;
@@ -91,6 +102,8 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('join.requested'),
   eventOf('join.decided'),
   eventOf('access.changed'),
+  eventOf('notice'),
+  eventOf('transfer.changed'),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 

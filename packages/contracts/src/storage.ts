@@ -112,6 +112,8 @@ export const listQuery = z.object({
   sort: z.enum(['alphabetical', 'newest']).default('alphabetical'),
   owner: z.enum(['all', 'owned', 'joined']).default('all'),
   kind: z.enum(FILE_KIND_FILTERS).default('all'),
+  /** Projects whose latest version carries this verdict (folders are always listed). */
+  approval: z.enum(['all', ...versionApproval.options]).optional(),
   /** Folders come first, then projects; a page holds up to `limit` items from `offset` on. */
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(200),

@@ -8,3 +8,4 @@ export * from './comments';
 export * from './review';
 export * from './names';
 export * from './markers';
+export * from './transfers';

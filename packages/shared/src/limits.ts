@@ -14,6 +14,13 @@ export const LIMITS = {
   displayNameMax: 80,
   emailMax: 254,
   passwordResetTtlMinutes: 60,
+  /** A confirmation link for a new e-mail address works this long. */
+  emailChangeTtlMinutes: 24 * 60,
+  /** Profile pictures: the largest upload accepted, and the square the server stores. */
+  avatarMaxBytes: 5 * 1024 * 1024,
+  avatarSizePx: 256,
+  /** A "download my data" archive can be fetched this long after it was made. */
+  dataExportTtlDays: 7,
 } as const;
 
 export const APP_VERSION = '0.1.0';

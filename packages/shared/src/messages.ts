@@ -9,6 +9,8 @@ export const MESSAGES = {
   forbidden: 'You are not allowed to do that.',
   notFound: 'Not found.',
   invalidCredentials: 'The e-mail or password is not correct.',
+  accountDisabled:
+    'This account has been disabled by an administrator. Contact the administrator of this server to use it again.',
   emailTaken: 'An account with this e-mail already exists.',
   passwordResetSent: 'If an account exists for this e-mail, a reset link is on its way.',
   passwordResetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',

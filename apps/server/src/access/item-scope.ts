@@ -44,3 +44,4 @@ export class ItemScope {
 }
 
 export const STORAGE_SCOPE = new ItemScope('STORAGE');
+export const TRANSFER_SCOPE = new ItemScope('TRANSFER');

@@ -14,6 +14,7 @@ import type { Outbox } from '../platform/jobs/outbox';
 import type { EventBus } from '../platform/realtime/event-bus';
 import type { TokenSigner } from '../platform/secrets/token-signer';
 import type { Logger } from 'pino';
+import type { UserDataContribution } from './user-data';
 
 /** What every module is built from: the platform's drivers and the access layer's policies. */
 export interface CoreDeps {
@@ -48,4 +49,8 @@ export interface AppModule<S = object> {
   routes: RouteRegistration[];
   jobs: JobDefinition[];
   services: S;
+  /** The module's part of a user's own data: exported on request, erased with the account. */
+  userData?: UserDataContribution;
+  /** Runs on worker nodes once the job queue has started: resumes work a crashed node left half done. */
+  onStart?: () => Promise<void>;
 }

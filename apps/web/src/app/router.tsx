@@ -1,11 +1,17 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AppShellLayout } from './shell/app-shell-layout';
 import { AdminGuard, LoginGuard, PublicGuard } from './guards';
+import { AdminAuditPage } from '../pages/admin-audit-page';
+import { AdminOverviewPage } from '../pages/admin-overview-page';
 import { AdminUsersPage } from '../pages/admin-users-page';
 import { AuthCallbackPage } from '../pages/auth-callback-page';
+import { ConfirmEmailPage } from '../pages/confirm-email-page';
 import { GroupsPage } from '../pages/groups-page';
 import { PublicSharePage } from '../pages/public-share-page';
 import { TrashPage } from '../pages/trash-page';
+import { TransferEditPage } from '../pages/transfer-edit-page';
+import { TransferHistoryPage } from '../pages/transfer-history-page';
+import { TransferPage } from '../pages/transfer-page';
 import { VersionRoute } from './version-route';
 import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
@@ -34,8 +40,9 @@ export const router = createBrowserRouter([
       { path: 'landing', element: <LandingPage /> },
       { path: 'sign-in', element: <SignInPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'confirm-email', element: <ConfirmEmailPage /> },
       { path: 'share', element: <PublicSharePage /> },
-      { path: 'transfer', element: soonPublic('Transfers', 'Send large files with a link that expires.') },
+      { path: 'transfer', element: <TransferPage visitor /> },
       { path: 'live/:code', element: soonPublic('Live room', 'Listen to a live session in studio quality.') },
     ],
   },
@@ -70,12 +77,19 @@ export const router = createBrowserRouter([
         element: soon('Stem Separation', 'Split a mix into vocals, drums, bass and the rest.'),
       },
       { path: '/tools/history', element: soon('My Tasks', 'The AI tasks you ran and their results.') },
-      { path: '/transfer', element: soon('Transfer', 'Send large files with a link that expires.') },
-      { path: '/transfer/history', element: soon('My Transfers', 'Transfers you sent, their downloads and expiry.') },
-      { path: '/transfer/history/:transferId', element: soon('Transfer', 'One transfer, its files and recipients.') },
+      { path: '/transfer', element: <TransferPage /> },
+      { path: '/transfer/history', element: <TransferHistoryPage /> },
+      { path: '/transfer/history/:transferId', element: <TransferEditPage /> },
       { path: '/settings', element: <SettingsPage /> },
       { path: '/admin', element: <Navigate to="/admin/users" replace /> },
-      { element: <AdminGuard />, children: [{ path: '/admin/users', element: <AdminUsersPage /> }] },
+      {
+        element: <AdminGuard />,
+        children: [
+          { path: '/admin/users', element: <AdminUsersPage /> },
+          { path: '/admin/audit', element: <AdminAuditPage /> },
+          { path: '/admin/overview', element: <AdminOverviewPage /> },
+        ],
+      },
       { path: '*', element: <StatusPage kind="not-found" /> },
     ],
   },

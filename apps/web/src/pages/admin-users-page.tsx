@@ -1,56 +1,50 @@
-import {
-  ActionIcon,
-  Avatar,
-  Badge,
-  Card,
-  Group,
-  Pagination,
-  ScrollArea,
-  SegmentedControl,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Card, Group, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconChevronRight, IconSearch } from '@tabler/icons-react';
-import { Fragment, useMemo, useState } from 'react';
-import type { AdminUserRow } from '@mixroom/contracts';
+import { IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import type { AdminUser } from '@mixroom/contracts';
 import { LIMITS } from '@mixroom/shared';
+import { AdminTabs } from '../features/admin/components/admin-tabs';
 import { UserCards } from '../features/admin/components/user-cards';
-import { UserDetails } from '../features/admin/components/user-details';
+import { UsersTable } from '../features/admin/components/users-table';
 import { useAdminUsers } from '../features/admin/queries';
 
-type GroupBy = 'none' | 'provider' | 'role';
-const COLUMNS = ['photo', 'uid', 'displayName', 'email', 'name', 'phone number', 'providerId', 'authProviders'];
+/** What the group panel can group the shown page by. */
+const GROUPINGS: { value: string; label: string; key: ((u: AdminUser) => string) | null }[] = [
+  { value: 'none', label: 'No grouping', key: null },
+  { value: 'providerId', label: 'providerId', key: (u) => u.providerId },
+  { value: 'authProviders', label: 'authProviders', key: (u) => u.authProviders.join(', ') || '—' },
+  { value: 'role', label: 'Role', key: (u) => (u.isAdmin ? 'Administrators' : 'Users') },
+  { value: 'status', label: 'Status', key: (u) => (u.disabled ? 'Disabled' : 'Enabled') },
+];
 
-/** /admin/users: every account, searchable, paged (25/50/100), with private data on expand. */
+/** /admin/users: every account, searched and paged on the server (25/50/100), private data on expand. */
 export function AdminUsersPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), LIMITS.searchDebounceMs);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(LIMITS.adminPageSizes[0]);
-  const [groupBy, setGroupBy] = useState<GroupBy>('none');
+  const [groupBy, setGroupBy] = useState('none');
   const [expanded, setExpanded] = useState<string | null>(null);
   const query = useAdminUsers({ search: debounced, page, pageSize });
-  // Below a tablet's width the eight columns become one card per user.
-  const compact = useMediaQuery('(max-width: 48em)') ?? false;
+  // Below 1000 px the eight columns become one card per account.
+  const compact = useMediaQuery('(max-width: 999px)') ?? false;
   const toggle = (id: string) => setExpanded((current) => (current === id ? null : id));
   const data = query.data;
 
   const groups = useMemo(() => {
     const users = data?.users ?? [];
-    if (groupBy === 'none') return [{ key: '', users }];
-    const keyOf = (u: AdminUserRow) => (groupBy === 'provider' ? u.providerId : u.isAdmin ? 'Administrators' : 'Users');
-    const map = new Map<string, AdminUserRow[]>();
+    const keyOf = GROUPINGS.find((g) => g.value === groupBy)?.key;
+    if (!keyOf) return [{ key: '', users }];
+    const map = new Map<string, AdminUser[]>();
     for (const user of users) map.set(keyOf(user), [...(map.get(keyOf(user)) ?? []), user]);
     return [...map].map(([key, list]) => ({ key, users: list }));
   }, [data, groupBy]);
+  const empty = data?.users.length === 0 ? (debounced ? `No users match “${debounced}”.` : 'No users yet.') : null;
 
   return (
     <Stack gap="md">
+      <AdminTabs />
       <Title order={2}>User Management ({data?.total ?? 0})</Title>
       <Card withBorder radius="lg" padding="md">
         <Group justify="space-between" wrap="wrap" gap="sm">
@@ -65,133 +59,34 @@ export function AdminUsersPage() {
             w={{ base: '100%', sm: 320 }}
             aria-label="Search users"
           />
-          <Group gap="sm">
-            <Text size="sm" c="dimmed">
-              Group by
-            </Text>
-            <SegmentedControl
-              size="xs"
-              value={groupBy}
-              onChange={(v) => setGroupBy(v as GroupBy)}
-              data={[
-                { value: 'none', label: 'None' },
-                { value: 'provider', label: 'Provider' },
-                { value: 'role', label: 'Role' },
-              ]}
-            />
-          </Group>
+          <Select
+            w={{ base: '100%', sm: 220 }}
+            aria-label="Group by"
+            leftSection={
+              <Text size="xs" c="dimmed" pl={8}>
+                Group
+              </Text>
+            }
+            leftSectionWidth={56}
+            value={groupBy}
+            onChange={(v) => setGroupBy(v ?? 'none')}
+            data={GROUPINGS.map((g) => ({ value: g.value, label: g.label }))}
+            allowDeselect={false}
+          />
         </Group>
       </Card>
       {compact ? (
-        data?.users.length === 0 ? (
+        empty ? (
           <Text c="dimmed" ta="center" py="lg">
-            No users match “{debounced}”.
+            {empty}
           </Text>
         ) : (
           <UserCards groups={groups} expanded={expanded} onToggle={toggle} />
         )
       ) : (
-        <Card withBorder radius="lg" padding={0}>
-          <ScrollArea type="auto" offsetScrollbars="x">
-            <Table highlightOnHover verticalSpacing="sm" miw={900}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={40} />
-                  {COLUMNS.map((c) => (
-                    <Table.Th key={c}>{c}</Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.users.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={COLUMNS.length + 1}>
-                      <Text c="dimmed" ta="center" py="lg">
-                        No users match “{debounced}”.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
-                {groups.map((group) => (
-                  <Fragment key={group.key}>
-                    {group.key && (
-                      <Table.Tr>
-                        <Table.Td colSpan={COLUMNS.length + 1} bg="var(--mantine-color-dark-6)">
-                          <Text fw={700} size="sm">
-                            {group.key} ({group.users.length})
-                          </Text>
-                        </Table.Td>
-                      </Table.Tr>
-                    )}
-                    {group.users.map((user) => (
-                      <Fragment key={user.id}>
-                        <Table.Tr onClick={() => toggle(user.id)} style={{ cursor: 'pointer' }}>
-                          <Table.Td>
-                            <ActionIcon
-                              variant="subtle"
-                              size="sm"
-                              aria-label={expanded === user.id ? 'Collapse' : 'Expand'}
-                            >
-                              {expanded === user.id ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
-                            </ActionIcon>
-                          </Table.Td>
-                          <Table.Td>
-                            <Avatar
-                              src={user.photoUrl}
-                              name={user.displayName}
-                              color="initials"
-                              size={30}
-                              radius="xl"
-                            />
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="xs" ff="monospace" c="dimmed" maw={110} truncate>
-                              {user.uid}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Group gap={6} wrap="nowrap">
-                              <Text size="sm" maw={180} truncate>
-                                {user.displayName}
-                              </Text>
-                              {user.isAdmin && (
-                                <Badge size="xs" variant="light">
-                                  admin
-                                </Badge>
-                              )}
-                            </Group>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm" maw={220} truncate>
-                              {user.email}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm" maw={160} truncate>
-                              {user.name}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>{user.phoneNumber ?? '—'}</Table.Td>
-                          <Table.Td>{user.providerId}</Table.Td>
-                          <Table.Td>{user.authProviders.join(', ')}</Table.Td>
-                        </Table.Tr>
-                        {expanded === user.id && (
-                          <Table.Tr>
-                            <Table.Td colSpan={COLUMNS.length + 1} p={0}>
-                              <UserDetails user={user} />
-                            </Table.Td>
-                          </Table.Tr>
-                        )}
-                      </Fragment>
-                    ))}
-                  </Fragment>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        </Card>
+        <UsersTable groups={groups} expanded={expanded} onToggle={toggle} empty={empty} />
       )}
-      <Group justify="space-between">
+      <Group justify="space-between" wrap="wrap-reverse" gap="sm">
         <Select
           w={110}
           aria-label="Page size"
@@ -203,7 +98,13 @@ export function AdminUsersPage() {
           data={LIMITS.adminPageSizes.map((n) => String(n))}
           allowDeselect={false}
         />
-        <Pagination total={Math.max(1, Math.ceil((data?.total ?? 0) / pageSize))} value={page} onChange={setPage} />
+        <Pagination
+          size="sm"
+          siblings={compact ? 0 : 1}
+          total={Math.max(1, Math.ceil((data?.total ?? 0) / pageSize))}
+          value={page}
+          onChange={setPage}
+        />
       </Group>
     </Stack>
   );

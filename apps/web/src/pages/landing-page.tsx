@@ -43,13 +43,12 @@ const FEATURES = [
     title: 'Share with control',
     text: 'Invite editors and viewers, approve who joins, or send a public link that plays and downloads without an account.',
   },
-  // Not built yet: the page says so rather than promising what a visitor cannot try.
   {
     icon: IconSend,
     title: 'Transfers that expire',
     text: 'Send gigabytes with a link, an e-mail, a password and an expiry date. See who downloaded.',
-    coming: true,
   },
+  // Not built yet: the page says so rather than promising what a visitor cannot try.
   {
     icon: IconBroadcast,
     title: 'Stream your DAW live',
@@ -108,8 +107,8 @@ export function LandingPage({ embedded = false }: { embedded?: boolean }) {
             </Title>
             <Text size="lg" c="dimmed">
               Mixroom is where engineers, producers and artists keep every version of a track, comment on the waveform
-              to the hundredth of a second and share it with the people they work with, on a server you own. Transfers,
-              live streaming and AI tools are coming.
+              to the hundredth of a second, share it with the people they work with and send it as an expiring transfer,
+              on a server you own. Live streaming and AI tools are coming.
             </Text>
             {!user && (
               <Group>

@@ -30,6 +30,7 @@ import { formatBytes, formatDuration } from '../lib/format/format';
 import { startBrowserDownload } from '../lib/download';
 import { notify } from '../lib/notify';
 import { MESSAGES, STORAGE_MESSAGES } from '@mixroom/shared';
+import { TransferSharePage } from './transfer-share-page';
 
 type Item = PublicListing['items'][number];
 
@@ -102,8 +103,16 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
   );
 }
 
-/** /public/share: a shared folder or project, for anyone with the link. */
+/** /public/share: a transfer, or a shared folder or project, for anyone with the link. */
 export function PublicSharePage() {
+  const [params] = useSearchParams();
+  const transferId = params.get('transferId');
+  if (transferId) return <TransferSharePage token={transferId} email={params.get('email')} />;
+  return <SharedLinkPage />;
+}
+
+/** A shared folder or project. */
+function SharedLinkPage() {
   const [params] = useSearchParams();
   const token = params.get('shared_group') ?? params.get('shared_project');
   const [folder, setFolder] = useState<string | null>(null);

@@ -1,16 +1,20 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
 import { CreditsCard } from '../features/settings/components/credits-card';
+import { DeleteAccountCard } from '../features/settings/components/delete-account-card';
 import { LimitsCard } from '../features/settings/components/limits-card';
 import { PlansSection } from '../features/settings/components/plans-section';
+import { PrivacyCard } from '../features/settings/components/privacy-card';
 import { ProfileCard } from '../features/settings/components/profile-card';
 import { StorageCard } from '../features/settings/components/storage-card';
 import { PushCard } from '../features/users/components/push-card';
 import { useMe } from '../features/users/queries';
 
 /**
- * /settings: profile, available credits with their history, used storage, the plan cards and
- * notifications. Everything comes from the signed-in user, which refreshes when a plan is granted
- * or credits move (the realtime user.updated event), so the screen follows without a reload.
+ * /settings: profile (picture, display name, e-mail), available credits with their history, used
+ * storage, privacy (notification channels, download my data), the plan cards, limits and delete
+ * account. Everything comes from the signed-in user, which refreshes when a plan is granted or
+ * credits move (the realtime user.updated event), so the screen follows without a reload.
+ * Cards stack in one column below 1000 px.
  */
 export function SettingsPage() {
   const me = useMe().data;
@@ -23,11 +27,15 @@ export function SettingsPage() {
         <CreditsCard credits={me.entitlements.credits} />
         <StorageCard storage={me.entitlements.storage} />
       </SimpleGrid>
-      <PlansSection me={me} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <LimitsCard me={me} />
-        <PushCard />
+        <PrivacyCard me={me} />
+        <Stack gap="lg">
+          <PushCard />
+          <LimitsCard me={me} />
+        </Stack>
       </SimpleGrid>
+      <PlansSection me={me} />
+      <DeleteAccountCard me={me} />
     </Stack>
   );
 }

@@ -1,11 +1,15 @@
-import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
-import { Navigate } from 'react-router';
+import { Alert, Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import { MESSAGES } from '@mixroom/shared';
+import { Navigate, useSearchParams } from 'react-router';
 import { Logo } from '../components/logo';
 import { useAuth } from '../lib/auth/auth-context';
 
 /** /public/sign-in: where the login guard sends visitors; it starts the OIDC flow. */
 export function SignInPage() {
   const { user, signIn } = useAuth();
+  const [params] = useSearchParams();
+  const disabled = params.get('reason') === 'disabled';
   if (user) return <Navigate to="/groups" replace />;
   return (
     <Center
@@ -16,6 +20,11 @@ export function SignInPage() {
       <Paper withBorder radius="lg" p="xl" w="100%" maw={420} shadow="xl">
         <Stack gap="lg">
           <Logo to="/public/landing" />
+          {disabled && (
+            <Alert color="red" variant="light" icon={<IconLock size={18} />} title="Account disabled">
+              {MESSAGES.accountDisabled}
+            </Alert>
+          )}
           <div>
             <Title order={2}>Welcome back</Title>
             <Text c="dimmed" size="sm">

@@ -1,7 +1,6 @@
-import { Anchor, Badge, Button, Center, Group, Loader, Progress, Select, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Badge, Button, Center, Group, Loader, Progress, Stack, Text } from '@mantine/core';
 import { useMutationState, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Comment, ProjectItem, Version } from '@mixroom/contracts';
 import { PLAYER, roundTime } from '@mixroom/shared';
@@ -12,16 +11,19 @@ import { CommentsPanel } from '../features/review/components/comments-panel';
 import { CorruptVersionDialog, VersionWarning } from '../features/review/components/corrupt-version-dialog';
 import { LoudnessDialog } from '../features/review/components/loudness-dialog';
 import { PeakMeter } from '../features/review/components/peak-meter';
-import { PresenceAvatars } from '../features/review/components/presence-avatars';
+import { PlayerEffects } from '../features/review/components/player-effects';
+import { ReviewHeader } from '../features/review/components/review-header';
+import { ShortcutsDialog } from '../features/review/components/shortcuts-dialog';
+import { CompareBar } from '../features/review/components/compare-bar';
 import { ReviewToolbar, type Panel } from '../features/review/components/review-toolbar';
 import { TransportBar } from '../features/review/components/transport-bar';
 import { WaveformUnavailable, WaveformView, type Draft } from '../features/review/components/waveform-view';
-import { PlayerContext, usePlayer, usePlayerState } from '../features/review/hooks/use-player';
+import { PlayerContext } from '../features/review/hooks/use-player';
 import type { PlayerController } from '../features/review/player-controller';
-import { usePlayerShortcuts } from '../features/review/hooks/use-player-shortcuts';
-import { usePresenceHeartbeat } from '../features/review/hooks/use-presence';
+import { useCompare } from '../features/review/hooks/use-compare';
 import { useComments, usePeaks, useSpectrogram, useStreamUrl } from '../features/review/queries';
-import { VersionMenu } from '../features/storage/components/version-menu';
+import { filterComments, type CommentFilter } from '../features/review/comment-filter';
+import { newDraft } from '../features/review/draft';
 import { storageKeys, useProject } from '../features/storage/queries';
 import classes from '../features/review/components/review.module.css';
 
@@ -32,23 +34,6 @@ type ProjectDetail = NonNullable<ReturnType<typeof useProject>['data']>;
 
 const channelName = (channels: number) =>
   channels === 1 ? 'Mono' : channels === 2 ? 'Stereo' : `${channels} channels`;
-
-/** Shortcuts, presence and the corrupt-audio check need the player that the waveform creates. */
-function PlayerEffects({ versionId, onLoadError }: { versionId: string; onLoadError: () => void }) {
-  const player = usePlayer();
-  const playing = usePlayerState((s) => s.playing);
-  const error = usePlayerState((s) => s.error);
-  usePlayerShortcuts(player);
-  const inactive = usePresenceHeartbeat(versionId, playing);
-  useEffect(() => {
-    if (error) onLoadError();
-  }, [error, onLoadError]);
-  return inactive ? (
-    <Text size="xs" c="dimmed" mt={4}>
-      You are shown as away after {PLAYER.inactivityTimeoutMs / 60_000} minutes without activity.
-    </Text>
-  ) : null;
-}
 
 /** /version/{projectId}/{versionNumber}: listen, comment on the waveform, keep notes. */
 export function VersionPage() {
@@ -138,7 +123,6 @@ function VersionReview({
   version: Version;
   attachmentCount: number;
 }) {
-  const navigate = useNavigate();
   const projectId = item.id;
   const ready = version.status === 'ready';
   const peaks = usePeaks(version.id, ready);
@@ -177,41 +161,33 @@ function VersionReview({
     return () => clearTimeout(fade);
   }, [highlighted]);
   const onLoadError = useCallback(() => setLoadFailed(true), []);
+  const [filter, setFilter] = useState<CommentFilter>('all');
+  const shownComments = useMemo(() => filterComments(comments.data ?? [], filter), [comments.data, filter]);
+  const compare = useCompare(player, version, versions);
+  const composer = useRef<HTMLTextAreaElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const showHelp = useCallback(() => setHelpOpen(true), []);
+  const mix = compare.mix;
+  const shortcuts = useMemo(() => {
+    // A draft at the playhead, then the comment box, ready to type.
+    const startDraft = (type: Draft['type']) => {
+      setDraft(newDraft(type, player?.getState().currentTime ?? 0, version.durationSeconds ?? 0));
+      composer.current?.focus();
+    };
+    return {
+      onComment: () => startDraft('timestamp'),
+      onRange: () => startDraft('range'),
+      onCompare: () => mix?.toggle(),
+      onHelp: showHelp,
+    };
+  }, [player, version.durationSeconds, mix, showHelp]);
 
   const media = version.media;
   const corrupt = version.status === 'corrupt' || loadFailed;
   return (
     <PlayerContext.Provider value={player}>
       <div className={classes.page}>
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Anchor
-              component={Link}
-              to={item.groupId ? `/groups/${item.groupId}` : '/groups'}
-              aria-label="Back to the folder"
-            >
-              <IconArrowLeft size={20} />
-            </Anchor>
-            <Title order={3} lineClamp={1} style={{ minWidth: 0 }}>
-              {item.name}
-            </Title>
-            <Select
-              aria-label="Version"
-              w={{ base: 150, sm: 220 }}
-              allowDeselect={false}
-              data={versions.map((v) => ({ value: String(v.number), label: `v${v.number} · ${v.name}` }))}
-              value={String(version.number)}
-              onChange={(value) => value && void navigate(`/version/${projectId}/${value}`)}
-            />
-            <VersionMenu
-              version={version}
-              canEdit={item.capabilities.canEdit}
-              canDownload={item.capabilities.canDownload}
-              onProjectDeleted={() => void navigate('/groups')}
-            />
-          </Group>
-          <PresenceAvatars versionId={version.id} />
-        </Group>
+        <ReviewHeader item={item} versions={versions} version={version} />
         <ReviewToolbar
           project={item}
           version={version}
@@ -219,7 +195,7 @@ function VersionReview({
           panels={panels}
           onToggle={toggle}
         />
-        <PlayerEffects versionId={version.id} onLoadError={onLoadError} />
+        <PlayerEffects versionId={version.id} onLoadError={onLoadError} shortcuts={shortcuts} />
         <div className={classes.layout}>
           <div className={classes.playerCard} data-testid="player">
             <Group gap="xs" mb="xs" data-testid="media-header">
@@ -260,7 +236,7 @@ function VersionReview({
                 peaks={peaks.data}
                 streamUrl={stream.data.url}
                 onSourceExpired={() => void stream.refetch()}
-                comments={comments.data ?? []}
+                comments={shownComments}
                 draft={draft}
                 spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}
                 onDraftChange={(range) =>
@@ -277,8 +253,9 @@ function VersionReview({
                     Rendering the spectrogram…
                   </Text>
                 )}
-                <TransportBar />
+                <TransportBar onShortcuts={showHelp} />
                 {panels.has('meter') && <PeakMeter />}
+                <CompareBar version={version} versions={versions} compare={compare} />
               </WaveformView>
             ) : (
               <Center h={180}>
@@ -294,6 +271,9 @@ function VersionReview({
             onDraft={setDraft}
             highlightedId={highlighted}
             onOpen={open}
+            filter={filter}
+            onFilter={setFilter}
+            composer={composer}
           />
         </div>
         {corrupt && (
@@ -305,6 +285,7 @@ function VersionReview({
           opened={panels.has('attachments')}
           onClose={() => toggle('attachments')}
         />
+        <ShortcutsDialog opened={helpOpen} onClose={() => setHelpOpen(false)} />
         {panels.has('notes') && (
           <Suspense fallback={null}>
             <NotesDialog versions={versions} initialVersionId={version.id} onClose={() => toggle('notes')} />

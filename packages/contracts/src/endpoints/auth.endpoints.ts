@@ -78,6 +78,8 @@ export const interactionEndpoints = {
       200: redirectResponse,
       400: errorResponse,
       401: errorResponse,
+      /** The account was disabled by an administrator. */
+      403: errorResponse,
       410: errorResponse,
       429: errorResponse,
     },
@@ -91,6 +93,7 @@ export const interactionEndpoints = {
     responses: {
       200: z.union([redirectResponse, messageResponse]),
       400: errorResponse,
+      403: errorResponse,
       410: errorResponse,
       429: errorResponse,
     },

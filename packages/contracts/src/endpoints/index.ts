@@ -7,6 +7,7 @@ import { creditEndpoints } from './credits.endpoints';
 import { reviewEndpoints } from './review.endpoints';
 import { sharingEndpoints } from './sharing.endpoints';
 import { attachmentEndpoints, storageEndpoints } from './storage.endpoints';
+import { fileRequestEndpoints, publicTransferEndpoints, transferEndpoints } from './transfers.endpoints';
 import { uploadEndpoints } from './uploads.endpoints';
 import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints';
 
@@ -18,6 +19,7 @@ export * from './credits.endpoints';
 export * from './review.endpoints';
 export * from './sharing.endpoints';
 export * from './storage.endpoints';
+export * from './transfers.endpoints';
 export * from './uploads.endpoints';
 export * from './users.endpoints';
 
@@ -38,6 +40,9 @@ export const endpointGroups = {
   review: reviewEndpoints,
   credits: creditEndpoints,
   billing: billingEndpoints,
+  transfers: transferEndpoints,
+  publicTransfers: publicTransferEndpoints,
+  fileRequests: fileRequestEndpoints,
 } satisfies Record<string, Record<string, EndpointDefinition>>;
 
 /** Every declared endpoint: the server registers them all, and a test checks that it does. */

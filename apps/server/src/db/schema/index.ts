@@ -6,3 +6,6 @@ export * from './comments';
 export * from './review';
 export * from './security';
 export * from './billing';
+export * from './admin';
+export * from './account';
+export * from './transfers';

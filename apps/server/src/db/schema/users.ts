@@ -10,6 +10,8 @@ export const users = pgTable(
     /** argon2id hash; null for accounts that sign in through an external issuer. */
     passwordHash: text('password_hash'),
     photoUrl: text('photo_url'),
+    /** Blob key of an uploaded profile picture (its URL is in photo_url). */
+    photoKey: text('photo_key'),
     phoneNumber: text('phone_number'),
     /** 'password' for local accounts, else the external issuer URL. */
     provider: text('provider').notNull().default('password'),
@@ -17,6 +19,10 @@ export const users = pgTable(
     externalSubject: text('external_subject'),
     isAdmin: boolean('is_admin').notNull().default(false),
     canBroadcast: boolean('can_broadcast').notNull().default(false),
+    /** Set by an administrator: the account can't sign in and every session of it has ended. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Set when the user deletes their account: signed out at once, erased by a job that resumes after a crash. */
+    deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -24,6 +30,15 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_external_key').on(t.provider, t.externalSubject),
     index('users_created_idx').on(t.createdAt),
+    // The admin grid searches inside e-mails and names ("contains"), over many thousands of users.
+    // No pending list (fastupdate): PGlite has no autovacuum to flush one, and an unflushed list makes
+    // every search read it whole and the planner give up on the index.
+    index('users_email_trgm_idx_v2')
+      .using('gin', sql`lower(${t.email}) gin_trgm_ops`)
+      .with({ fastupdate: false }),
+    index('users_name_trgm_idx_v2')
+      .using('gin', sql`lower(${t.displayName}) gin_trgm_ops`)
+      .with({ fastupdate: false }),
   ],
 );
 

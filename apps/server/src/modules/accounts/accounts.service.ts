@@ -86,8 +86,10 @@ export class AccountsService {
   private async signUpExisting(user: UserRow, input: SignUpBody, address: string): Promise<SignUpOutcome> {
     const keys = this.signInKeys(input.email, address);
     await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
-    if (user.passwordHash && (await verify(user.passwordHash, input.password).catch(() => false))) {
+    const usable = user.passwordHash && !user.deletionRequestedAt;
+    if (usable && (await verify(user.passwordHash!, input.password).catch(() => false))) {
       await this.security.limiter.reset(keys.accountAddress);
+      assertEnabled(user);
       return { kind: 'signed-in', user };
     }
     await this.recordSignInFailure(keys);
@@ -106,11 +108,14 @@ export class AccountsService {
     await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
     const user = await this.users.findByEmail(input.email);
     const ok = await verify(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
-    if (!user || !user.passwordHash || !ok) {
+    // An account being deleted can't sign in again (it answers like an unknown one).
+    if (!user || !user.passwordHash || !ok || user.deletionRequestedAt) {
       await this.recordSignInFailure(keys);
       throw new AppError(401, 'INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
     }
     await this.security.limiter.reset(keys.accountAddress);
+    // Said only to someone who knows the password, so it tells nobody else the account exists.
+    assertEnabled(user);
     return user;
   }
 
@@ -160,4 +165,9 @@ export class AccountsService {
 
 function assertUncommon(password: string): void {
   if (isCommonPassword(password)) throw new AppError(400, 'PASSWORD_TOO_COMMON', PASSWORD_TOO_COMMON);
+}
+
+/** A disabled account can't sign in, and says why in plain words. */
+function assertEnabled(user: UserRow): void {
+  if (user.disabledAt) throw new AppError(403, 'ACCOUNT_DISABLED', MESSAGES.accountDisabled);
 }

@@ -1,3 +1,4 @@
+import { CommentsUserDataRepository, commentsUserData } from './comments.user-data';
 import type { CoreDeps, AppModule } from '../module';
 import { CommentsRepository } from './comments.repository';
 import { commentsRoutes } from './comments.routes';
@@ -13,5 +14,6 @@ export function createCommentsModule(core: CoreDeps): CommentsModule {
     routes: [(app) => app.register(commentsRoutes, { comments })],
     jobs: [],
     services: { comments },
+    userData: commentsUserData(new CommentsUserDataRepository(core.db)),
   };
 }

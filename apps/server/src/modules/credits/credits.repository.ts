@@ -95,12 +95,15 @@ export class CreditsRepository {
    */
   async append(
     entry: NewLedgerEntry,
+    /** Runs inside the entry's transaction once it applied (an audit row that must land with it). */
+    alongside?: (tx: Tx, applied: { row: LedgerRow; balance: number }) => Promise<void>,
   ): Promise<{ outcome: 'applied'; row: LedgerRow; balance: number } | { outcome: 'duplicate' | 'insufficient' }> {
     try {
       return await this.db.transaction(async (tx) => {
         const [row] = await tx.insert(creditLedger).values(entry).onConflictDoNothing().returning();
         if (!row) return { outcome: 'duplicate' as const };
         const balance = await this.move(tx, entry.userId, entry.amount, entry.at);
+        await alongside?.(tx, { row, balance });
         return { outcome: 'applied' as const, row, balance };
       });
     } catch (error) {

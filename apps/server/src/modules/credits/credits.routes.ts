@@ -6,6 +6,4 @@ import type { CreditsService } from './credits.service';
 
 export const creditsRoutes: FastifyPluginAsyncZod<{ credits: CreditsService }> = async (app, { credits }) => {
   route(app, endpoints.mine, (request) => credits.mine(requireActor(request), request.query));
-  route(app, endpoints.ofUser, (request) => credits.ofUser(request.actor, request.params.id, request.query));
-  route(app, endpoints.adjust, (request) => credits.adjust(request.actor, request.params.id, request.body));
 };

@@ -3,6 +3,7 @@ import { PLANS, type PlanSku } from '@mixroom/shared';
 import { assertAdmin } from '../../access/admin.policy';
 import { nextMonthStart, type Entitlements } from '../../access/entitlements';
 import { AppError } from '../../http/app-error';
+import type { Tx } from '../../db/database';
 import type { Actor } from '../../platform/identity/actor';
 import type { Clock } from '../../platform/clock/clock';
 import type { EventBus } from '../../platform/realtime/event-bus';
@@ -159,20 +160,37 @@ export class CreditsService {
     return this.statement(userId, page);
   }
 
-  /** An administrator adds or takes credits, with the reason kept in the ledger. */
-  async adjust(actor: Actor | null, userId: string, input: { amount: number; reason: string }): Promise<CreditEntry> {
+  /**
+   * An administrator adds or takes credits, with the reason kept in the ledger. `alongside` runs in
+   * the entry's transaction with the balance before and after (the admin area's audit row).
+   */
+  async adjust(
+    actor: Actor | null,
+    userId: string,
+    input: { amount: number; reason: string },
+    alongside?: (tx: Tx, change: { before: number; after: number; entry: CreditEntry }) => Promise<void>,
+  ): Promise<CreditEntry> {
     assertAdmin(actor);
     if (!(await this.deps.repository.userExists(userId))) throw AppError.notFound('No such user.');
     await this.ensureMonthlyGrant(userId);
-    const result = await this.deps.repository.append({
-      userId,
-      kind: 'adjustment',
-      amount: input.amount,
-      reason: input.reason,
-      ref: null,
-      actorId: actor.userId,
-      at: this.deps.clock.now(),
-    });
+    const result = await this.deps.repository.append(
+      {
+        userId,
+        kind: 'adjustment',
+        amount: input.amount,
+        reason: input.reason,
+        ref: null,
+        actorId: actor.userId,
+        at: this.deps.clock.now(),
+      },
+      alongside &&
+        ((tx, applied) =>
+          alongside(tx, {
+            before: applied.balance - input.amount,
+            after: applied.balance,
+            entry: present(applied.row),
+          })),
+    );
     if (result.outcome !== 'applied') {
       const balance = await this.deps.repository.balance(userId);
       throw AppError.conflict(`Credits can't go below zero: this user has ${balance} credits.`, 'NOT_ENOUGH_CREDITS');

@@ -15,8 +15,14 @@ export const sendPushJob = {
   retryLimit: 3,
 } satisfies JobType;
 
-export const pushJobs = (push: PushService, devices: PushRepository) => [
+export const pushJobs = (
+  push: PushService,
+  devices: PushRepository,
+  /** Whether the user wants push notifications at all (their preference). */
+  wantsPush: (userId: string) => Promise<boolean> = async () => true,
+) => [
   defineJob(sendPushJob, async ({ userId, title, body, url }) => {
+    if (!(await wantsPush(userId))) return;
     const { gone } = await push.send(await devices.devicesOf(userId), { title, body, url });
     for (const deviceId of gone) await devices.remove(userId, deviceId);
   }),

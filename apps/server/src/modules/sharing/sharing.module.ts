@@ -1,3 +1,4 @@
+import { SharingUserDataRepository, sharingUserData } from './sharing.user-data';
 import type { CoreDeps, AppModule } from '../module';
 import { sendPushJob } from '../push/push.jobs';
 import type { CatalogService } from '../storage/catalog.service';
@@ -38,5 +39,6 @@ export function createSharingModule(
     routes: [(app) => app.register(sharingRoutes, { sharing, publicShare })],
     jobs: [],
     services: { sharing, publicShare },
+    userData: sharingUserData(new SharingUserDataRepository(core.db)),
   };
 }

@@ -162,7 +162,11 @@ export class SharingService {
       throw AppError.tooMany('You have sent many invitations in the last hour. Please try again later.');
     const link = await this.inviteUrl(resource, actor);
     for (const to of unique)
-      await this.deps.jobs.send(sendMailJob, { to, ...invitationMail(actor.displayName, type, resource.name, link) });
+      await this.deps.jobs.send(sendMailJob, {
+        to,
+        notice: true,
+        ...invitationMail(actor.displayName, type, resource.name, link),
+      });
     return { sent: unique.length };
   }
 

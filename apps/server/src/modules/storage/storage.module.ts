@@ -1,7 +1,7 @@
 import { storageLimitBytes } from '@mixroom/shared';
 import { z } from 'zod';
 import type { Entitlements } from '../../access/entitlements';
-import { STORAGE_SCOPE } from '../../access/item-scope';
+import { STORAGE_SCOPE, TRANSFER_SCOPE } from '../../access/item-scope';
 import type { MediaTools } from '../../platform/media/ffmpeg';
 import { defineJob } from '../../platform/jobs/job-definition';
 import type { CoreDeps, AppModule } from '../module';
@@ -26,6 +26,8 @@ import { TrashRepository } from './trash/trash.repository';
 import { TrashService } from './trash/trash.service';
 import { VersionsRepository } from './projects/versions.repository';
 import { ZipService } from './downloads/zip.service';
+import { storageUserData } from './user-data/storage.user-data';
+import { UserDataRepository } from './user-data/user-data.repository';
 
 export interface StorageServices {
   groups: GroupsService;
@@ -95,7 +97,12 @@ export function createStorageModule(
     clock: core.clock,
   });
   const search = new SearchService({ repository: new SearchRepository(db, STORAGE_SCOPE), policy });
-  const media = new MediaService(versions, projectsRepo, core.blobs, deps.mediaTools, events, signTtlSeconds);
+  // The pipeline also processes transfer files (projects of the TRANSFER area): it learns a project's kind from either area.
+  const transferProjects = new ProjectsRepository(db, TRANSFER_SCOPE);
+  const anyAreaProjects = {
+    find: async (id: string) => (await projectsRepo.find(id)) ?? transferProjects.find(id),
+  };
+  const media = new MediaService(versions, anyAreaProjects, core.blobs, deps.mediaTools, events, signTtlSeconds);
   const attachments = new AttachmentsService({
     projects,
     projectsRepo,
@@ -154,5 +161,6 @@ export function createStorageModule(
     ],
     jobs,
     services: { groups, projects, trash, search, zip, media, attachments, catalog, presenter, sweeper, usage },
+    userData: storageUserData(new UserDataRepository(db), core.outbox),
   };
 }

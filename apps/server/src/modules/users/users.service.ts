@@ -1,5 +1,5 @@
-import { isGrantActive, mergePlans, type PlanSku } from '@mixroom/shared';
-import type { EntitlementsSummary, Me } from '@mixroom/contracts';
+import { isGrantActive, MESSAGES, mergePlans, type PlanSku } from '@mixroom/shared';
+import type { EntitlementsSummary, Me, NotificationPreferences } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
@@ -21,7 +21,11 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly identity: { mode: 'embedded' | 'external'; issuer: string },
-    private readonly entitlements: { summary(userId: string): Promise<EntitlementsSummary> },
+    private readonly account: {
+      summary(userId: string): Promise<EntitlementsSummary>;
+      pendingEmail(userId: string): Promise<string | null>;
+      preferences(userId: string): Promise<NotificationPreferences>;
+    },
   ) {}
 
   /**
@@ -31,7 +35,10 @@ export class UsersService {
   async resolveActor(token: VerifiedToken): Promise<Actor> {
     const user =
       this.identity.mode === 'embedded' ? await this.users.findById(token.subject) : await this.findOrProvision(token);
-    if (!user) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
+    // An account being deleted is signed out at once, whatever its tokens still say.
+    if (!user || user.deletionRequestedAt) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
+    // A disabled account's tokens stop working at once, not when they expire.
+    if (user.disabledAt) throw new AppError(401, 'ACCOUNT_DISABLED', MESSAGES.accountDisabled);
     return { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
   }
 
@@ -50,7 +57,9 @@ export class UsersService {
   /** The account behind a stored id (a signed link's claim), as it is now; null when gone. */
   async actorById(userId: string): Promise<Actor | null> {
     const user = await this.users.findById(userId);
-    return user ? { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName } : null;
+    return user && !user.deletionRequestedAt
+      ? { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName }
+      : null;
   }
 
   /** Names and photos of users, for presenting items and comments. */
@@ -90,8 +99,10 @@ export class UsersService {
       createdAt: user.createdAt.toISOString(),
       plans: grants.map((g) => presentGrant(g)),
       limits: mergePlans(active),
-      capabilities: { admin: user.isAdmin },
-      entitlements: await this.entitlements.summary(user.id),
+      capabilities: { admin: user.isAdmin, changeEmail: this.identity.mode === 'embedded' },
+      entitlements: await this.account.summary(user.id),
+      pendingEmail: await this.account.pendingEmail(user.id),
+      notifications: await this.account.preferences(user.id),
     };
   }
 }

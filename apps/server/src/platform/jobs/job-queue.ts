@@ -8,7 +8,9 @@ type JobEvent =
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { queryRows } from '../../db/sql';
 import type { EventBus } from '../realtime/event-bus';
 import type { JobDefinition, JobType } from './job-definition';
 
@@ -37,7 +39,7 @@ export class JobQueue {
   private started = false;
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     private readonly bus: EventBus,
     private readonly log: Logger,
   ) {
@@ -131,6 +133,29 @@ export class JobQueue {
 
   async check(): Promise<void> {
     await this.boss.getQueues();
+  }
+
+  /**
+   * Jobs waiting (created or awaiting a retry), running and failed, per queue, counted now. pg-boss's
+   * own queue figures are refreshed by its monitor and may lag by a minute; an operator looking at a
+   * stuck queue wants the present.
+   */
+  async stats(): Promise<{ name: string; queued: number; active: number; failed: number }[]> {
+    const rows = await queryRows<{ name: string; state: string; n: number }>(
+      this.database.db,
+      sql`select name, state::text as state, count(*)::int as n from pgboss.job
+          where state in ('created', 'retry', 'active', 'failed') group by name, state order by name`,
+    );
+    const byQueue = new Map<string, { name: string; queued: number; active: number; failed: number }>();
+    for (const row of rows) {
+      const queue = byQueue.get(row.name) ?? { name: row.name, queued: 0, active: 0, failed: 0 };
+      const n = Number(row.n);
+      if (row.state === 'active') queue.active += n;
+      else if (row.state === 'failed') queue.failed += n;
+      else queue.queued += n;
+      byQueue.set(row.name, queue);
+    }
+    return [...byQueue.values()];
   }
 
   async stop(): Promise<void> {

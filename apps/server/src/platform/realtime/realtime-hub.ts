@@ -10,6 +10,8 @@ import type { TopicAuthorizer } from './topic-authorizer';
 const AUTH_TIMEOUT_MS = 10_000;
 const HEARTBEAT_MS = 30_000;
 const MAX_TOPICS = 500;
+/** The error code authentication throws for a disabled account. */
+const ACCOUNT_DISABLED = 'ACCOUNT_DISABLED';
 
 /** Who a token belongs to, and until when the server may trust it. */
 export interface Authenticated {
@@ -105,8 +107,10 @@ export class RealtimeHub {
         connection.expiry.unref();
       }
       return true;
-    } catch {
-      connection.socket.close(4401, 'invalid token');
+    } catch (error) {
+      // A disabled account is told apart from an expired token: its tab signs out instead of renewing.
+      if ((error as { code?: unknown }).code === ACCOUNT_DISABLED) connection.socket.close(4403, 'account disabled');
+      else connection.socket.close(4401, 'invalid token');
       return false;
     }
   }

@@ -47,5 +47,15 @@ export const NAV_ITEMS: NavItem[] = [
   },
   { label: 'Live', to: '/live', icon: IconBroadcast },
   { label: 'Settings', to: '/settings', icon: IconSettings },
-  { label: 'Admin', to: '/admin/users', icon: IconShieldLock, adminOnly: true },
+  {
+    label: 'Admin',
+    to: '/admin/users',
+    icon: IconShieldLock,
+    adminOnly: true,
+    children: [
+      { label: 'Users', to: '/admin/users' },
+      { label: 'Audit log', to: '/admin/audit' },
+      { label: 'Server', to: '/admin/overview' },
+    ],
+  },
 ];

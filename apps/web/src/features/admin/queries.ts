@@ -1,10 +1,29 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PlanSku } from '@mixroom/shared';
-import { grantPlan, listUsers, revokePlan, type AdminUsersParams } from './api';
+import { MESSAGES, type PlanSku } from '@mixroom/shared';
+import { ApiError } from '../../lib/api-client';
+import { notify } from '../../lib/notify';
+import {
+  adjustCredits,
+  auditLog,
+  grantPlan,
+  listUsers,
+  revokePlan,
+  serverOverview,
+  setFlags,
+  setStatus,
+  userCredits,
+  userDetail,
+  type AdminUsersParams,
+  type AuditParams,
+} from './api';
 
 export const adminKeys = {
   all: ['admin'] as const,
   users: (params: AdminUsersParams) => [...adminKeys.all, 'users', params] as const,
+  user: (userId: string) => [...adminKeys.all, 'user', userId] as const,
+  credits: (userId: string) => [...adminKeys.all, 'credits', userId] as const,
+  audit: (params: AuditParams) => [...adminKeys.all, 'audit', params] as const,
+  overview: () => [...adminKeys.all, 'overview'] as const,
 };
 
 export function useAdminUsers(params: AdminUsersParams) {
@@ -15,19 +34,57 @@ export function useAdminUsers(params: AdminUsersParams) {
   });
 }
 
-export function useGrantPlan() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { userId: string; sku: PlanSku; endsAt: string | null }) =>
-      grantPlan(input.userId, input.sku, input.endsAt),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+export function useAdminUser(userId: string) {
+  return useQuery({ queryKey: adminKeys.user(userId), queryFn: ({ signal }) => userDetail(userId, signal) });
+}
+
+export function useUserCredits(userId: string) {
+  return useQuery({ queryKey: adminKeys.credits(userId), queryFn: ({ signal }) => userCredits(userId, signal) });
+}
+
+export function useAuditLog(params: AuditParams) {
+  return useQuery({
+    queryKey: adminKeys.audit(params),
+    queryFn: ({ signal }) => auditLog(params, signal),
+    placeholderData: keepPreviousData,
   });
 }
 
-export function useRevokePlan() {
+export function useServerOverview() {
+  return useQuery({ queryKey: adminKeys.overview(), queryFn: ({ signal }) => serverOverview(signal) });
+}
+
+/** Every admin change refreshes the admin screens; a refusal shows the server's reason. */
+function useAdminMutation<I, R>(run: (input: I) => Promise<R>, success?: (input: I) => string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { userId: string; grantId: string }) => revokePlan(input.userId, input.grantId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+    mutationFn: run,
+    onSuccess: (_result, input) => {
+      if (success) notify('success', 'Success!', success(input));
+      return queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: (error) => notify('error', 'Error', error instanceof ApiError ? error.message : MESSAGES.genericError),
   });
 }
+
+export const useGrantPlan = () =>
+  useAdminMutation((input: { userId: string; sku: PlanSku; endsAt: string | null }) =>
+    grantPlan(input.userId, input.sku, input.endsAt),
+  );
+
+export const useRevokePlan = () =>
+  useAdminMutation((input: { userId: string; grantId: string }) => revokePlan(input.userId, input.grantId));
+
+export const useSetFlags = () =>
+  useAdminMutation((input: { userId: string; isAdmin?: boolean; canBroadcast?: boolean }) => {
+    const { userId, ...flags } = input;
+    return setFlags(userId, flags);
+  });
+
+export const useSetStatus = () =>
+  useAdminMutation((input: { userId: string; disabled: boolean }) => setStatus(input.userId, input.disabled));
+
+export const useAdjustCredits = () =>
+  useAdminMutation((input: { userId: string; amount: number; reason: string }) =>
+    adjustCredits(input.userId, input.amount, input.reason),
+  );

@@ -4,7 +4,9 @@ import {
   reviewEndpoints,
   storageEndpoints,
   type CreateCommentBody,
+  type MarkersQuery,
   type PeaksFile,
+  type VersionApproval,
 } from '@mixroom/contracts';
 import { call, callFile } from '../../lib/api-client';
 
@@ -20,6 +22,12 @@ export const reviewApi = {
   editComment: (commentId: string, text: string) =>
     call(commentEndpoints.edit, { params: { id: commentId }, body: { text } }),
   deleteComment: (commentId: string) => call(commentEndpoints.delete, { params: { id: commentId } }),
+  resolveComment: (commentId: string, resolved: boolean) =>
+    call(commentEndpoints.resolve, { params: { id: commentId }, body: { resolved } }),
+  markers: (versionId: string, query: MarkersQuery) =>
+    callFile(commentEndpoints.markers, { params: { id: versionId }, query }),
+  setApproval: (versionId: string, approval: VersionApproval) =>
+    call(storageEndpoints.setApproval, { params: { id: versionId }, body: { approval } }),
   note: (versionId: string, signal?: AbortSignal) => call(reviewEndpoints.note, { params: { id: versionId }, signal }),
   saveNote: (versionId: string, html: string) =>
     call(reviewEndpoints.saveNote, { params: { id: versionId }, body: { html } }),

@@ -5,7 +5,7 @@ export type ItemRef = { kind: 'group' | 'project'; id: string };
 
 export const storageApi = {
   list: (groupId: string | null, q: ListFilters, offset: number, signal?: AbortSignal) => {
-    const query = { sort: q.sort, owner: q.owner, kind: q.kind, offset, limit: 200 };
+    const query = { sort: q.sort, owner: q.owner, kind: q.kind, approval: q.approval, offset, limit: 200 };
     return groupId
       ? call(endpoints.listGroup, { params: { id: groupId }, query, signal })
       : call(endpoints.listRoot, { query, signal });

@@ -16,6 +16,8 @@ export interface UploadOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: UploadProgress) => void;
+  /** Assembles the file once every part is in; the version's own completion unless the upload's place has another. */
+  complete?: (signal: AbortSignal) => Promise<Version>;
 }
 
 const MAX_ATTEMPTS = 4;
@@ -79,5 +81,6 @@ export async function uploadFile(options: UploadOptions): Promise<Version> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, pending.length)) }, guarded));
+  if (options.complete) return options.complete(signal);
   return api<Version>(`/api/versions/${ticket.version.id}/complete`, { method: 'POST', signal });
 }

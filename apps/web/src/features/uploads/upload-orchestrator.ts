@@ -44,10 +44,18 @@ export interface TabClaims {
   held(): Promise<Set<string>>;
 }
 
+/** How uploads to one kind of place are finished and cancelled, when not as a storage version is. */
+export interface ScopeCalls {
+  complete?: (versionId: string, signal: AbortSignal) => Promise<Version>;
+  cancel?: (versionId: string) => Promise<unknown>;
+}
+
 export interface OrchestratorDeps {
   api: ApiCall;
   /** The server's cancel: aborts the session and drops the version (and a project left empty). */
   cancelOnServer(versionId: string): Promise<unknown>;
+  /** The calls of a place with its own completion and cancel (a transfer's files), by scope. */
+  scopeCalls?: (scope: string) => ScopeCalls;
   activities: ActivitySink;
   pending: PendingStore;
   tabs?: TabClaims;
@@ -138,8 +146,7 @@ export class UploadOrchestrator {
       cancel: () => {
         this.dropInterrupted(entry.fingerprint);
         this.deps.pending.forget(entry.fingerprint);
-        void this.deps
-          .cancelOnServer(entry.ticket.version.id)
+        void this.cancelFor(entry.scope)(entry.ticket.version.id)
           .catch(() => undefined)
           .finally(onSettled);
       },
@@ -156,6 +163,10 @@ export class UploadOrchestrator {
           .finally(onSettled);
       },
     });
+  }
+
+  private cancelFor(scope: string): (versionId: string) => Promise<unknown> {
+    return this.deps.scopeCalls?.(scope).cancel ?? ((versionId) => this.deps.cancelOnServer(versionId));
   }
 
   private dropInterrupted(print: string): void {
@@ -190,7 +201,8 @@ export class UploadOrchestrator {
       versionId: saved?.version.id ?? null,
       cancelled: null,
     };
-    const cancelOnServer = (version: string) => this.deps.cancelOnServer(version).catch(() => undefined);
+    const cancelOnServer = (version: string) => this.cancelFor(request.scope)(version).catch(() => undefined);
+    const complete = this.deps.scopeCalls?.(request.scope).complete;
     const cancel = () => {
       if (state.cancelled) return;
       controller.abort();
@@ -225,6 +237,7 @@ export class UploadOrchestrator {
           ticket,
           file: request.file,
           signal: controller.signal,
+          ...(complete ? { complete: (signal: AbortSignal) => complete(ticket.version.id, signal) } : {}),
           onProgress: ({ sentBytes, totalBytes }) => {
             const percent = percentOf(sentBytes, totalBytes);
             activities.update(id, { state: 'In Progress', percent });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api } from '../../lib/api-client';
 import { storageApi } from '../storage/api';
+import { transferScopeCalls } from '../transfers/upload-scope';
 import { activitiesStore } from './activities-store';
 import { pendingUploads } from './pending-uploads';
 import { UploadOrchestrator, type TabClaims } from './upload-orchestrator';
@@ -37,6 +38,7 @@ export function uploadOrchestrator(): UploadOrchestrator {
   orchestrator ??= new UploadOrchestrator({
     api,
     cancelOnServer: (versionId) => storageApi.cancelUpload(versionId),
+    scopeCalls: transferScopeCalls,
     activities: activitiesStore,
     pending: pendingUploads,
     ...(claims ? { tabs: claims } : {}),

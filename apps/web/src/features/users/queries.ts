@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useAuth } from '../../lib/auth/auth-context';
+import { setInAppNotices } from '../../lib/notice-preferences';
 import { getMe } from './api';
 
 export const userKeys = {
@@ -9,10 +11,15 @@ export const userKeys = {
 
 export function useMe() {
   const { user } = useAuth();
-  return useQuery({
+  const query = useQuery({
     queryKey: userKeys.me(),
     queryFn: ({ signal }) => getMe(signal),
     enabled: Boolean(user),
     staleTime: 30_000,
   });
+  const inApp = query.data?.notifications.inApp;
+  useEffect(() => {
+    if (inApp !== undefined) setInAppNotices(inApp);
+  }, [inApp]);
+  return query;
 }

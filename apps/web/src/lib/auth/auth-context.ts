@@ -6,8 +6,11 @@ export interface AuthState {
   ready: boolean;
   user: User | null;
   signIn: (options?: { screen?: 'signin' | 'signup'; returnTo?: string }) => Promise<void>;
-  /** Signs out after the spec's confirmation; `confirm: false` for session expiry. */
-  signOut: (options?: { confirm?: boolean }) => void;
+  /**
+   * Signs out after the spec's confirmation; `confirm: false` for session expiry. `reason: 'disabled'`
+   * when an administrator disabled the account: the sign-in page then says so.
+   */
+  signOut: (options?: { confirm?: boolean; reason?: 'disabled' }) => void;
   completeSignIn: () => Promise<string>;
 }
 

@@ -62,9 +62,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [manager]);
 
   const endSession = useCallback(
-    async (current: User | null) => {
+    async (current: User | null, reason?: 'disabled') => {
       queryClient.clear();
       setUser(null);
+      if (reason === 'disabled') {
+        // The server already ended every session of the account: nothing to revoke, only to say why.
+        await manager?.removeUser().catch(() => undefined);
+        localStorage.clear();
+        sessionStorage.clear();
+        window.location.assign('/public/sign-in?reason=disabled');
+        return;
+      }
       // Revoking the refresh token ends its grant at the provider: a copy of it is useless from now.
       await manager?.revokeTokens(['refresh_token']).catch(() => undefined);
       localStorage.clear();
@@ -101,9 +109,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!manager) return;
         await manager.signinRedirect({ state: { returnTo: returnTo ?? null }, extraQueryParams: { screen } });
       },
-      signOut: ({ confirm = true } = {}) => {
+      signOut: ({ confirm = true, reason } = {}) => {
         if (!confirm) {
-          void endSession(user);
+          void endSession(user, reason);
           return;
         }
         modals.openConfirmModal({

@@ -17,11 +17,14 @@ export class RealtimeClient {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private onReconnect: (() => void) | null = null;
+  private onDisabled: (() => void) | null = null;
 
   constructor(private readonly token: () => Promise<string | null>) {}
 
-  connect(onReconnect?: () => void): void {
+  /** `onDisabled`: the server closed the socket because an administrator disabled the account. */
+  connect(onReconnect?: () => void, onDisabled?: () => void): void {
     this.onReconnect = onReconnect ?? null;
+    this.onDisabled = onDisabled ?? null;
     this.closed = false;
     void this.open(false);
   }
@@ -49,8 +52,14 @@ export class RealtimeClient {
         this.onReconnect?.();
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket === socket) this.socket = null;
+      // 4403: the account was disabled; reconnecting could never succeed.
+      if (event.code === 4403) {
+        this.closed = true;
+        this.onDisabled?.();
+        return;
+      }
       this.schedule();
     };
   }

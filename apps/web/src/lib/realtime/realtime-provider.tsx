@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Comment, DomainEvent, EventData } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
@@ -7,7 +7,9 @@ import { adminKeys } from '../../features/admin/queries';
 import { applyAttachmentProgress, reviewKeys } from '../../features/review/queries';
 import { applyVersionProgress, storageKeys } from '../../features/storage/queries';
 import { sharingKeys } from '../../features/sharing/queries';
+import { transferKeys } from '../../features/transfers/queries';
 import { notify } from '../notify';
+import { inAppNotices } from '../notice-preferences';
 import { userKeys } from '../../features/users/queries';
 import { RealtimeClient } from './realtime-client';
 import { activitiesStore } from '../../features/uploads/activities-store';
@@ -30,18 +32,19 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
     }
     case 'join.requested':
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
-      notify(
-        'info',
-        'Join Request',
-        'Someone asked to join one of your folders or projects. Open the notifications to answer.',
-        { sticky: true },
-      );
+      if (inAppNotices())
+        notify(
+          'info',
+          'Join Request',
+          'Someone asked to join one of your folders or projects. Open the notifications to answer.',
+          { sticky: true },
+        );
       return;
     case 'join.decided': {
       void queryClient.invalidateQueries({ queryKey: sharingKeys.all });
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
       const { status, userId } = event.data;
-      if (userId === selfId)
+      if (userId === selfId && inAppNotices())
         notify(
           status === 'approved' ? 'success' : 'warning',
           'Join Request',
@@ -75,7 +78,7 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
     case 'approval.changed': {
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
       void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
-      if (event.data.byId !== selfId) notify('info', 'Review', approvalNotice(event.data));
+      if (event.data.byId !== selfId && inAppNotices()) notify('info', 'Review', approvalNotice(event.data));
       return;
     }
     case 'presence.changed':
@@ -101,6 +104,14 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
     case 'job.failed':
     case 'access.changed':
       // Jobs are followed by the screens that started them; access changes travel between servers only.
+      return;
+    case 'transfer.changed':
+      // Tiles, counts and the download log of the owner's transfers.
+      void queryClient.invalidateQueries({ queryKey: transferKeys.all });
+      return;
+    case 'notice':
+      // Sent only to users who want in-app notifications.
+      notify('info', event.data.title, event.data.body, { sticky: true });
       return;
     default: {
       const unhandled: never = event;
@@ -130,14 +141,24 @@ export function RealtimeProvider({
   children: ReactNode;
 }) {
   const queryClient = useQueryClient();
-  const accessToken = useAuth().user?.access_token ?? null;
+  const auth = useAuth();
+  const accessToken = auth.user?.access_token ?? null;
+  // Read when the socket is refused; a ref so a renewed session doesn't reconnect the socket.
+  const signOut = useRef(auth.signOut);
+  useEffect(() => {
+    signOut.current = auth.signOut;
+  }, [auth.signOut]);
   // One client per signed-in user; constructing it opens nothing, the effect connects it.
   const client = useMemo(() => (userId ? new RealtimeClient(getAccessToken) : null), [userId]);
 
   useEffect(() => {
     if (!client || !userId) return;
-    // After a reconnect, events may have been missed: refetch what is on screen.
-    client.connect(() => void queryClient.invalidateQueries());
+    // After a reconnect, events may have been missed: refetch what is on screen. A disabled account
+    // is signed out at once, with the reason.
+    client.connect(
+      () => void queryClient.invalidateQueries(),
+      () => signOut.current({ confirm: false, reason: 'disabled' }),
+    );
     const stops = [client.subscribe(`user:${userId}`), ...(isAdmin ? [client.subscribe('admin')] : [])];
     const stopEvents = client.onEvent((event) => applyEvent(queryClient, event, userId));
     return () => {

@@ -30,12 +30,15 @@ export interface ZipFileRef {
 }
 
 type Ref = { kind: 'group' | 'project'; id: string };
-interface Entry {
+/** One file of an archive: a blob, or (with `open`) bytes another feature produces when the entry is reached. */
+export interface ZipEntry {
   path: string;
   blobKey: string;
   size: number;
   mtime: Date;
+  open?: () => Promise<Readable>;
 }
+type Entry = ZipEntry;
 interface ZipClaims {
   userId: string;
   downloadId: string;
@@ -46,8 +49,8 @@ const PROGRESS_MS = 500;
 const DOWNLOADS_OFF_HERE = 'Downloads are not enabled for the projects here.';
 const TOKEN_TTL_SECONDS = 300;
 
-/** Names inside one folder of the archive stay unique: "Mix.wav", "Mix (2).wav". */
-function uniquePath(taken: Set<string>, path: string): string {
+/** Names inside one folder of the archive stay unique, whatever their case: "Mix.wav", "Mix (2).wav". */
+export function uniquePath(taken: Set<string>, path: string): string {
   let candidate = path;
   for (let n = 2; taken.has(candidate.toLowerCase()); n++)
     candidate = path.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
@@ -176,7 +179,7 @@ export class ZipService {
     const zip = new ZipFile();
     for (const entry of entries) {
       zip.addReadStreamLazy(entry.path, { size: entry.size, compress: false, mtime: entry.mtime }, (done) => {
-        this.deps.blobs.get(entry.blobKey).then(
+        (entry.open ? entry.open() : this.deps.blobs.get(entry.blobKey)).then(
           (stream) => done(null, stream),
           (error: unknown) => done(error, new PassThrough()),
         );

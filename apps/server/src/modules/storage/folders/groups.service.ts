@@ -74,8 +74,11 @@ export class GroupsService {
           ? publisherId !== actor.userId
           : true;
     const folders = dedupe([...ownedFolders, ...joinedFolders]).filter((g) => owned(g.publisherId));
-    const files = dedupe([...ownedFiles, ...joinedFiles]).filter(
-      (p) => owned(p.publisherId) && (filters.kind === 'all' || fileKind(p.latestExtension) === filters.kind),
+    const files = await this.withApproval(
+      dedupe([...ownedFiles, ...joinedFiles]).filter(
+        (p) => owned(p.publisherId) && (filters.kind === 'all' || fileKind(p.latestExtension) === filters.kind),
+      ),
+      filters.approval,
     );
     const pageItems = [...folders, ...files].slice(offset, offset + limit);
     // A root item is there through its own publisher or a membership on itself (its parent is out
@@ -91,6 +94,13 @@ export class GroupsService {
       folders.length + files.length,
       offset,
     );
+  }
+
+  /** Projects whose latest version carries the verdict asked for (all of them without one). */
+  private async withApproval(files: ProjectRow[], approval: ListQuery['approval']): Promise<ProjectRow[]> {
+    if (!approval || approval === 'all') return files;
+    const { latest } = await this.deps.versions.latestOf(files.map((p) => p.id));
+    return files.filter((p) => latest.get(p.id)?.approval === approval);
   }
 
   private async page(

@@ -314,7 +314,12 @@ export class MediaService {
         return null;
       });
       if (key) {
-        await this.versions.update(versionId, { lossyPreviewKey: key, progress: 97 });
+        // The version may have gone meanwhile (deleted, its account erased): its new file goes too.
+        const kept = await this.versions.update(versionId, { lossyPreviewKey: key, progress: 97 }).catch(() => null);
+        if (!kept) {
+          await this.blobs.delete(key).catch(() => undefined);
+          return;
+        }
         await announce(97, 'ready');
       }
     }

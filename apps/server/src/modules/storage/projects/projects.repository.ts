@@ -3,7 +3,7 @@ import { ALL_KNOWN_EXTENSIONS, extensionsOfKind } from '@mixroom/shared';
 import type { ListFilters } from '@mixroom/contracts';
 import type { Db, Tx } from '../../../db/database';
 import type { ItemScope } from '../../../access/item-scope';
-import { groups, projects } from '../../../db/schema';
+import { groups, projects, versions } from '../../../db/schema';
 import { uuidArray } from '../../../db/sql';
 import type { Sort } from '../folders/groups.repository';
 
@@ -60,6 +60,11 @@ export class ProjectsRepository {
         or(isNull(projects.latestExtension), notInArray(projects.latestExtension, [...ALL_KNOWN_EXTENSIONS]))!,
       );
     else if (filters.kind !== 'all') where.push(inArray(projects.latestExtension, [...extensionsOfKind(filters.kind)]));
+    // The verdict a tile shows is its latest version's: the highest number.
+    if (filters.approval && filters.approval !== 'all')
+      where.push(
+        sql`exists (select 1 from ${versions} lv where lv.project_id = ${projects.id} and lv.approval = ${filters.approval} and lv.number = (select max(mv.number) from ${versions} mv where mv.project_id = ${projects.id}))`,
+      );
     return where;
   }
 

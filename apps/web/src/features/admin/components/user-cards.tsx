@@ -1,6 +1,7 @@
-import { Avatar, Badge, Card, Collapse, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Card, Collapse, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
-import type { AdminUserRow } from '@mixroom/contracts';
+import type { AdminUser } from '@mixroom/contracts';
+import { UserBadges } from './user-badges';
 import { UserDetails } from './user-details';
 
 function Field({ label, value, mono = false }: { label: string; value: string; mono?: boolean }) {
@@ -25,7 +26,7 @@ export function UserCards({
   expanded,
   onToggle,
 }: {
-  groups: { key: string; users: AdminUserRow[] }[];
+  groups: { key: string; users: AdminUser[] }[];
   expanded: string | null;
   onToggle: (id: string) => void;
 }) {
@@ -48,11 +49,7 @@ export function UserCards({
                       <Text fw={600} truncate>
                         {user.displayName}
                       </Text>
-                      {user.isAdmin && (
-                        <Badge size="xs" variant="light">
-                          admin
-                        </Badge>
-                      )}
+                      <UserBadges user={user} />
                     </Group>
                     <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                       {user.email}

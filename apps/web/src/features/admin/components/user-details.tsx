@@ -1,92 +1,48 @@
-import { ActionIcon, Badge, Button, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
-import type { AdminUserRow } from '@mixroom/contracts';
-import { PLAN_SKUS, PLANS, type PlanSku } from '@mixroom/shared';
-import { formatDate } from '../../../lib/format/format';
-import { notify } from '../../../lib/notify';
-import { useGrantPlan, useRevokePlan } from '../queries';
+import { Anchor, Center, Divider, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import type { AdminUser } from '@mixroom/contracts';
+import { useAdminUser } from '../queries';
+import { PrivateData } from './private-data';
+import { UserControls } from './user-controls';
+import { UserCredits } from './user-credits';
+import { UserPlans } from './user-plans';
+import { UserUsage } from './user-usage';
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Stack gap={4}>
-      <Text size="xs" tt="uppercase" fw={700} c="dimmed">
-        {title}
+/**
+ * An expanded row: the account's private data (the grid's sections, each with its 'No …' text), then
+ * what an operator does with it: plans, access, credits, and what the account uses.
+ */
+export function UserDetails({ user }: { user: AdminUser }) {
+  const detail = useAdminUser(user.id);
+  if (detail.isPending)
+    return (
+      <Center p="md">
+        <Loader size="sm" />
+      </Center>
+    );
+  if (detail.isError || !detail.data)
+    return (
+      <Text c="red" p="md" size="sm">
+        {detail.error?.message ?? 'Something went wrong'}
       </Text>
-      {children}
-    </Stack>
-  );
-}
-
-/** A user's private data, each section with its 'No …' text when absent. */
-export function UserDetails({ user }: { user: AdminUserRow }) {
-  const [sku, setSku] = useState<PlanSku | null>(null);
-  const grant = useGrantPlan();
-  const revoke = useRevokePlan();
+    );
+  // The row of the list may be a moment older than the detail: the detail's copy decides.
+  const current = detail.data.user;
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} p="md" spacing="lg">
-      <Section title="Product store account">
-        <Text size="sm">No store account</Text>
-      </Section>
-      <Section title="Live Room">
-        <Text size="sm">No Live Room</Text>
-      </Section>
-      <Section title="Live Streaming Room">
-        <Text size="sm">No Live Streaming Room</Text>
-      </Section>
-      <Section title="User Extra Info">
-        <Text size="sm">isAdmin: {String(user.isAdmin)}</Text>
-        <Text size="sm">canBroadcast: {String(user.canBroadcast)}</Text>
-      </Section>
-      <Section title="Live trial">
-        <Text size="sm">No live trial</Text>
-      </Section>
-      <Section title="Plans">
-        {user.plans.length === 0 && <Text size="sm">No plans (Free)</Text>}
-        {user.plans.map((p) => (
-          <Group key={p.id} gap="xs">
-            <Badge variant="light" color={p.active ? 'teal' : 'gray'}>
-              {PLANS[p.sku].name}
-            </Badge>
-            <Text size="xs" c="dimmed">
-              {formatDate(p.startsAt)} → {p.endsAt ? formatDate(p.endsAt) : 'no end'}
-            </Text>
-            <ActionIcon
-              size="sm"
-              variant="subtle"
-              color="red"
-              aria-label="Revoke plan"
-              onClick={() => revoke.mutate({ userId: user.id, grantId: p.id })}
-            >
-              <IconTrash size={14} />
-            </ActionIcon>
-          </Group>
-        ))}
-        <Group gap="xs" mt={4}>
-          <Select
-            size="xs"
-            placeholder="Plan"
-            value={sku}
-            onChange={(value) => setSku(value as PlanSku | null)}
-            data={PLAN_SKUS.filter((s) => s !== 'FREE').map((s) => ({ value: s, label: `${PLANS[s].name} (${s})` }))}
-            w={200}
-          />
-          <Button
-            size="xs"
-            disabled={!sku}
-            loading={grant.isPending}
-            onClick={() =>
-              sku &&
-              grant.mutate(
-                { userId: user.id, sku, endsAt: null },
-                { onSuccess: () => notify('success', 'Success!', `${PLANS[sku].name} granted to ${user.displayName}`) },
-              )
-            }
-          >
-            Grant
-          </Button>
-        </Group>
-      </Section>
-    </SimpleGrid>
+    <Stack gap="md" p="md" data-testid="user-details">
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="lg">
+        <PrivateData data={detail.data.privateData} />
+      </SimpleGrid>
+      <Divider />
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+        <UserPlans user={current} />
+        <UserControls user={current} />
+        <UserCredits userId={user.id} />
+        <UserUsage detail={detail.data} />
+      </SimpleGrid>
+      <Anchor component={Link} to={`/admin/audit?target=${user.id}`} size="sm" w="fit-content">
+        Audit log of this account
+      </Anchor>
+    </Stack>
   );
 }

@@ -1,6 +1,6 @@
-import { ActionIcon, Anchor, Avatar, Badge, Button, Group, Menu, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Anchor, Avatar, Badge, Button, Group, Menu, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDots } from '@tabler/icons-react';
+import { IconCircleCheck, IconCircleCheckFilled, IconDots } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
 import type { Comment } from '@mixroom/contracts';
@@ -74,6 +74,43 @@ function Actions({
         )}
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** Marks a comment done or open again, for whoever the server lets (its author or an editor). */
+function ResolveToggle({ comment, onDone }: { comment: Comment; onDone: () => void }) {
+  const [saving, setSaving] = useState(false);
+  if (!comment.capabilities.canResolve)
+    return comment.resolved ? (
+      <Tooltip label="Resolved">
+        <IconCircleCheckFilled size={18} color="var(--mantine-color-teal-6)" aria-label="Resolved" />
+      </Tooltip>
+    ) : null;
+  const label = comment.resolved ? 'Reopen comment' : 'Resolve comment';
+  return (
+    <Tooltip label={label}>
+      <ActionIcon
+        variant="subtle"
+        color={comment.resolved ? 'teal' : 'gray'}
+        size="sm"
+        aria-label={label}
+        aria-pressed={comment.resolved}
+        loading={saving}
+        onClick={(event) => {
+          event.stopPropagation();
+          setSaving(true);
+          void reviewApi
+            .resolveComment(comment.id, !comment.resolved)
+            .catch(() => notify('error', 'Comment Error', 'The comment could not be updated. Please try again.'))
+            .finally(() => {
+              setSaving(false);
+              onDone();
+            });
+        }}
+      >
+        {comment.resolved ? <IconCircleCheckFilled size={18} /> : <IconCircleCheck size={18} />}
+      </ActionIcon>
+    </Tooltip>
   );
 }
 
@@ -178,6 +215,7 @@ export const CommentItem = memo(function CommentItem({
       ref={(element) => register(comment.id, element)}
       className={classes.comment}
       data-highlighted={highlighted}
+      data-resolved={comment.resolved}
       data-testid="comment"
       data-comment-id={comment.id}
       onClick={() => onOpen(comment)}
@@ -211,6 +249,7 @@ export const CommentItem = memo(function CommentItem({
               {formatPrecise(comment.startTime)}
               {comment.endTime !== null ? ` – ${formatPrecise(comment.endTime)}` : ''}
             </Badge>
+            <ResolveToggle comment={comment} onDone={refresh} />
             <Actions
               label={`Actions for comment by ${comment.user.displayName}`}
               canEdit={comment.capabilities.canEdit}

@@ -55,6 +55,7 @@ export function CommentMarkers({
           <div
             key={`range-${c.id}`}
             className={classes.rangeBand}
+            data-resolved={c.resolved}
             style={{
               left: `${(c.startTime / duration) * 100}%`,
               width: `${(((c.endTime ?? c.startTime) - c.startTime) / duration) * 100}%`,
@@ -74,6 +75,8 @@ export function CommentMarkers({
               type="button"
               className={classes.marker}
               style={markerStyle(marker.at / duration)}
+              // A spot reads as done when every comment on it is resolved.
+              data-resolved={marker.comments.every((c) => c.resolved)}
               data-testid="comment-marker"
               aria-label={`Comments at ${formatPrecise(marker.at)}`}
               onClick={(event) => {

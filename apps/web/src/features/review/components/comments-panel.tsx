@@ -1,7 +1,19 @@
-import { ActionIcon, Badge, Card, Group, ScrollArea, Stack, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Card,
+  Group,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  Tooltip,
+} from '@mantine/core';
 import { IconArrowBackUp, IconArrowsHorizontal, IconMapPin, IconSearch, IconSend } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Comment } from '@mixroom/contracts';
 import { COMMENT_LIMITS, COMMENT_MESSAGES, roundTime } from '@mixroom/shared';
 import { ApiError } from '../../../lib/api-client';
@@ -11,6 +23,8 @@ import { usePlayer } from '../hooks/use-player';
 import { reviewKeys } from '../queries';
 import { formatPrecise } from '../time-format';
 import { sendsOnEnter } from '../send-on-enter';
+import { COMMENT_FILTERS, filterComments, filterCounts, type CommentFilter } from '../comment-filter';
+import { newDraft } from '../draft';
 import { CommentItem } from './comment-item';
 import type { Draft } from './waveform-view';
 
@@ -30,6 +44,9 @@ export function CommentsPanel({
   onDraft,
   highlightedId,
   onOpen,
+  filter,
+  onFilter,
+  composer,
 }: {
   versionId: string;
   comments: Comment[];
@@ -38,6 +55,10 @@ export function CommentsPanel({
   onDraft: (draft: Draft | null) => void;
   highlightedId: string | null;
   onOpen: (comment: Comment) => void;
+  filter: CommentFilter;
+  onFilter: (filter: CommentFilter) => void;
+  /** The comment box, for the page's shortcut that starts a comment at the playhead. */
+  composer?: RefObject<HTMLTextAreaElement | null>;
 }) {
   const player = usePlayer();
   const queryClient = useQueryClient();
@@ -59,7 +80,11 @@ export function CommentsPanel({
     },
     [onDraft],
   );
-  const shown = useMemo(() => comments.filter((c) => matchesSearch(c, q)), [comments, q]);
+  const counts = useMemo(() => filterCounts(comments), [comments]);
+  const shown = useMemo(
+    () => filterComments(comments, filter).filter((c) => matchesSearch(c, q)),
+    [comments, filter, q],
+  );
 
   useEffect(() => {
     if (highlightedId) items.current.get(highlightedId)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
@@ -69,12 +94,7 @@ export function CommentsPanel({
   // Pressing the active draft button again cancels the draft.
   const toggle = (type: Draft['type']) => {
     if (draft?.type === type) return onDraft(null);
-    const start = roundTime(now());
-    onDraft(
-      type === 'timestamp'
-        ? { type, start, end: null }
-        : { type, start, end: Math.min(duration, start + COMMENT_LIMITS.defaultRangeSeconds) },
-    );
+    onDraft(newDraft(type, now(), duration));
   };
   const reset = () => {
     setText('');
@@ -124,6 +144,17 @@ export function CommentsPanel({
           </ActionIcon>
         </Tooltip>
       </Group>
+      <SegmentedControl
+        mx="sm"
+        mb="xs"
+        size="xs"
+        fullWidth
+        aria-label="Show comments"
+        data-testid="comment-filter"
+        value={filter}
+        onChange={(value) => onFilter(value as CommentFilter)}
+        data={COMMENT_FILTERS.map((f) => ({ value: f, label: `${f[0]!.toUpperCase()}${f.slice(1)} ${counts[f]}` }))}
+      />
       {searching && (
         <TextInput
           px="sm"
@@ -141,7 +172,11 @@ export function CommentsPanel({
             <Text c="dimmed" size="sm" ta="center" py="xl" px="md">
               {comments.length === 0
                 ? 'No comments yet. Pick a moment or a range on the waveform and say what you hear.'
-                : 'No comment matches your search.'}
+                : q.trim()
+                  ? 'No comment matches your search.'
+                  : filter === 'open'
+                    ? 'Every comment is resolved.'
+                    : 'No resolved comments yet.'}
             </Text>
           )}
           {shown.map((comment) => (
@@ -168,6 +203,7 @@ export function CommentsPanel({
           </Text>
         )}
         <Textarea
+          ref={composer}
           aria-label="Comment"
           placeholder="Leave a comment at the play position… (Enter to post, Shift+Enter for a new line)"
           autosize

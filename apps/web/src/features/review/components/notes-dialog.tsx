@@ -22,6 +22,7 @@ import { formatDate } from '../../../lib/format/format';
 import { notify } from '../../../lib/notify';
 import { reviewApi } from '../api';
 import { reviewKeys, useNote } from '../queries';
+import { downloadBlob } from '../download-blob';
 
 function Toolbar({ editor, disabled }: { editor: Editor; disabled: boolean }) {
   const state = useEditorState({
@@ -93,17 +94,6 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled: boolean }) {
       {mark('Redo', false, <IconArrowForwardUp size={16} />, () => chain().redo().run())}
     </Group>
   );
-}
-
-function downloadBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** Rich-text notes per version: select, edit, save, export as PDF. */

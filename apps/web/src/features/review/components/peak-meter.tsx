@@ -1,30 +1,28 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { memo, useEffect, useRef } from 'react';
+import { graphFor, mixBus } from '../audio-graph';
 import { usePlayer } from '../hooks/use-player';
 import { meterColor, meterGradient, meterPercent, meterReadout, METER_FLOOR_DB } from '../meter-scale';
 import classes from './review.module.css';
 
 const HOLD_MS = 1500;
-const graphs = new WeakMap<HTMLMediaElement, { context: AudioContext; analysers: AnalyserNode[] }>();
+let meter: { context: AudioContext; analysers: AnalyserNode[] } | null = null;
 
-/** A media element can feed only one Web Audio source, ever: build the graph once per element. */
-function graphFor(media: HTMLMediaElement) {
-  const existing = graphs.get(media);
-  if (existing) return existing;
-  const context = new AudioContext();
-  const source = context.createMediaElementSource(media);
+/** Analysers on the review's bus, built once: the meter reads what is heard (A or B, any gain). */
+function meterFor(media: HTMLMediaElement) {
+  graphFor(media);
+  if (meter) return meter;
+  const { context, bus } = mixBus();
   const splitter = context.createChannelSplitter(2);
-  source.connect(context.destination);
-  source.connect(splitter);
+  bus.connect(splitter);
   const analysers = [0, 1].map((channel) => {
     const analyser = context.createAnalyser();
     analyser.fftSize = 2048;
     splitter.connect(analyser, channel);
     return analyser;
   });
-  const graph = { context, analysers };
-  graphs.set(media, graph);
-  return graph;
+  meter = { context, analysers };
+  return meter;
 }
 
 const GRADIENT = meterGradient();
@@ -38,7 +36,7 @@ export const PeakMeter = memo(function PeakMeter() {
 
   useEffect(() => {
     if (!player) return;
-    const { context, analysers } = graphFor(player.media);
+    const { context, analysers } = meterFor(player.media);
     void context.resume();
     const buffer = new Float32Array(2048);
     const held = analysers.map(() => ({ db: METER_FLOOR_DB, at: 0 }));

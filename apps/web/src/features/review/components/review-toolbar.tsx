@@ -14,6 +14,7 @@ import type { ProjectItem, Version } from '@mixroom/contracts';
 import { ProjectViewDialog } from '../../storage/components/project-view-dialog';
 import { useDownloadVersion } from '../../storage/hooks/use-download';
 import { usePlayer, usePlayerState } from '../hooks/use-player';
+import { MarkerExportMenu } from './marker-export-menu';
 
 export type Panel = 'notes' | 'spectrogram' | 'meter' | 'attachments' | 'loudness';
 
@@ -97,6 +98,7 @@ export const ReviewToolbar = memo(function ReviewToolbar({
         Attachments
       </Button>
       {toggleButton('loudness', 'Loudness', <IconGauge size={14} />)}
+      <MarkerExportMenu version={version} />
       <ProjectViewDialog projectId={addingVersion ? project.id : null} onClose={() => setAddingVersion(false)} />
     </Group>
   );

@@ -14,10 +14,8 @@ import { PLAYER } from '@mixroom/shared';
 import { usePlayer, usePlayerState } from '../hooks/use-player';
 import { formatPrecise } from '../time-format';
 
-const SHORTCUTS = 'Space play/pause · ←/→ 5 s · Shift+←/→ 15 s · ↑/↓ volume · M mute · L loop';
-
 /** Play/pause, ±15 s, position, volume, rate and zoom: every control of the player. */
-export const TransportBar = memo(function TransportBar() {
+export const TransportBar = memo(function TransportBar({ onShortcuts }: { onShortcuts: () => void }) {
   const player = usePlayer();
   const playing = usePlayerState((s) => s.playing);
   const time = usePlayerState((s) => s.currentTime);
@@ -150,8 +148,10 @@ export const TransportBar = memo(function TransportBar() {
               size="xs"
             />
           </Group>
-          <Tooltip label={SHORTCUTS} multiline w={220}>
-            <IconKeyboard size={18} color="#a9a3c9" aria-label="Keyboard shortcuts" />
+          <Tooltip label="Keyboard shortcuts (?)">
+            <ActionIcon variant="subtle" color="gray" aria-label="Keyboard shortcuts" onClick={onShortcuts}>
+              <IconKeyboard size={18} />
+            </ActionIcon>
           </Tooltip>
         </Group>
       </Group>

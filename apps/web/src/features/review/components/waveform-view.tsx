@@ -9,11 +9,9 @@ import { SpectrogramLane } from './spectrogram-lane';
 import { TimeRuler } from './time-ruler';
 import classes from './review.module.css';
 
-export interface Draft {
-  type: 'timestamp' | 'range';
-  start: number;
-  end: number | null;
-}
+import type { Draft } from '../draft';
+
+export type { Draft };
 
 /**
  * The waveform of one version, drawn from server peaks the moment they arrive, with its minimap,

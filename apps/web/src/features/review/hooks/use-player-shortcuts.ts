@@ -1,35 +1,56 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { PlayerController } from '../player-controller';
+import { isTypingTarget, SEEK_SECONDS, shortcutFor, type ShortcutAction } from '../shortcuts';
 
-const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable ||
-    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
-    target.getAttribute('role') === 'slider');
+/** What the page does for the keys that reach past the player. */
+export interface ShortcutHandlers {
+  onComment: () => void;
+  onRange: () => void;
+  onCompare: () => void;
+  onHelp: () => void;
+}
 
-/** Space, arrows, M and L, as in every DAW and player; never while typing a comment. */
-export function usePlayerShortcuts(player: PlayerController | null): void {
+/**
+ * The review screen's keys (see SHORTCUT_LIST): never while typing, and not while a dialog is open
+ * (its own keys win).
+ */
+export function usePlayerShortcuts(player: PlayerController | null, handlers: ShortcutHandlers): void {
+  const latest = useRef(handlers);
+  useEffect(() => {
+    latest.current = handlers;
+  }, [handlers]);
   useEffect(() => {
     if (!player) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.metaKey || event.ctrlKey || typing(event.target)) return;
+      if (event.defaultPrevented || isTypingTarget(event.target)) return;
       if (document.querySelector('[role="dialog"]')) return;
-      const state = player.getState();
-      const actions: Record<string, () => void> = {
-        ' ': () => void player.playPause(),
-        ArrowLeft: () => player.skip(event.shiftKey ? -15 : -5),
-        ArrowRight: () => player.skip(event.shiftKey ? 15 : 5),
-        ArrowUp: () => player.setVolume(Math.min(1, Math.round((state.volume + 0.1) * 10) / 10)),
-        ArrowDown: () => player.setVolume(Math.max(0, Math.round((state.volume - 0.1) * 10) / 10)),
-        m: () => player.setMuted(!state.muted),
-        l: () => player.setLoop(!state.loop),
-      };
-      const action = actions[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+      const action = shortcutFor(event);
       if (!action) return;
       event.preventDefault();
-      action();
+      run(action, player, latest.current);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [player]);
+}
+
+function run(action: ShortcutAction, player: PlayerController, handlers: ShortcutHandlers): void {
+  const state = player.getState();
+  const volume = (delta: number) => Math.min(1, Math.max(0, Math.round((state.volume + delta) * 10) / 10));
+  const actions: Record<ShortcutAction, () => void> = {
+    'play-pause': () => void player.playPause(),
+    back: () => player.skip(-SEEK_SECONDS.near),
+    'back-far': () => player.skip(-SEEK_SECONDS.far),
+    forward: () => player.skip(SEEK_SECONDS.near),
+    'forward-far': () => player.skip(SEEK_SECONDS.far),
+    'volume-up': () => player.setVolume(volume(0.1)),
+    'volume-down': () => player.setVolume(volume(-0.1)),
+    mute: () => player.setMuted(!state.muted),
+    loop: () => player.setLoop(!state.loop),
+    comment: handlers.onComment,
+    range: handlers.onRange,
+    compare: handlers.onCompare,
+    help: handlers.onHelp,
+  };
+  actions[action]();
 }

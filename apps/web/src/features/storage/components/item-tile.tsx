@@ -19,6 +19,7 @@ import { formatBytes, formatDuration, formatRelative } from '../../../lib/format
 import type { ItemRef } from '../api';
 import { isItemDrag, ITEMS_MIME, readDraggedItems } from '../drag-items';
 import { PeopleAvatars } from './people-avatars';
+import { VerdictBadge } from './verdict-badge';
 
 export type TileAction = 'open' | 'notes' | 'settings' | 'delete' | 'share' | 'download' | 'recover' | 'delete-forever';
 
@@ -123,6 +124,7 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
             {formatDuration(version.durationSeconds)}
           </Badge>
         ) : null}
+        {version && <VerdictBadge approval={version.approval} size="sm" pos="absolute" top={6} right={6} />}
         {version?.status === 'corrupt' && (
           <Tooltip label={version.error ?? 'This file could not be read'}>
             <Badge color="red" leftSection={<IconAlertTriangle size={12} />} pos="absolute" top={6} left={6}>

@@ -9,6 +9,8 @@ interface Props {
   requiredMessage: string;
   submitLabel: string;
   initial?: string;
+  /** The dialog's width in px; Mantine's medium size otherwise. */
+  width?: number;
   onClose: () => void;
   /** Resolves when saved; a rejection's message shows under the field. */
   onSubmit: (name: string) => Promise<unknown>;
@@ -17,7 +19,7 @@ interface Props {
 /** A one-field dialog (New Folder, New Audio Project): required, 50 characters, Enter submits. */
 export function NameDialog(props: Props) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered size="md">
+    <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered size={props.width ?? 'md'}>
       {/* Mounted only while open, so every opening starts from `initial`. */}
       {props.opened && <NameForm {...props} />}
     </Modal>

@@ -3,6 +3,7 @@ import {
   IconArrowLeft,
   IconFileUpload,
   IconFilter,
+  IconGavel,
   IconFolderPlus,
   IconFolderUp,
   IconMusicPlus,
@@ -12,6 +13,7 @@ import {
 } from '@tabler/icons-react';
 import type { ListFilters } from '@mixroom/contracts';
 import { SearchBox } from './search-box';
+import { VERDICTS, VERDICT_LABELS } from './verdict-badge';
 
 interface Props {
   query: ListFilters;
@@ -28,9 +30,10 @@ interface Props {
   onSearchPick: (hit: { kind: 'group' | 'project'; id: string; parentId: string | null }) => void;
 }
 
-const THIRD = 'calc((100% - 16px) / 3)';
+// On a phone the four selectors sit two by two.
+const HALF = 'calc((100% - 8px) / 2)';
 
-/** Back, the New menu, sort, owner and type filters, and search. */
+/** Back, the New menu, sort, owner, type and verdict filters, and search. */
 export function StorageToolbar(props: Props) {
   const { query, onQuery } = props;
   return (
@@ -69,11 +72,10 @@ export function StorageToolbar(props: Props) {
         </Menu>
       </Group>
       <Group gap="sm" wrap="wrap" justify="flex-end" w={{ base: '100%', sm: 'auto' }}>
-        {/* On a phone the three selectors share one row, the search box takes the next. */}
-        <Group gap={8} wrap="nowrap" w={{ base: '100%', sm: 'auto' }}>
+        <Group gap={8} wrap="wrap" w={{ base: '100%', sm: 'auto' }}>
           <Select
             aria-label="Sort"
-            w={{ base: THIRD, sm: 160 }}
+            w={{ base: HALF, sm: 160 }}
             leftSection={<IconSortAscending size={16} />}
             allowDeselect={false}
             value={query.sort}
@@ -85,7 +87,7 @@ export function StorageToolbar(props: Props) {
           />
           <Select
             aria-label="Owner"
-            w={{ base: THIRD, sm: 130 }}
+            w={{ base: HALF, sm: 130 }}
             leftSection={<IconUser size={16} />}
             allowDeselect={false}
             value={query.owner}
@@ -98,7 +100,7 @@ export function StorageToolbar(props: Props) {
           />
           <Select
             aria-label="Filter"
-            w={{ base: THIRD, sm: 130 }}
+            w={{ base: HALF, sm: 130 }}
             leftSection={<IconFilter size={16} />}
             allowDeselect={false}
             value={query.kind}
@@ -107,6 +109,18 @@ export function StorageToolbar(props: Props) {
               value: k,
               label: k === 'pdf' ? 'Pdf' : k[0]!.toUpperCase() + k.slice(1),
             }))}
+          />
+          <Select
+            aria-label="Verdict"
+            w={{ base: HALF, sm: 160 }}
+            leftSection={<IconGavel size={16} />}
+            allowDeselect={false}
+            value={query.approval ?? 'all'}
+            onChange={(v) => onQuery({ ...query, approval: (v ?? 'all') as NonNullable<ListFilters['approval']> })}
+            data={[
+              { value: 'all', label: 'Any verdict' },
+              ...VERDICTS.map((v) => ({ value: v, label: VERDICT_LABELS[v] })),
+            ]}
           />
         </Group>
         <SearchBox onPick={props.onSearchPick} />

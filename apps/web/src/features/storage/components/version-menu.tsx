@@ -20,12 +20,15 @@ export function VersionMenu({
   canDownload,
   onProjectDeleted,
   versions,
+  singleFieldEditor = false,
 }: {
   version: Version;
   canEdit: boolean;
   canDownload: boolean;
   onProjectDeleted: () => void;
   versions?: Version[];
+  /** On the version screen the rename is that screen's single-field editor: 350 px, 'This field is required'. */
+  singleFieldEditor?: boolean;
 }) {
   const [renaming, setRenaming] = useState(false);
   const [notes, setNotes] = useState(false);
@@ -92,7 +95,8 @@ export function VersionMenu({
         opened={renaming}
         title="Edit Version"
         label="Version name"
-        requiredMessage={STORAGE_MESSAGES.versionNameRequired}
+        requiredMessage={singleFieldEditor ? STORAGE_MESSAGES.fieldRequired : STORAGE_MESSAGES.versionNameRequired}
+        width={singleFieldEditor ? 350 : undefined}
         submitLabel="Save"
         initial={version.name}
         onClose={() => setRenaming(false)}

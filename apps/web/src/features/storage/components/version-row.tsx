@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import type { Version } from '@mixroom/contracts';
 import { formatBytes, formatDate, formatDuration } from '../../../lib/format/format';
 import { useDownloadVersion } from '../hooks/use-download';
+import { VerdictBadge } from './verdict-badge';
 import { VersionMenu } from './version-menu';
 
 /**
@@ -68,10 +69,12 @@ export function VersionRow({
               {facts.join(' · ')}
             </Text>
             {compact && version.status !== 'ready' && <StatusBadge version={version} />}
+            {compact && <VerdictBadge approval={version.approval} size="xs" mt={4} />}
           </div>
         </Group>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {!compact && version.status !== 'ready' && <StatusBadge version={version} />}
+          {!compact && <VerdictBadge approval={version.approval} size="sm" />}
           <VersionMenu
             version={version}
             versions={versions}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { AppError } from '../../http/app-error';
+import type { BlobStore } from '../../platform/blob/blob-store';
+import { uniquePath, type ZipEntry } from '../storage/downloads/zip.service';
+import { parseRange } from './http-range';
+import type { TransferAccessService } from './transfer-access.service';
+import type { TransfersRepository } from './transfers.repository';
+
+/** What a route sends: status, headers, body, and what to record once the response ends. */
+export interface Download {
+  status: 200 | 206 | 416;
+  headers: Record<string, string | number>;
+  body: Readable | null;
+  /** Called once with the bytes that left and whether the response finished. */
+  settle(sent: number, finished: boolean): Promise<void>;
+}
+
+/** The archive's own file of checksums, in the format `sha256sum -c` reads. */
+export const CHECKSUMS_FILE = 'checksums.sha256';
+
+export interface ZipWriter {
+  streamEntries(
+    entries: ZipEntry[],
+    topic: string | null,
+    downloadId: string,
+  ): Promise<{ body: Readable; size: number; fileName: string }>;
+}
+
+const contentDisposition = (fileName: string) =>
+  `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+
+/**
+ * The bytes of a transfer: one file with Range (a download manager may split or resume it), or all
+ * files as one streamed ZIP that ends with checksums.sha256. Each is logged for the sender.
+ */
+export class TransferDownloadService {
+  constructor(
+    private readonly access: TransferAccessService,
+    private readonly repository: TransfersRepository,
+    private readonly blobs: BlobStore,
+    private readonly zip: ZipWriter,
+  ) {}
+
+  async file(token: string, grantToken: string, fileId: string, rangeHeader: string | undefined): Promise<Download> {
+    const { grant, record } = await this.access.file(token, grantToken, fileId);
+    const { version } = record;
+    const size = version.fileSize;
+    const range = parseRange(rangeHeader, size);
+    const common = {
+      'Accept-Ranges': 'bytes',
+      'Content-Type': 'application/octet-stream',
+      'Content-Disposition': contentDisposition(version.fileName),
+      ...(record.file.sha256
+        ? { 'Repr-Digest': `sha-256=:${Buffer.from(record.file.sha256, 'hex').toString('base64')}:` }
+        : {}),
+    };
+    if (range === 'unsatisfiable')
+      return {
+        status: 416,
+        headers: { ...common, 'Content-Range': `bytes */${size}` },
+        body: null,
+        settle: async () => {},
+      };
+    const start = range?.start ?? 0;
+    const end = range?.end ?? size - 1;
+    const entryId = await this.access.logStart(grant, fileId, version.fileName, start > 0);
+    const body = size === 0 ? Readable.from([]) : await this.blobs.get(version.blobKey, { start, end });
+    return {
+      status: range ? 206 : 200,
+      headers: {
+        ...common,
+        'Content-Length': end - start + 1,
+        ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
+      },
+      body,
+      // Complete when the bytes up to the file's last one have left.
+      settle: (sent, finished) => this.access.logEnd(grant, entryId, sent, finished && end === size - 1),
+    };
+  }
+
+  /**
+   * Every file as one ZIP (stored entries, so its size is known before the first byte), with
+   * checksums.sha256 last: each file's hash from its upload, or computed from the bytes as they pass
+   * when the checksum job has not run yet.
+   */
+  async zipAll(token: string, grantToken: string): Promise<Download> {
+    const grant = await this.access.grant(token, grantToken);
+    const { transfer } = grant;
+    const files = (await this.repository.files(transfer.id)).filter((f) => f.version.status !== 'uploading');
+    if (files.length === 0) throw AppError.notFound('There is nothing to download here.');
+    const taken = new Set([CHECKSUMS_FILE.toLowerCase()]);
+    const hashes = new Map<string, string>();
+    const entries: ZipEntry[] = files.map(({ file, version }) => {
+      const path = uniquePath(taken, `${file.path ? `${file.path}/` : ''}${version.fileName}`);
+      if (file.sha256) hashes.set(path, file.sha256);
+      return {
+        path,
+        blobKey: version.blobKey,
+        size: version.fileSize,
+        mtime: version.createdAt,
+        open: async () => {
+          const source = await this.blobs.get(version.blobKey);
+          if (file.sha256) return source;
+          const hash = createHash('sha256');
+          return source.pipe(
+            new Transform({
+              transform(chunk: Buffer, _encoding, callback) {
+                hash.update(chunk);
+                callback(null, chunk);
+              },
+              flush(callback) {
+                hashes.set(path, hash.digest('hex'));
+                callback();
+              },
+            }),
+          );
+        },
+      };
+    });
+    // Each line is "<64 hex>  <path>\n": its length is known now, its content once every file has passed.
+    const checksumSize = entries.reduce((sum, e) => sum + 64 + 2 + Buffer.byteLength(e.path) + 1, 0);
+    entries.push({
+      path: CHECKSUMS_FILE,
+      blobKey: '',
+      size: checksumSize,
+      mtime: transfer.sentAt ?? transfer.createdAt,
+      open: async () =>
+        Readable.from([
+          Buffer.from(
+            entries
+              .slice(0, -1)
+              .map((e) => `${hashes.get(e.path) ?? '0'.repeat(64)}  ${e.path}\n`)
+              .join(''),
+          ),
+        ]),
+    });
+    const zip = await this.zip.streamEntries(entries, null, transfer.id);
+    const entryId = await this.access.logStart(grant, null, 'All files (ZIP)', false);
+    return {
+      status: 200,
+      headers: {
+        'Content-Type': 'application/zip',
+        'Content-Length': zip.size,
+        'Content-Disposition': contentDisposition(`${transfer.name}.zip`),
+      },
+      body: zip.body,
+      settle: (sent, finished) => this.access.logEnd(grant, entryId, sent, finished),
+    };
+  }
+}

@@ -1,0 +1,337 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NAME_MESSAGES } from '@mixroom/shared';
+import { billingSubscriptions, memberships, users } from '../src/db/schema';
+import { call } from './helpers/api';
+import { makeAudio } from './helpers/audio';
+import { startClockedServer } from './helpers/clocked-server';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { startSmtp } from './helpers/smtp';
+import { storageClient } from './helpers/storage-client';
+import type { TestServer } from './helpers/test-server';
+import { unzip } from './helpers/unzip';
+import { waitFor } from './helpers/wait-for';
+import type { TestClock } from '../src/platform/clock/clock';
+
+/**
+ * The signed-in user's own account, over HTTP against one server with a real SMTP peer: display
+ * name rules, profile picture, e-mail change, notification channels, "download my data" and deletion.
+ */
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let server: TestServer & { clock: TestClock };
+const scratch = mkdtempSync(join(tmpdir(), 'mixroom-account-'));
+const HOUR = 3_600_000;
+
+/** A link of a raw MIME message (quoted-printable soft breaks undone). */
+function linkIn(raw: string, pattern: RegExp): string {
+  const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = pattern.exec(unfolded);
+  if (!match?.[0]) throw new Error(`no link matching ${pattern} in the mail`);
+  return match[0];
+}
+const mailTo = (address: string, subject: string) =>
+  waitFor(() => smtp.inbox.find((m) => m.to.includes(address) && m.raw.includes(subject)), {
+    what: `"${subject}" to ${address}`,
+  });
+const tokenOf = async (email: string, mode: 'signup' | 'signin' = 'signup', password = `${email}-password`) =>
+  (await signInThroughOidc(server.url, { email, password, displayName: email.split('@')[0]! }, mode)).access_token;
+const userIdOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startClockedServer({ SMTP_URL: smtp.url, MAIL_FROM: 'Mixroom <mixroom@studio.test>' });
+});
+afterAll(async () => {
+  await server.close();
+  await smtp.stop();
+});
+
+describe('display name', () => {
+  it('follows the shared name rules and is trimmed', async () => {
+    const token = await tokenOf('names@studio.test');
+    const empty = await call(server.url, '/api/me', { method: 'PATCH', token, body: { displayName: '   ' } });
+    expect(empty.status).toBe(400);
+    const reversed = await call(server.url, '/api/me', {
+      method: 'PATCH',
+      token,
+      body: { displayName: 'Ana \u202Eevil' },
+    });
+    expect(reversed.status).toBe(400);
+    expect(JSON.stringify(reversed.body)).toContain(NAME_MESSAGES.direction);
+    const long = await call(server.url, '/api/me', { method: 'PATCH', token, body: { displayName: 'x'.repeat(81) } });
+    expect(long.status).toBe(400);
+    const ok = await call(server.url, '/api/me', { method: 'PATCH', token, body: { displayName: '  Ana Lee ' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.displayName).toBe('Ana Lee');
+    expect((await call(server.url, '/api/me', { token })).body.displayName).toBe('Ana Lee');
+  });
+});
+
+describe('profile picture', () => {
+  it('stores a 256×256 JPEG behind a signed URL, replaces it, and refuses what is not a picture', async () => {
+    const token = await tokenOf('picture@studio.test');
+    const png = join(scratch, 'wide.png');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=s=640x480', '-frames:v', '1', '-y', png]);
+    const set = await call(server.url, '/api/me/photo', {
+      method: 'PUT',
+      token,
+      body: { image: readFileSync(png).toString('base64') },
+    });
+    expect(set.status).toBe(200);
+    const photoUrl = set.body.photoUrl as string;
+    expect(photoUrl).toMatch(/^\/api\/avatars\/[\w-]+$/);
+
+    // Anyone shown the avatar (an <img>, no token) is redirected to the image's signed URL.
+    const redirect = await fetch(`${server.url}${photoUrl}`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    const image = await fetch(new URL(redirect.headers.get('location')!, server.url));
+    expect(image.status).toBe(200);
+    const stored = join(scratch, 'avatar.jpg');
+    writeFileSync(stored, Buffer.from(await image.arrayBuffer()));
+    const probed = execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_name,width,height',
+      '-of',
+      'csv=p=0',
+      stored,
+    ]).toString();
+    expect(probed.trim()).toBe('mjpeg,256,256');
+
+    const notPicture = await call(server.url, '/api/me/photo', {
+      method: 'PUT',
+      token,
+      body: { image: Buffer.from('#!/bin/sh\necho not an image\n').toString('base64') },
+    });
+    expect(notPicture.status).toBe(400);
+    expect(notPicture.body.error?.message).toBe('Please choose a PNG, JPEG or WebP picture.');
+
+    const removed = await call(server.url, '/api/me/photo', { method: 'DELETE', token });
+    expect(removed.body.photoUrl).toBeNull();
+    expect((await fetch(`${server.url}${photoUrl}`, { redirect: 'manual' })).status).toBe(404);
+    const [row] = await server.context.database.db
+      .select()
+      .from(users)
+      .where(eq(users.id, userIdOf(token)));
+    expect(row?.photoKey).toBeNull();
+    expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'avatars'))).toBe(true);
+    expect(readdirSync(join(server.dataDir, 'blobs', 'objects', 'avatars')).filter((f) => f.endsWith('.jpg'))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('e-mail change', () => {
+  it('changes the address only after the click in the mail to the new one, tells the old one, and signs in with the new', async () => {
+    const token = await tokenOf('old@studio.test');
+    const asked = await call(server.url, '/api/me/email', {
+      method: 'POST',
+      token,
+      body: { email: 'New@Studio.test' },
+    });
+    expect(asked.status).toBe(202);
+    const first = await mailTo('new@studio.test', 'Confirm your new Mixroom e-mail address');
+    const me = await call(server.url, '/api/me', { token });
+    expect(me.body.email).toBe('old@studio.test');
+    expect(me.body.pendingEmail).toBe('new@studio.test');
+
+    // The link lives a day, by the server's clock.
+    server.clock.advance(25 * HOUR);
+    const stale = linkIn(first.raw, /confirm-email\?token=[\w-]+/).split('token=')[1]!;
+    const expired = await call(server.url, '/api/email-change/confirm', { method: 'POST', body: { token: stale } });
+    expect(expired.status).toBe(400);
+    // Back to the present: the provider signs tokens by the wall clock, which the test can't move.
+    server.clock.advance(-25 * HOUR);
+    expect((await call(server.url, '/api/me', { token })).body.email).toBe('old@studio.test');
+
+    const fresh = await tokenOf('old@studio.test', 'signin');
+    await call(server.url, '/api/me/email', { method: 'POST', token: fresh, body: { email: 'new@studio.test' } });
+    const second = await waitFor(
+      () => smtp.inbox.filter((m) => m.to.includes('new@studio.test')).find((m) => m !== first),
+      { what: 'the second confirmation' },
+    );
+    const token2 = linkIn(second.raw, /confirm-email\?token=[\w-]+/).split('token=')[1]!;
+    const confirmed = await call(server.url, '/api/email-change/confirm', { method: 'POST', body: { token: token2 } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.email).toBe('new@studio.test');
+    await mailTo('old@studio.test', 'Your Mixroom e-mail address was changed');
+    const again = await call(server.url, '/api/email-change/confirm', { method: 'POST', body: { token: token2 } });
+    expect(again.status).toBe(400);
+
+    const signedIn = await tokenOf('new@studio.test', 'signin', 'old@studio.test-password');
+    expect(userIdOf(signedIn)).toBe(userIdOf(token));
+    expect((await call(server.url, '/api/me', { token: signedIn })).body.email).toBe('new@studio.test');
+    await expect(tokenOf('old@studio.test', 'signin')).rejects.toThrow(/401/);
+  });
+
+  it('refuses an address another account has', async () => {
+    const token = await tokenOf('taken-a@studio.test');
+    await tokenOf('taken-b@studio.test');
+    const taken = await call(server.url, '/api/me/email', {
+      method: 'POST',
+      token,
+      body: { email: 'taken-b@studio.test' },
+    });
+    expect(taken.status).toBe(409);
+  });
+});
+
+describe('notification preferences', () => {
+  it('are stored per user, and an invitation mail is not sent to an address that turned e-mail off', async () => {
+    const quiet = await tokenOf('quiet@studio.test');
+    const saved = await call(server.url, '/api/me/notifications', {
+      method: 'PUT',
+      token: quiet,
+      body: { email: false, push: false, inApp: true },
+    });
+    expect(saved.body).toEqual({ email: false, push: false, inApp: true });
+    expect((await call(server.url, '/api/me', { token: quiet })).body.notifications).toEqual(saved.body);
+    const otherDefaults = await call(server.url, '/api/me/notifications', { token: await tokenOf('loud@studio.test') });
+    expect(otherDefaults.body).toEqual({ email: true, push: true, inApp: true });
+
+    const owner = storageClient(server.url, await tokenOf('inviter@studio.test'));
+    const folder = await owner.createFolder('Invites', null);
+    // One queue sends mails in order: once the second has arrived, the first was decided.
+    await owner.api(`/api/share/group/${folder.id}/invitations`, {
+      method: 'POST',
+      body: { emails: ['quiet@studio.test'] },
+    });
+    await owner.api(`/api/share/group/${folder.id}/invitations`, {
+      method: 'POST',
+      body: { emails: ['loud@studio.test'] },
+    });
+    await mailTo('loud@studio.test', 'Invites');
+    expect(smtp.inbox.filter((m) => m.to.includes('quiet@studio.test'))).toEqual([]);
+  });
+});
+
+describe('download my data', () => {
+  it('a job builds a ZIP of projects, comments, notes and the profile, mailed as a signed expiring link', async () => {
+    const token = await tokenOf('export@studio.test');
+    const me = storageClient(server.url, token);
+    const folder = await me.createFolder('Album', null);
+    const audio = makeAudio('Song.wav', { seconds: 1 });
+    const { ticket } = await me.upload(audio, folder.id);
+    await waitFor(async () => (await me.project(ticket.project.id)).versions[0]?.status === 'ready', {
+      what: 'processing',
+      timeoutMs: 60_000,
+    });
+    await me.api(`/api/versions/${ticket.version.id}/comments`, {
+      method: 'POST',
+      body: { type: 'timestamp', startTime: 0.5, text: 'Kick too loud' },
+    });
+    await me.api(`/api/versions/${ticket.version.id}/note`, { method: 'PUT', body: { html: '<p>Mix notes</p>' } });
+
+    const started = await call(server.url, '/api/me/exports', { method: 'POST', token });
+    expect(started.status).toBe(202);
+    const twice = await call(server.url, '/api/me/exports', { method: 'POST', token });
+    expect([202, 409]).toContain(twice.status);
+    const ready = await waitFor(
+      async () => {
+        const list = await call(server.url, '/api/me/exports', { token });
+        const found = (list.body.exports as { id: string; status: string; downloadUrl: string | null }[]).find(
+          (e) => e.id === started.body.id,
+        );
+        return found?.status === 'ready' ? found : null;
+      },
+      { what: 'the archive', timeoutMs: 20_000 },
+    );
+    const mail = await mailTo('export@studio.test', 'Your Mixroom data is ready to download');
+    const link = linkIn(mail.raw, /https?:\/\/[^\s"<>]+\/api\/exports\/[\w-]+\/download\?token=[\w.%-]+/);
+    expect(ready.downloadUrl).toContain(`/api/exports/${started.body.id as string}/download?token=`);
+
+    const zip = await fetch(link);
+    expect(zip.status).toBe(200);
+    const entries = await unzip(Buffer.from(await zip.arrayBuffer()));
+    expect(entries.get('projects/Album/Song/v1 Song.wav')?.equals(readFileSync(audio))).toBe(true);
+    expect(entries.get('projects/Album/Song/v1 notes.html')?.toString()).toContain('Mix notes');
+    const comments = JSON.parse(entries.get('comments.json')!.toString()) as { text: string; projectName: string }[];
+    expect(comments).toEqual([expect.objectContaining({ text: 'Kick too loud', projectName: 'Song' })]);
+    const profile = JSON.parse(entries.get('account/profile.json')!.toString()) as { email: string };
+    expect(profile.email).toBe('export@studio.test');
+    expect(JSON.parse(entries.get('projects.json')!.toString())).toHaveLength(1);
+
+    server.clock.advance(8 * 24 * HOUR);
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(410);
+    server.clock.advance(-8 * 24 * HOUR);
+    const forged = link.replace(/token=[^&]+/, 'token=forged.0123456789abcdef');
+    expect((await fetch(forged, { redirect: 'manual' })).status).toBe(404);
+  });
+});
+
+describe('delete account', () => {
+  it('is refused with a wrong e-mail and while a paid subscription runs', async () => {
+    const token = await tokenOf('subscriber@studio.test');
+    const wrong = await call(server.url, '/api/me/deletion', {
+      method: 'POST',
+      token,
+      body: { email: 'someone@studio.test' },
+    });
+    expect(wrong.status).toBe(400);
+    await server.context.database.db.insert(billingSubscriptions).values({
+      externalId: 'sub_delete_test',
+      userId: userIdOf(token),
+      shopSku: 'STUDIO',
+      sku: 'STUDIO',
+      interval: 'month',
+      status: 'active',
+      startsAt: server.clock.now(),
+      endsAt: new Date(server.clock.now().getTime() + 30 * 24 * HOUR),
+    });
+    const refused = await call(server.url, '/api/me/deletion', {
+      method: 'POST',
+      token,
+      body: { email: 'subscriber@studio.test' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error?.message).toContain('active paid subscription');
+    expect((await call(server.url, '/api/me', { token })).status).toBe(200);
+    const anonymous = await call(server.url, '/api/me/deletion', { method: 'POST', body: { email: 'x@y.z' } });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('signs out at once, removes rows and blobs, and tells the members of shared items', async () => {
+    const token = await tokenOf('leaving@studio.test');
+    const userId = userIdOf(token);
+    const me = storageClient(server.url, token);
+    const folder = await me.createFolder('Shared album', null);
+    const { ticket } = await me.upload(makeAudio('Gone.wav', { seconds: 1 }), folder.id);
+    await waitFor(async () => (await me.project(ticket.project.id)).versions[0]?.status === 'ready', {
+      what: 'processing',
+      timeoutMs: 60_000,
+    });
+    const friend = await tokenOf('friend@studio.test');
+    const { db } = server.context.database;
+    await db
+      .insert(memberships)
+      .values({ resourceId: folder.id, resourceType: 'group', userId: userIdOf(friend), permission: 'EDITOR' });
+    const projectDir = join(server.dataDir, 'blobs', 'objects', 'projects', ticket.project.id);
+    expect(existsSync(projectDir)).toBe(true);
+
+    const deleted = await call(server.url, '/api/me/deletion', {
+      method: 'POST',
+      token,
+      body: { email: 'Leaving@Studio.test' },
+    });
+    expect(deleted.status).toBe(202);
+    expect((await call(server.url, '/api/me', { token })).status).toBe(401);
+
+    await waitFor(async () => (await db.select().from(users).where(eq(users.id, userId))).length === 0, {
+      what: 'the user row gone',
+      timeoutMs: 20_000,
+    });
+    expect(existsSync(projectDir)).toBe(false);
+    expect(await db.select().from(memberships).where(eq(memberships.resourceId, folder.id))).toEqual([]);
+    const listing = await call(server.url, '/api/groups/root/items', { token: friend });
+    expect(JSON.stringify(listing.body)).not.toContain('Shared album');
+    const notice = await mailTo('friend@studio.test', 'Shared items removed');
+    expect(notice.raw.replace(/=\r?\n/g, '')).toContain('leaving deleted their account');
+    await mailTo('leaving@studio.test', 'Your Mixroom account was deleted');
+    await expect(tokenOf('leaving@studio.test', 'signin')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,227 @@
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Progress,
+  Radio,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconCloudUpload, IconFiles, IconFolder, IconSparkles } from '@tabler/icons-react';
+import { useRef, type ReactNode } from 'react';
+import { formatBytes } from '../../../lib/format/format';
+import { filesFromInput, type PickedFile } from '../../uploads/walk-drop';
+import type { MissingFile } from '../transfer-draft-store';
+import { TRANSFER_TEXTS, type TransferMode } from '../transfer-rules';
+import type { TransferDraftFields } from '../transfer-draft-store';
+import { DurationSelect } from './duration-select';
+import { RecipientsInput } from './recipients-input';
+import { SelectedFilesList } from './selected-files-list';
+
+/** As long as the server takes them (its transfer form schema). */
+const TRANSFER_FIELD_MAX = { name: 100, message: 5000 } as const;
+
+export interface TransferFormProps {
+  fields: TransferDraftFields;
+  onFields: (patch: Partial<TransferDraftFields>) => void;
+  password: string;
+  onPassword: (password: string) => void;
+  files: PickedFile[];
+  missing: MissingFile[];
+  onPick: (files: PickedFile[], source: 'files' | 'folder') => void;
+  onRemove: (file: PickedFile) => void;
+  /** Durations the plan unlocks; null for a visitor. */
+  enabledDurations: number[] | null;
+  onLockedDuration: () => void;
+  /** Whether the plan lets a transfer carry a password (null: not known before sign-in). */
+  passwordAllowed: boolean | null;
+  /** Shown without a paid data plan. */
+  upgradeHint: ReactNode | null;
+  /** Files are over the page. */
+  dragging: boolean;
+  /** Upload progress in percent while the transfer is being sent; null otherwise. */
+  progress: number | null;
+  onSubmit: () => void;
+}
+
+/** The transfer screen's card: files, duration, name, mode and recipients, message, password, Transfer. */
+export function TransferForm(props: TransferFormProps) {
+  const { fields, onFields, files, missing, progress } = props;
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const busy = progress !== null;
+  const total = files.reduce((sum, f) => sum + f.file.size, 0);
+
+  const picked = (input: HTMLInputElement | null, source: 'files' | 'folder') => {
+    if (!input?.files) return;
+    props.onPick(filesFromInput(input.files), source);
+    // The same file chosen again after a removal must fire a change.
+    input.value = '';
+  };
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      w="100%"
+      maw={640}
+      mx="auto"
+      pos="relative"
+      style={props.dragging ? { outline: '2px dashed var(--mantine-color-violet-4)', outlineOffset: 4 } : undefined}
+    >
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!busy) props.onSubmit();
+        }}
+      >
+        <Stack gap="md">
+          <div>
+            <Title order={2}>Transfer</Title>
+            <Text c="dimmed" size="sm">
+              Send files and folders with a link that expires. Drop them anywhere on the page.
+            </Text>
+          </div>
+          <Box
+            p="md"
+            style={{
+              border: '1px dashed var(--mantine-color-dark-3)',
+              borderRadius: 12,
+              textAlign: 'center',
+              background: props.dragging ? 'var(--mantine-color-violet-light)' : undefined,
+            }}
+          >
+            <Stack gap="xs" align="center">
+              <IconCloudUpload size={32} stroke={1.4} color="var(--mantine-color-violet-4)" />
+              <Text size="sm">{props.dragging ? 'Drop to add to the transfer' : 'Drag files and folders here'}</Text>
+              <Group gap="xs" justify="center">
+                <Button
+                  variant="light"
+                  leftSection={<IconFiles size={16} />}
+                  disabled={busy}
+                  onClick={() => filesInput.current?.click()}
+                >
+                  Select Files
+                </Button>
+                <Button
+                  variant="light"
+                  leftSection={<IconFolder size={16} />}
+                  disabled={busy}
+                  onClick={() => folderInput.current?.click()}
+                >
+                  Select Folder
+                </Button>
+              </Group>
+              <input
+                ref={filesInput}
+                type="file"
+                multiple
+                hidden
+                data-testid="transfer-files-input"
+                onChange={(e) => picked(e.currentTarget, 'files')}
+              />
+              <input
+                ref={folderInput}
+                type="file"
+                hidden
+                data-testid="transfer-folder-input"
+                {...{ webkitdirectory: '', directory: '' }}
+                onChange={(e) => picked(e.currentTarget, 'folder')}
+              />
+            </Stack>
+          </Box>
+          <SelectedFilesList files={files} missing={missing} onRemove={props.onRemove} disabled={busy} />
+          <DurationSelect
+            value={fields.durationDays}
+            enabled={props.enabledDurations}
+            onChange={(durationDays) => onFields({ durationDays })}
+            onLocked={props.onLockedDuration}
+            disabled={busy}
+          />
+          <TextInput
+            label="Name"
+            value={fields.name}
+            maxLength={TRANSFER_FIELD_MAX.name}
+            disabled={busy}
+            onChange={(e) => onFields({ name: e.currentTarget.value })}
+          />
+          <Radio.Group
+            label="Send as"
+            value={fields.mode}
+            onChange={(value) =>
+              onFields({ mode: value as TransferMode, ...(value === 'link' ? { recipients: [] } : {}) })
+            }
+          >
+            <Group mt={6}>
+              <Radio value="link" label="Link Only" disabled={busy} />
+              <Radio value="email" label="Send Email" disabled={busy} />
+            </Group>
+          </Radio.Group>
+          {fields.mode === 'email' && (
+            <RecipientsInput
+              value={fields.recipients}
+              onChange={(recipients) => onFields({ recipients })}
+              disabled={busy}
+            />
+          )}
+          <Textarea
+            label="Message"
+            autosize
+            minRows={3}
+            maxRows={8}
+            maxLength={TRANSFER_FIELD_MAX.message}
+            value={fields.message}
+            disabled={busy}
+            onChange={(e) => onFields({ message: e.currentTarget.value })}
+          />
+          <PasswordInput
+            label="Password"
+            description={
+              props.passwordAllowed === false
+                ? 'Password protection comes with the Essential and Studio plans.'
+                : undefined
+            }
+            autoComplete="new-password"
+            value={props.password}
+            disabled={busy || props.passwordAllowed === false}
+            onChange={(e) => props.onPassword(e.currentTarget.value)}
+          />
+          {progress !== null && (
+            <Stack gap={4}>
+              <Group justify="space-between">
+                <Text size="sm">Sending {formatBytes(total)}…</Text>
+                <Text size="sm" c="dimmed">
+                  {progress}%
+                </Text>
+              </Group>
+              <Progress value={progress} animated aria-label="Transfer progress" />
+            </Stack>
+          )}
+          <Button type="submit" size="md" loading={busy} fullWidth>
+            Transfer
+          </Button>
+          {props.upgradeHint && (
+            <Alert variant="light" color="violet" icon={<IconSparkles size={18} />} p="sm">
+              {props.upgradeHint}
+            </Alert>
+          )}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+export const UpgradeHint = ({ onClick }: { onClick: () => void }) => (
+  <Anchor component="button" type="button" size="sm" onClick={onClick}>
+    {TRANSFER_TEXTS.upgradeHint}
+  </Anchor>
+);

@@ -1,0 +1,53 @@
+import { UNLIMITED } from './plans';
+
+/** What users read about transfers, word for word (the server answers with the same texts). */
+export const TRANSFER_MESSAGES = {
+  noFiles: 'Please add files to your transfer',
+  noRecipients: 'Please add at least one recipient',
+  noName: 'Please give your transfer a name',
+  noMessage: 'Please add a message to your transfer',
+  /** The plan-bound refusals (codes ending in _PLAN) are followed in the UI by the offer below. */
+  monthlyLimit:
+    'You have reached the maximum number of transfers for this month. Please try again next month or delete some transfers.',
+  durationLocked: 'Please select a FREE duration for your transfer or upgrade to a paid plan to unlock this feature.',
+  passwordLocked: 'Please upgrade to a paid plan to protect your transfer with a password.',
+  reloadLocked: 'Please upgrade to a paid plan to reload an expired transfer.',
+  viewPricing: 'View pricing plans?',
+  reloadTooLate: 'This transfer expired too long ago to be reloaded.',
+  invalidEmail: 'Please add a valid email',
+  tooLarge: (size: string) => `You have exceeded the maximum transfer size of ${size}.`,
+  expiryOutOfRange: (min: string, max: string) => `The expiry date must lie between ${min} and ${max}.`,
+  passwordRequired: 'This transfer is password protected',
+  wrongPassword: 'This transfer is password protected',
+  tooManyAttempts: 'Too many wrong passwords. Please wait a few minutes and try again.',
+  unavailable: 'This transfer is no longer available.',
+  stillUploading: 'This transfer is still uploading.',
+  requestUnavailable: 'This file request is no longer available.',
+  requestTooLarge: (size: string) => `This request accepts at most ${size}.`,
+} as const;
+
+/** Days an expired transfer's files are kept (for a reload) before they are purged. */
+export const TRANSFER_GRACE_DAYS = 30;
+
+/** A transfer's size as its limit is written: decimal units, no needless decimals ("15 GB", "1.5 TB"). */
+export function formatTransferSize(bytes: number): string {
+  if (bytes === UNLIMITED) return 'Unlimited';
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  const rounded = unit === 0 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${rounded} ${units[unit]}`;
+}
+
+/**
+ * A recipient address: something before the @, a domain, and a top-level part of two or three
+ * letters (the rule recipients' addresses have always been held to).
+ */
+const RECIPIENT_EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,3}$/;
+
+export const isRecipientEmail = (value: string): boolean => value.length <= 254 && RECIPIENT_EMAIL.test(value);
