@@ -37,8 +37,8 @@ describe('a newcomer in Chromium', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Account menu' }).getByText(ana.name).waitFor();
     expect(new URL(page.url()).pathname).toBe('/groups');
-    // The first account administers the installation: the Admin entry is there.
-    await page.getByRole('link', { name: 'Admin' }).waitFor();
+    // The first account administers the installation: the Admin section is in the navigation.
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByText('Admin', { exact: true }).waitFor();
     await screenshot(page, 'groups-signed-in');
     await context.close();
   });
