@@ -231,6 +231,8 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       users,
       entitlements,
       mediaTools,
+      // The account module (made below) holds everyone's notification channels.
+      notify: (tx, userIds, notice) => account.services.notifier.notify(tx, userIds, notice),
     });
     const sharing = createSharingModule(core, {
       catalog: storage.services.catalog,

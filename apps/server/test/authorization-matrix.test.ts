@@ -60,9 +60,12 @@ beforeAll(async () => {
   const sub = await publisher.createFolder('Sub', folder.id);
   const outside = await publisher.createFolder('Outside', null);
   const { ticket } = await publisher.upload(makeAudio('Mix.wav', { seconds: 1 }), folder.id);
-  await waitFor(async () => (await publisher.project(ticket.project.id)).versions[0]?.status === 'ready', {
-    what: 'processing',
-  });
+  const otherVersion = await publisher.addVersion(ticket.project.id, makeAudio('Mix 2.wav', { seconds: 1 }), 'v2');
+  const outsideUpload = await publisher.upload(makeAudio('Reference.wav', { seconds: 1 }), outside.id);
+  for (const projectId of [ticket.project.id, outsideUpload.ticket.project.id])
+    await waitFor(async () => (await publisher.project(projectId)).versions.every((v) => v.status === 'ready'), {
+      what: 'processing',
+    });
 
   for (const actor of ['editor', 'viewer'] as const) {
     await as(actor).api('/api/join-requests', {
@@ -120,6 +123,8 @@ beforeAll(async () => {
     outside: outside.id,
     project: ticket.project.id,
     version: ticket.version.id,
+    otherVersion: otherVersion.id,
+    outsideVersion: outsideUpload.ticket.version.id,
     viewerId,
     activeToken: token(active.url),
     revokedToken: token(revoked.url),

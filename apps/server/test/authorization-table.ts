@@ -13,6 +13,9 @@ export interface World {
   sub: string;
   project: string;
   version: string;
+  /** A second version of the project, and a version in the publisher's folder nobody else sees. */
+  otherVersion: string;
+  outsideVersion: string;
   viewerId: string;
   comment: string;
   attachment: string;
@@ -202,6 +205,19 @@ export function matrixTable({
       path: (w) => `/api/versions/${w.version}/approval`,
       body: () => ({ approval: 'none' }),
       allow: EDITORS,
+    },
+    {
+      name: 'what changed between two versions',
+      method: 'GET',
+      path: (w) => `/api/versions/${w.version}/difference?with=${w.otherVersion}`,
+      allow: MEMBERS,
+    },
+    {
+      // A reference track the actor can't see must not be compared with, nor told apart from a missing one.
+      name: 'what changed against a version outside what the actor sees',
+      method: 'GET',
+      path: (w) => `/api/versions/${w.version}/difference?with=${w.outsideVersion}`,
+      allow: ['publisher'],
     },
     { name: 'read version notes', method: 'GET', path: (w) => `/api/versions/${w.version}/note`, allow: MEMBERS },
     {

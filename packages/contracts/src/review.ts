@@ -1,4 +1,4 @@
-import { NOTE_LIMITS, REVIEW_MESSAGES } from '@mixroom/shared';
+import { DIFFERENCE_LANE, NOTE_LIMITS, REVIEW_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
 import { isoDate, safeText } from './common';
 import { personRef } from './storage';
@@ -15,3 +15,44 @@ export const presenceBody = z.object({ state: z.enum(['online', 'offline']) });
 export const presenceEntry = z.object({ user: personRef, state: z.enum(['online', 'offline']), seenAt: isoDate });
 export type PresenceEntry = z.infer<typeof presenceEntry>;
 export const presenceResponse = z.object({ users: z.array(presenceEntry) }).meta({ id: 'Presence' });
+
+/** Which version to compare with, and what counts as changed. */
+export const differenceQuery = z.object({
+  with: z.uuid(),
+  thresholdDb: z.coerce.number().min(DIFFERENCE_LANE.floorDb).max(0).default(DIFFERENCE_LANE.thresholdDb),
+  minSeconds: z.coerce.number().min(0).max(600).default(DIFFERENCE_LANE.minSeconds),
+  /** Ask again for a lane whose analysis failed. */
+  retry: z.enum(['true', 'false']).optional(),
+});
+export type DifferenceQuery = z.infer<typeof differenceQuery>;
+
+export const differenceRegion = z.object({
+  /** Seconds on A's timeline. */
+  start: z.number(),
+  end: z.number(),
+  /** The loudest difference inside, dB relative to A. */
+  peakDb: z.number(),
+});
+export type DifferenceRegion = z.infer<typeof differenceRegion>;
+
+/**
+ * Where version B differs from version A: computed by a job the first time the pair is asked
+ * for, then kept. `levels` are dB relative to A's level, one every `windowSeconds` of A's timeline.
+ */
+export const differenceResponse = z
+  .object({
+    versionId: z.uuid(),
+    otherVersionId: z.uuid(),
+    status: z.enum(['pending', 'ready', 'failed']),
+    progress: z.number(),
+    error: z.string().nullable(),
+    /** How much later B starts than A (negative: earlier), found by cross-correlation. */
+    offsetSeconds: z.number().nullable(),
+    windowSeconds: z.number().nullable(),
+    levels: z.array(z.number()),
+    thresholdDb: z.number(),
+    minSeconds: z.number(),
+    regions: z.array(differenceRegion),
+  })
+  .meta({ id: 'VersionDifference' });
+export type VersionDifference = z.infer<typeof differenceResponse>;

@@ -16,6 +16,24 @@ export const PLAYER = {
   repliesShown: 3,
 } as const;
 
+/**
+ * The "what changed" lane between two versions: the level of their difference signal over time,
+ * in dB relative to A's level, after aligning their starts. Changed regions are windows above the
+ * threshold, joined across short gaps, and kept when they last long enough.
+ */
+export const DIFFERENCE_LANE = {
+  /** Below this the difference is inaudible next to the music (a few tenths of a dB of gain, dither). */
+  thresholdDb: -24,
+  minSeconds: 0.3,
+  /** Gaps shorter than this inside one change (a beat's transient) do not split it. */
+  joinGapSeconds: 0.25,
+  /** Lowest and highest level the lane reports: −60 reads "identical", +12 "B has what A lacks". */
+  floorDb: -60,
+  ceilingDb: 12,
+  /** The lane as sent to browsers: at most this many points (regions use the full resolution). */
+  maxPoints: 4000,
+} as const;
+
 /** A presence row not renewed within this window reads as offline. */
 export const PRESENCE = { renewMs: 30_000, windowMs: 75_000 } as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorResponse, idParam } from '../common';
 import { endpoint } from '../endpoint';
-import { noteBody, noteResponse, presenceBody, presenceResponse } from '../review';
+import { differenceQuery, differenceResponse, noteBody, noteResponse, presenceBody, presenceResponse } from '../review';
 import { signedUrl } from '../storage';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -60,5 +60,14 @@ export const reviewEndpoints = {
     path: '/api/versions/:id/stream',
     summary: 'A signed URL the player streams with Range requests (the preview, else the original)',
     responses: { 200: signedUrl, ...errors },
+  }),
+  difference: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/versions/:id/difference',
+    summary:
+      'Where another version (of this project, or any the actor can see) differs from this one: a level lane and changed regions, computed on first request',
+    query: differenceQuery,
+    responses: { 200: differenceResponse, ...errors },
   }),
 };

@@ -2,14 +2,17 @@ import type { CoreDeps, AppModule } from '../module';
 import type { MediaService } from '../storage/media/media.service';
 import type { ProjectsService } from '../storage/projects/projects.service';
 import type { StoragePresenter } from '../storage/storage.presenter';
+import { DifferenceRepository } from './difference.repository';
+import { DifferenceService } from './difference.service';
 import { NotesRepository } from './notes.repository';
 import { PresenceRepository } from './presence.repository';
+import { reviewJobs } from './review.jobs';
 import { reviewRoutes } from './review.routes';
 import { ReviewService } from './review.service';
 
-export type ReviewModule = AppModule<{ review: ReviewService }>;
+export type ReviewModule = AppModule<{ review: ReviewService; difference: DifferenceService }>;
 
-/** The version screen besides comments: notes, presence, streaming, spectrogram. */
+/** The version screen besides comments: notes, presence, streaming, spectrogram, what changed. */
 export function createReviewModule(
   core: CoreDeps,
   deps: { projects: ProjectsService; media: MediaService; presenter: StoragePresenter },
@@ -25,5 +28,18 @@ export function createReviewModule(
     bus: core.bus,
     signTtlSeconds: core.config.signedUrlTtlSeconds,
   });
-  return { name: 'review', routes: [(app) => app.register(reviewRoutes, { review })], jobs: [], services: { review } };
+  const difference = new DifferenceService({
+    policy: core.items,
+    differences: new DifferenceRepository(core.db),
+    media: deps.media,
+    outbox: core.outbox,
+    unitOfWork: core.unitOfWork,
+    clock: core.clock,
+  });
+  return {
+    name: 'review',
+    routes: [(app) => app.register(reviewRoutes, { review, difference })],
+    jobs: reviewJobs(difference),
+    services: { review, difference },
+  };
 }

@@ -3,9 +3,13 @@ import { reviewEndpoints as endpoints } from '@mixroom/contracts';
 import { requireActor } from '../../http/authentication';
 import { route } from '../../http/endpoint';
 import { contentDisposition } from '../../platform/blob/content-disposition';
+import type { DifferenceService } from './difference.service';
 import type { ReviewService } from './review.service';
 
-export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService }> = async (app, { review }) => {
+export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService; difference: DifferenceService }> = async (
+  app,
+  { review, difference },
+) => {
   route(app, endpoints.note, (request) => review.note(requireActor(request), request.params.id));
   route(app, endpoints.saveNote, (request) =>
     review.saveNote(requireActor(request), request.params.id, request.body.html),
@@ -25,4 +29,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService }> = as
   );
   route(app, endpoints.spectrogram, (request) => review.spectrogramUrl(requireActor(request), request.params.id));
   route(app, endpoints.stream, (request) => review.streamUrl(requireActor(request), request.params.id));
+  route(app, endpoints.difference, (request) =>
+    difference.difference(requireActor(request), request.params.id, request.query),
+  );
 };

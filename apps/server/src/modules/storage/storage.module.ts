@@ -15,7 +15,7 @@ import { GroupsService } from './folders/groups.service';
 import { mediaJobs } from './media/media.jobs';
 import { MediaService } from './media/media.service';
 import { ProjectsRepository } from './projects/projects.repository';
-import { ProjectsService } from './projects/projects.service';
+import { ProjectsService, type ProjectsServiceDeps } from './projects/projects.service';
 import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
 import { StorageEvents } from './storage.events';
@@ -48,7 +48,13 @@ export type StorageModule = AppModule<StorageServices>;
 /** The storage area: folders, projects and versions, media, trash, search and downloads. */
 export function createStorageModule(
   core: CoreDeps,
-  deps: { uploads: UploadsService; users: UsersService; entitlements: Entitlements; mediaTools: MediaTools },
+  deps: {
+    uploads: UploadsService;
+    users: UsersService;
+    entitlements: Entitlements;
+    mediaTools: MediaTools;
+    notify: ProjectsServiceDeps['notify'];
+  },
 ): StorageModule {
   const { db, items: policy, accessChanges } = core;
   const signTtlSeconds = core.config.signedUrlTtlSeconds;
@@ -82,6 +88,7 @@ export function createStorageModule(
     limitsFor,
     signTtlSeconds,
     faults: core.faults,
+    notify: deps.notify,
   });
   const trash = new TrashService({
     trash: new TrashRepository(db, STORAGE_SCOPE),

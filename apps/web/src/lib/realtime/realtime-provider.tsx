@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import type { Comment, DomainEvent, EventData } from '@mixroom/contracts';
+import type { Comment, DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
@@ -78,7 +78,7 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
     case 'approval.changed': {
       void queryClient.invalidateQueries({ queryKey: storageKeys.all });
       void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
-      if (event.data.byId !== selfId && inAppNotices()) notify('info', 'Review', approvalNotice(event.data));
+      // Collaborators are told by a notice, on the channels each of them chose.
       return;
     }
     case 'presence.changed':
@@ -118,14 +118,6 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
       return unhandled;
     }
   }
-}
-
-/** What a collaborator reads when a version's verdict changes. */
-function approvalNotice(data: EventData<'approval.changed'>): string {
-  const what = `v${data.versionNumber} of “${data.projectName}”`;
-  if (data.approval === 'approved') return `${data.by} approved ${what}.`;
-  if (data.approval === 'needs_changes') return `${data.by} asked for changes on ${what}.`;
-  return `${data.by} cleared the verdict on ${what}.`;
 }
 
 const RealtimeContext = createContext<RealtimeClient | null>(null);

@@ -28,6 +28,7 @@ import {
   type ProbeResult,
 } from '../../../platform/media/ffmpeg';
 import { readFileRange, readWavLayout, scanWavPeaks } from '../../../platform/media/wav-peaks';
+import { analyzeDifference, type DifferenceResult } from '../../../platform/media/difference-analysis';
 import { renderWaveformThumbnail } from '../../../platform/media/png';
 import { lossyPreviewKeyOf } from './playback';
 import { startHeartbeat, systemTicker, type Ticker } from './processing-heartbeat';
@@ -113,6 +114,25 @@ export class MediaService {
     } finally {
       await rm(output, { force: true });
     }
+  }
+
+  /**
+   * Where version B differs from version A, decoded from their originals as they stream (see
+   * analyzeDifference); null when either is gone or not processed audio. An undecodable file is a
+   * MediaError.
+   */
+  async difference(
+    versionId: string,
+    otherVersionId: string,
+    onProgress: (fraction: number) => Promise<void> | void,
+  ): Promise<DifferenceResult | null> {
+    const [a, b] = [await this.versions.find(versionId), await this.versions.find(otherVersionId)];
+    if (!a?.durationSeconds || !b?.durationSeconds || a.status !== 'ready' || b.status !== 'ready') return null;
+    return analyzeDifference(
+      this.tools,
+      { a: await this.input(a), b: await this.input(b) },
+      { durationSeconds: a.durationSeconds, onProgress },
+    );
   }
 
   private async input(version: VersionRow): Promise<string> {

@@ -22,13 +22,14 @@ import {
   type ItemPolicy,
   type ResolvedProject,
 } from '../../../access/item.policy';
-import type { UnitOfWork } from '../../../db/database';
+import type { Tx, UnitOfWork } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
 import type { BlobStore } from '../../../platform/blob/blob-store';
 import type { FaultPoints } from '../../../platform/faults/fault-points';
 import type { Actor } from '../../../platform/identity/actor';
 import type { Outbox } from '../../../platform/jobs/outbox';
 import type { UploadsService } from '../../uploads/uploads.service';
+import type { Notice } from '../../users/notifier';
 import { processVersionJob } from '../media/media.jobs';
 import { playbackKey, PREVIEW_PREPARING_MESSAGE } from '../media/playback';
 import type { ProjectRow, ProjectsRepository } from './projects.repository';
@@ -52,6 +53,8 @@ export interface ProjectsServiceDeps {
   limitsFor: (userId: string) => Promise<PlanLimits>;
   signTtlSeconds: number;
   faults: FaultPoints;
+  /** Tells users something on the channels each of them chose, in the caller's transaction. */
+  notify: (tx: Tx, userIds: string[], notice: Notice) => Promise<void>;
 }
 
 /** Projects and their versions: creation, settings, uploads straight to the store, downloads. */
@@ -296,13 +299,22 @@ export class ProjectsService {
   async setApproval(actor: Actor, versionId: string, approval: VersionApproval): Promise<Version> {
     const { version, project } = await this.deps.policy.version(actor, versionId, 'edit');
     if (version.approval === approval) return presentVersion(version);
-    const updated = await this.deps.versions.update(versionId, {
-      approval,
-      approvalBy: actor.userId,
-      approvalAt: new Date(),
+    const audience = await this.deps.policy.audience(project);
+    const updated = await this.deps.unitOfWork(async (tx) => {
+      const row = await this.deps.versions.update(
+        versionId,
+        { approval, approvalBy: actor.userId, approvalAt: new Date() },
+        tx,
+      );
+      await this.deps.notify(
+        tx,
+        audience.filter((id) => id !== actor.userId),
+        verdictNotice(actor.displayName, project, version.number, approval),
+      );
+      return row;
     });
     await this.deps.events.changed(eventItem.project(project), 'updated');
-    await this.deps.events.approval(await this.deps.policy.audience(project), {
+    await this.deps.events.approval(audience, {
       projectId: project.id,
       projectName: project.name,
       versionId,
@@ -386,4 +398,16 @@ export class ProjectsService {
     }
     return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds });
   }
+}
+
+/** What the project's other users are told when a version's verdict changes. */
+function verdictNotice(by: string, project: ProjectRow, versionNumber: number, approval: VersionApproval): Notice {
+  const what = `v${versionNumber} of “${project.name}”`;
+  const body =
+    approval === 'approved'
+      ? `${by} approved ${what}.`
+      : approval === 'needs_changes'
+        ? `${by} asked for changes on ${what}.`
+        : `${by} cleared the verdict on ${what}.`;
+  return { title: 'Review', body, url: `/version/${project.id}/${versionNumber}` };
 }

@@ -1,0 +1,61 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/database';
+import { versionDifferences } from '../../db/schema';
+
+export type DifferenceRow = typeof versionDifferences.$inferSelect;
+export interface DifferencePair {
+  versionId: string;
+  otherVersionId: string;
+}
+
+const of = (pair: DifferencePair) =>
+  and(eq(versionDifferences.versionId, pair.versionId), eq(versionDifferences.otherVersionId, pair.otherVersionId));
+
+/** The kept "what changed" lanes, one row per ordered pair of versions. */
+export class DifferenceRepository {
+  constructor(private readonly db: Db) {}
+
+  async find(pair: DifferencePair): Promise<DifferenceRow | null> {
+    const [row] = await this.db.select().from(versionDifferences).where(of(pair));
+    return row ?? null;
+  }
+
+  /** A pending row for a pair not asked for before; false when another request made it first. */
+  async create(tx: Tx, pair: DifferencePair, at: Date): Promise<boolean> {
+    const made = await tx
+      .insert(versionDifferences)
+      .values({ ...pair, updatedAt: at })
+      .onConflictDoNothing()
+      .returning({ versionId: versionDifferences.versionId });
+    return made.length > 0;
+  }
+
+  /** Back to pending (a retry, or a job that never finished); false when the row is not in `from`. */
+  async restart(tx: Tx, pair: DifferencePair, from: DifferenceRow['status'], at: Date): Promise<boolean> {
+    const made = await tx
+      .update(versionDifferences)
+      .set({ status: 'pending', progress: 0, error: null, updatedAt: at })
+      .where(and(of(pair), eq(versionDifferences.status, from)))
+      .returning({ versionId: versionDifferences.versionId });
+    return made.length > 0;
+  }
+
+  async progress(pair: DifferencePair, progress: number, at: Date): Promise<void> {
+    await this.db.update(versionDifferences).set({ progress, updatedAt: at }).where(of(pair));
+  }
+
+  async finish(
+    pair: DifferencePair,
+    result: { offsetSeconds: number; windowSeconds: number; levels: Buffer },
+    at: Date,
+  ): Promise<void> {
+    await this.db
+      .update(versionDifferences)
+      .set({ ...result, status: 'ready', progress: 100, error: null, updatedAt: at })
+      .where(of(pair));
+  }
+
+  async fail(pair: DifferencePair, error: string, at: Date): Promise<void> {
+    await this.db.update(versionDifferences).set({ status: 'failed', error, updatedAt: at }).where(of(pair));
+  }
+}

@@ -1,0 +1,315 @@
+import { DIFFERENCE_LANE } from '@mixroom/shared';
+
+/** How two versions are compared: stereo at a low rate, in short windows. */
+export const ANALYSIS = {
+  sampleRate: 16_000,
+  channels: 2,
+  windowSeconds: 0.05,
+  /**
+   * Both sides are low-passed here, the same way: between-sample alignment is exact below it, and
+   * the top of the analysis band (where the resampler rolls off) would read as a difference.
+   */
+  bandHz: 6000,
+  /** The opening stretch whose correlation finds the offset, and the largest offset looked for. */
+  alignSeconds: 20,
+  maxOffsetSeconds: 5,
+  /** The coarse search runs at a quarter of the rate; the fine one looks this many frames around it. */
+  coarseFactor: 4,
+  refineFrames: 8,
+  /** Half the taps of the fractional-delay filter that lines B up between samples. */
+  halfTaps: 16,
+  /** The stretch of the opening on which the fraction of a sample is searched. */
+  fractionSeconds: 4,
+  /** Windows quieter than this below A's average are measured against that level, not their own. */
+  quietDb: -40,
+} as const;
+
+/** In-place iterative radix-2 FFT (`inverse` unscaled). `re.length` must be a power of two. */
+function fft(re: Float64Array, im: Float64Array, inverse = false): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j]!, re[i]!];
+      [im[i], im[j]] = [im[j]!, im[i]!];
+    }
+  }
+  for (let size = 2; size <= n; size <<= 1) {
+    const angle = ((inverse ? 2 : -2) * Math.PI) / size;
+    const wr = Math.cos(angle);
+    const wi = Math.sin(angle);
+    const half = size >> 1;
+    for (let start = 0; start < n; start += size) {
+      let cr = 1;
+      let ci = 0;
+      for (let k = 0; k < half; k++) {
+        const a = start + k;
+        const b = a + half;
+        const tr = re[b]! * cr - im[b]! * ci;
+        const ti = re[b]! * ci + im[b]! * cr;
+        re[b] = re[a]! - tr;
+        im[b] = im[a]! - ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
+        const next = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = next;
+      }
+    }
+  }
+}
+
+/** Averages every `factor` samples: a crude low-pass, enough to find a lag to within `factor`. */
+function decimate(signal: Float32Array, factor: number): Float64Array {
+  const out = new Float64Array(Math.floor(signal.length / factor));
+  for (let i = 0; i < out.length; i++) {
+    let sum = 0;
+    for (let k = 0; k < factor; k++) sum += signal[i * factor + k]!;
+    out[i] = sum / factor;
+  }
+  return out;
+}
+
+/** Σ a[n]·b[n+lag] over the overlap, normalized by both sides' energy there (−1…1). */
+function normalizedAt(a: Float32Array, b: Float32Array, lag: number): number {
+  let dot = 0;
+  let ea = 0;
+  let eb = 0;
+  for (let n = Math.max(0, -lag); n < a.length && n + lag < b.length; n++) {
+    const x = a[n]!;
+    const y = b[n + lag]!;
+    dot += x * y;
+    ea += x * x;
+    eb += y * y;
+  }
+  return ea > 0 && eb > 0 ? dot / Math.sqrt(ea * eb) : 0;
+}
+
+/**
+ * The lag (in frames) at which `b` lines up with `a` (b[n + lag] ≈ a[n]; positive when B starts
+ * later), within ±maxLag: a cross-correlation by FFT at a quarter of the rate, refined sample by
+ * sample around it, then to a fraction of a sample. Silence finds lag 0.
+ */
+export function findOffset(
+  a: Float32Array,
+  b: Float32Array,
+  maxLag: number,
+): { lag: number; fraction: number; correlation: number } {
+  const factor = ANALYSIS.coarseFactor;
+  const ca = decimate(a, factor);
+  const cb = decimate(b, factor);
+  let size = 1;
+  while (size < ca.length + cb.length) size <<= 1;
+  const ar = new Float64Array(size);
+  const ai = new Float64Array(size);
+  const br = new Float64Array(size);
+  const bi = new Float64Array(size);
+  ar.set(ca);
+  br.set(cb);
+  fft(ar, ai);
+  fft(br, bi);
+  // conj(A)·B: its inverse is Σ a[n]·b[n+k], lag k at index k (negative lags wrap to the end).
+  for (let i = 0; i < size; i++) {
+    const re = ar[i]! * br[i]! + ai[i]! * bi[i]!;
+    const im = ar[i]! * bi[i]! - ai[i]! * br[i]!;
+    ar[i] = re;
+    ai[i] = im;
+  }
+  fft(ar, ai, true);
+  const coarseMax = Math.floor(maxLag / factor);
+  let best = 0;
+  let bestValue = 0;
+  for (let k = -coarseMax; k <= coarseMax; k++) {
+    const value = ar[k >= 0 ? k : size + k]!;
+    if (value > bestValue) {
+      bestValue = value;
+      best = k;
+    }
+  }
+  if (bestValue <= 0) return { lag: 0, fraction: 0, correlation: 0 };
+  const around = best * factor;
+  const scores = new Map<number, number>();
+  let lag = around;
+  for (let k = around - ANALYSIS.refineFrames; k <= around + ANALYSIS.refineFrames; k++) {
+    if (Math.abs(k) > maxLag) continue;
+    const score = normalizedAt(a, b, k);
+    scores.set(k, score);
+    if (score > (scores.get(lag) ?? -Infinity)) lag = k;
+  }
+  const fraction = refineFraction(a, b, lag);
+  return { lag, fraction, correlation: scores.get(lag) ?? 0 };
+}
+
+/**
+ * Taps that read a signal `fraction` of a sample after each position: x(n + f) ≈ Σ taps[j]·x[n + j − H + 1]
+ * (a Hann-windowed sinc, H = halfTaps).
+ */
+export function fractionalTaps(fraction: number): Float32Array {
+  const half = ANALYSIS.halfTaps;
+  const taps = new Float32Array(2 * half);
+  let sum = 0;
+  for (let j = 0; j < taps.length; j++) {
+    const t = j - half + 1 - fraction;
+    const sinc = t === 0 ? 1 : Math.sin(Math.PI * t) / (Math.PI * t);
+    const window = 0.5 + 0.5 * Math.cos((Math.PI * t) / (half + 1));
+    taps[j] = sinc * window;
+    sum += taps[j]!;
+  }
+  for (let j = 0; j < taps.length; j++) taps[j]! /= sum;
+  return taps;
+}
+
+/**
+ * The fraction of a sample (−0.75…0.75) B is further off after the whole-sample lag: where the
+ * residual a − b(n + lag + f) over the opening is least (a ternary search; the residual grows
+ * steadily away from the true offset). Bounces shifted by a few samples at 44.1 or 48 kHz land
+ * between samples at the analysis rate, and an uncorrected fraction reads as a difference.
+ */
+function refineFraction(a: Float32Array, b: Float32Array, lag: number): number {
+  const half = ANALYSIS.halfTaps;
+  const from = Math.max(half, half - lag);
+  const to = Math.min(a.length, b.length - lag - half, from + ANALYSIS.fractionSeconds * ANALYSIS.sampleRate);
+  if (to - from < ANALYSIS.sampleRate / 10) return 0;
+  const residual = (fraction: number) => {
+    const taps = fractionalTaps(fraction);
+    let sum = 0;
+    for (let n = from; n < to; n++) {
+      let y = 0;
+      const base = n + lag - half + 1;
+      for (let j = 0; j < taps.length; j++) y += taps[j]! * b[base + j]!;
+      const d = a[n]! - y;
+      sum += d * d;
+    }
+    return sum;
+  };
+  let low = -0.75;
+  let high = 0.75;
+  while (high - low > 0.005) {
+    const m1 = low + (high - low) / 3;
+    const m2 = high - (high - low) / 3;
+    if (residual(m1) < residual(m2)) high = m2;
+    else low = m1;
+  }
+  return Math.round(((low + high) / 2) * 1000) / 1000;
+}
+
+/** The mono sum of interleaved stereo int16 frames, as floats. */
+export function monoOf(frames: Int16Array): Float32Array {
+  const mono = new Float32Array(frames.length / 2);
+  for (let i = 0; i < mono.length; i++) mono[i] = (frames[2 * i]! + frames[2 * i + 1]!) / 65536;
+  return mono;
+}
+
+/**
+ * Energy of A and of A − B per window, fed block by block (interleaved stereo, B already aligned
+ * to A and as long as the block). Holds two numbers a window: an hour is ~1 MB.
+ */
+export class DifferenceMeter {
+  private readonly energyA: number[] = [];
+  private readonly energyDiff: number[] = [];
+  private sumA = 0;
+  private sumDiff = 0;
+  private filled = 0;
+
+  constructor(private readonly windowFrames: number) {}
+
+  push(a: Int16Array, b: ArrayLike<number>): void {
+    for (let i = 0; i < a.length; i += 2) {
+      const l = a[i]!;
+      const r = a[i + 1]!;
+      const dl = l - b[i]!;
+      const dr = r - b[i + 1]!;
+      this.sumA += l * l + r * r;
+      this.sumDiff += dl * dl + dr * dr;
+      if (++this.filled === this.windowFrames) this.close();
+    }
+  }
+
+  private close(): void {
+    this.energyA.push(this.sumA);
+    this.energyDiff.push(this.sumDiff);
+    this.sumA = 0;
+    this.sumDiff = 0;
+    this.filled = 0;
+  }
+
+  /**
+   * The difference's level per window in dB relative to A's level there, between the lane's floor
+   * and ceiling. Where A is quiet (far below its average: a fade, a pause) the difference is
+   * measured against that quiet level instead, so noise and dither don't read as changes.
+   */
+  finish(): Float32Array {
+    if (this.filled > this.windowFrames / 2) this.close();
+    const count = this.energyA.length;
+    const mean = this.energyA.reduce((sum, e) => sum + e, 0) / Math.max(1, count);
+    const quiet = mean * 10 ** (ANALYSIS.quietDb / 10);
+    const levels = new Float32Array(count);
+    for (let w = 0; w < count; w++) {
+      const reference = Math.max(this.energyA[w]!, quiet, 1e-9);
+      const db = 10 * Math.log10(Math.max(this.energyDiff[w]!, 1e-12) / reference);
+      levels[w] = Math.max(DIFFERENCE_LANE.floorDb, Math.min(DIFFERENCE_LANE.ceilingDb, db));
+    }
+    return levels;
+  }
+}
+
+export interface ChangedRegion {
+  start: number;
+  end: number;
+  peakDb: number;
+}
+
+/** Runs of windows above the threshold, joined across short gaps, kept when at least `minSeconds` long. */
+export function changedRegions(
+  levels: ArrayLike<number>,
+  windowSeconds: number,
+  thresholdDb: number,
+  minSeconds: number,
+): ChangedRegion[] {
+  const joinWindows = Math.round(DIFFERENCE_LANE.joinGapSeconds / windowSeconds);
+  const runs: { from: number; to: number; peak: number }[] = [];
+  for (let w = 0; w < levels.length; w++) {
+    const level = levels[w]!;
+    if (level < thresholdDb) continue;
+    const last = runs[runs.length - 1];
+    if (last && w - last.to <= joinWindows) {
+      last.to = w + 1;
+      last.peak = Math.max(last.peak, level);
+    } else runs.push({ from: w, to: w + 1, peak: level });
+  }
+  const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
+  return runs
+    .filter((run) => (run.to - run.from) * windowSeconds >= minSeconds)
+    .map((run) => ({
+      start: round(run.from * windowSeconds),
+      end: round(run.to * windowSeconds),
+      peakDb: Math.round(run.peak * 10) / 10,
+    }));
+}
+
+/** The lane for drawing: at most `maxPoints`, each the loudest of the windows it covers. */
+export function poolLevels(levels: ArrayLike<number>, windowSeconds: number, maxPoints: number) {
+  const per = Math.max(1, Math.ceil(levels.length / maxPoints));
+  const pooled: number[] = [];
+  for (let from = 0; from < levels.length; from += per) {
+    let peak = -Infinity;
+    for (let w = from; w < Math.min(levels.length, from + per); w++) peak = Math.max(peak, levels[w]!);
+    pooled.push(Math.round(peak * 10) / 10);
+  }
+  return { levels: pooled, windowSeconds: Math.round(windowSeconds * per * 1e6) / 1e6 };
+}
+
+/** Levels as stored: little-endian int16 hundredths of a dB. */
+export function encodeLevels(levels: Float32Array): Buffer {
+  const out = Buffer.alloc(levels.length * 2);
+  for (let i = 0; i < levels.length; i++) out.writeInt16LE(Math.round(levels[i]! * 100), i * 2);
+  return out;
+}
+
+export function decodeLevels(bytes: Buffer): Float32Array {
+  const levels = new Float32Array(bytes.length / 2);
+  for (let i = 0; i < levels.length; i++) levels[i] = bytes.readInt16LE(i * 2) / 100;
+  return levels;
+}
