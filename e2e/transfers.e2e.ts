@@ -269,5 +269,79 @@ describe('a transfer in Chromium', () => {
     await ana.getByRole('menuitem', { name: 'Delete' }).waitFor();
     expect(await ana.getByRole('menuitem', { name: 'Edit' }).count()).toBe(0);
     await shoot(ana, 'history-expired');
+
+    // Studio reloads an expired transfer: the same link answers again, for the duration chosen.
+    await ana.getByRole('menuitem', { name: 'Reload' }).click();
+    const reload = ana.getByRole('dialog', { name: 'Reload transfer' });
+    await reload.getByRole('button', { name: 'Reload' }).click();
+    await ana.getByText('Transfer reloaded').waitFor();
+    await tile.getByText(/^Expired on/).waitFor({ state: 'detached' });
+    const token = new URL(mailLink).searchParams.get('transferId');
+    expect((await call(server.url, `/api/public/transfers/${token}`)).status).toBe(200);
   }, 30_000);
+
+  it('collects files through a request link from someone without an account', async () => {
+    await ana.goto(`${server.url}/transfer/requests`);
+    await ana.getByText('No request links yet').waitFor();
+    await ana.getByLabel('Message').fill('Please send the vocal takes, 24-bit WAV.');
+    await ana.getByRole('button', { name: 'Create link' }).click();
+    const card = ana.getByTestId('file-request');
+    await card.getByText('0 received').waitFor();
+    const link = await card.getByRole('textbox', { name: 'Link' }).inputValue();
+    await shoot(ana, 'file-requests');
+
+    const url = new URL(link);
+    await rita.goto(`${server.url}${url.pathname}${url.search}`);
+    await rita.getByRole('heading', { name: 'Ana Mixer asks you for files' }).waitFor();
+    await rita.getByText('Please send the vocal takes, 24-bit WAV.').waitFor();
+    await rita.getByTestId('transfer-files-input').setInputFiles(files['Session/Stems/Bass.wav']);
+    await rita.getByText('Selected files 1').waitFor();
+    await rita.getByLabel('Your name').fill('Rita');
+    await rita.getByLabel('Your e-mail').fill('rita@mastering.io');
+    await shoot(rita, 'file-request-filled');
+    await rita.getByRole('button', { name: 'Upload' }).click();
+    await rita.getByText('Ana Mixer received 1 file and has been told.').waitFor({ timeout: 30_000 });
+    await shoot(rita, 'file-request-sent');
+
+    // Live on Ana's side: the count on the link, and the transfer in her history with the same bytes.
+    await card.getByText('1 received').waitFor();
+    await ana.goto(`${server.url}/transfer/history`);
+    await ana.locator('[data-testid="transfer-tile"][data-name="Files from Rita"]').waitFor();
+    const got = (await call(server.url, '/api/transfers?q=rita', { token: anaToken })).body as {
+      items: TransferDetail[];
+    };
+    const id = got.items.find((t) => t.name === 'Files from Rita')!.id;
+    const received = (await call(server.url, `/api/transfers/${id}`, { token: anaToken })).body as TransferDetail;
+    expect(received.files.map((f) => [f.fileName, f.size])).toEqual([
+      ['Bass.wav', readFileSync(files['Session/Stems/Bass.wav']).length],
+    ]);
+  }, 40_000);
+});
+
+describe('a visitor who presses Transfer signed out', () => {
+  it('signs in and comes back to /transfer with the form and the files, then sends', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/public/transfer`);
+    await page.getByTestId('transfer-files-input').setInputFiles(files['Session/Mix.wav']);
+    await page.getByText('Selected files 1').waitFor();
+    await page.getByLabel('Name').fill('Mix for the label');
+    await page.getByLabel('Message').fill('The mix, as promised.');
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await page.waitForURL('**/oidc/interaction/**');
+    await page.getByLabel('E-mail').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.locator('form').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/transfer`);
+    await page.getByText('Your transfer is back: press Transfer to send it.').waitFor();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Mix for the label');
+    await page.getByText('Selected files 1').waitFor();
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Success' }).getByText('Your transfer has been sent!').waitFor();
+    const list = (await call(server.url, '/api/transfers?q=label', { token: anaToken })).body as {
+      items: TransferDetail[];
+    };
+    expect(list.items.map((t) => [t.name, t.fileCount])).toEqual([['Mix for the label', 1]]);
+    await context.close();
+  }, 40_000);
 });

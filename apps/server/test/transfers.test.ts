@@ -159,6 +159,10 @@ describe('request files', () => {
     const received = await owner.api<{ items: TransferDetail[] }>('/api/transfers?q=uma');
     expect(received.items.map((i) => [i.name, i.status, i.fileCount])).toEqual([['Files from Uma', 'available', 1]]);
     expect((await owner.api<{ items: { received: number }[] }>('/api/file-requests')).items[0]?.received).toBe(1);
+    // A script holding the link is stopped after a person's handful of starts an hour (two are used above).
+    for (let i = 0; i < 18; i++) expect((await start([])).status).toBe(400);
+    const refused = await start([{ path: '', fileName: 'more.wav', size: 10 }]);
+    expect([refused.status, refused.body.error?.message]).toEqual([429, TRANSFER_MESSAGES.tooManyRequestUploads]);
     await owner.api(`/api/file-requests/${request.id}`, { method: 'DELETE' });
     expect((await call(server.url, `/api/public/file-requests/${t}`)).status).toBe(410);
   });

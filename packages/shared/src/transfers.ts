@@ -24,6 +24,7 @@ export const TRANSFER_MESSAGES = {
   stillUploading: 'This transfer is still uploading.',
   requestUnavailable: 'This file request is no longer available.',
   requestTooLarge: (size: string) => `This request accepts at most ${size}.`,
+  tooManyRequestUploads: 'Too many uploads through this link for now. Please try again in an hour.',
 } as const;
 
 /** Days an expired transfer's files are kept (for a reload) before they are purged. */

@@ -6,6 +6,8 @@ import { AdminOverviewPage } from '../pages/admin-overview-page';
 import { AdminUsersPage } from '../pages/admin-users-page';
 import { AuthCallbackPage } from '../pages/auth-callback-page';
 import { ConfirmEmailPage } from '../pages/confirm-email-page';
+import { FileRequestPage } from '../pages/file-request-page';
+import { FileRequestsPage } from '../pages/file-requests-page';
 import { GroupsPage } from '../pages/groups-page';
 import { PublicSharePage } from '../pages/public-share-page';
 import { TrashPage } from '../pages/trash-page';
@@ -42,6 +44,7 @@ export const router = createBrowserRouter([
       { path: 'reset-password', element: <ResetPasswordPage /> },
       { path: 'confirm-email', element: <ConfirmEmailPage /> },
       { path: 'share', element: <PublicSharePage /> },
+      { path: 'request', element: <FileRequestPage /> },
       { path: 'transfer', element: <TransferPage visitor /> },
       { path: 'live/:code', element: soonPublic('Live room', 'Listen to a live session in studio quality.') },
     ],
@@ -79,6 +82,7 @@ export const router = createBrowserRouter([
       { path: '/tools/history', element: soon('My Tasks', 'The AI tasks you ran and their results.') },
       { path: '/transfer', element: <TransferPage /> },
       { path: '/transfer/history', element: <TransferHistoryPage /> },
+      { path: '/transfer/requests', element: <FileRequestsPage /> },
       { path: '/transfer/history/:transferId', element: <TransferEditPage /> },
       { path: '/settings', element: <SettingsPage /> },
       { path: '/admin', element: <Navigate to="/admin/users" replace /> },

@@ -13,7 +13,7 @@ export const fileRequestsRoutes: FastifyPluginAsyncZod<{ requests: FileRequestsS
   route(app, endpoints.create, (request) => requests.create(requireActor(request), request.body));
   route(app, endpoints.revoke, (request) => requests.revoke(requireActor(request), request.params.id));
   route(app, endpoints.open, (request) => requests.open(request.params.token));
-  route(app, endpoints.start, (request) => requests.start(request.params.token, request.body));
+  route(app, endpoints.start, (request) => requests.start(request.params.token, request.body, request.ip));
   route(app, endpoints.uploadFile, (request) =>
     requests.uploadTicket(request.query.u, request.params.transferId, request.params.fileId),
   );

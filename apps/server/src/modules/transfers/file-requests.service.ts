@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { FileRequest, TransferUploadTicket, UploadSession, Version } from '@mixroom/contracts';
 import { formatTransferSize, isRecipientEmail, TRANSFER_MESSAGES, UNLIMITED } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
+import {
+  limiterKey,
+  RateLimitedError,
+  type AttemptLimiter,
+  type LimitRule,
+} from '../../platform/security/attempt-limiter';
 import type { Actor } from '../../platform/identity/actor';
 import type { TokenSigner } from '../../platform/secrets/token-signer';
 import type { FileRequestRow, FileRequestsRepository } from './file-requests.repository';
@@ -15,6 +21,18 @@ const UPLOAD_PURPOSE = 'transfer-upload';
 const DEFAULT_MESSAGE = 'Uploaded through your file request.';
 /** The transfer an uploader sends stays this long (or the longest the owner's plan allows, if shorter). */
 const REQUEST_TRANSFER_DAYS = 30;
+
+const HOUR = 3_600_000;
+
+/**
+ * Starts through a request link, which anyone holding it may make: per address a handful an hour
+ * (a person sends a few batches, a script many), and per request a day's worth from everywhere, so
+ * a leaked link cannot fill the owner's transfers. A refusal is counted as a use too.
+ */
+export const FILE_REQUEST_START_RULES = {
+  address: { name: 'file-request:ip', allowance: 20, windowMs: HOUR, baseBlockMs: 0, maxBlockMs: 0 },
+  request: { name: 'file-request:any', allowance: 200, windowMs: 24 * HOUR, baseBlockMs: 0, maxBlockMs: 0 },
+} satisfies Record<string, LimitRule>;
 
 interface UploadClaims {
   t: string;
@@ -30,7 +48,11 @@ const unavailable = () => new AppError(410, 'REQUEST_UNAVAILABLE', TRANSFER_MESS
  */
 export class FileRequestsService {
   constructor(
-    private readonly deps: TransfersDeps & { requests: FileRequestsRepository; tokens: TokenSigner },
+    private readonly deps: TransfersDeps & {
+      requests: FileRequestsRepository;
+      tokens: TokenSigner;
+      limiter: AttemptLimiter;
+    },
     private readonly creation: TransferCreationService,
   ) {}
 
@@ -86,11 +108,21 @@ export class FileRequestsService {
     return { ownerName: owner.displayName, message: request.message, maxBytes: await this.maxBytes(request) };
   }
 
+  /** Counts one start from `address` through `request`; refuses past either budget. */
+  private async countStart(request: FileRequestRow, address: string): Promise<void> {
+    const rules = FILE_REQUEST_START_RULES;
+    const byAddress = await this.deps.limiter.consume(rules.address, limiterKey(rules.address, address));
+    const byRequest = await this.deps.limiter.consume(rules.request, limiterKey(rules.request, request.id));
+    if (!byAddress || !byRequest) throw new RateLimitedError(TRANSFER_MESSAGES.tooManyRequestUploads, 3600);
+  }
+
   async start(
     token: string,
     body: { name: string; email: string; message: string; files: { path: string; fileName: string; size: number }[] },
+    address: string,
   ) {
     const request = await this.live(token);
+    await this.countStart(request, address);
     const max = await this.maxBytes(request);
     if (body.files.reduce((sum, f) => sum + f.size, 0) > max)
       throw new AppError(413, 'REQUEST_TOO_LARGE', TRANSFER_MESSAGES.requestTooLarge(formatTransferSize(max)));

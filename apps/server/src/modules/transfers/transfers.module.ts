@@ -57,14 +57,12 @@ export function createTransfersModule(
     userOf: deps.userOf,
   };
   const transfers = new TransfersService(shared);
-  const access = new TransferAccessService({
-    ...shared,
-    limiter: new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock),
-  });
+  const limiter = new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock);
+  const access = new TransferAccessService({ ...shared, limiter });
   const downloadService = new TransferDownloadService(access, repository, core.blobs, deps.zip);
   const housekeeping = new TransferHousekeepingService(shared, transfers);
   const requests = new FileRequestsService(
-    { ...shared, requests: new FileRequestsRepository(core.db), tokens: core.tokens },
+    { ...shared, requests: new FileRequestsRepository(core.db), tokens: core.tokens, limiter },
     transfers.creation,
   );
   return {

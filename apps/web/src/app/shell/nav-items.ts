@@ -33,6 +33,7 @@ export const NAV_ITEMS: NavItem[] = [
     children: [
       { label: 'New transfer', to: '/transfer' },
       { label: 'My Transfers', to: '/transfer/history' },
+      { label: 'File requests', to: '/transfer/requests' },
     ],
   },
   {

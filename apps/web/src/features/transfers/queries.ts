@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-client';
 import { notify } from '../../lib/notify';
 import { publicTransfersApi, transfersApi } from './api';
+import { fileRequestsApi } from './file-requests-api';
 
 export const transferKeys = {
   all: ['transfers'] as const,
@@ -11,6 +12,8 @@ export const transferKeys = {
   publicHead: (token: string) => [...transferKeys.all, 'public', token, 'head'] as const,
   publicContent: (token: string, grant: string) => [...transferKeys.all, 'public', token, 'content', grant] as const,
   peaks: (fileId: string) => [...transferKeys.all, 'peaks', fileId] as const,
+  requests: () => [...transferKeys.all, 'requests'] as const,
+  publicRequest: (token: string) => [...transferKeys.all, 'public-request', token] as const,
 };
 
 /** The signed-in user's transfers, newest first (the server sorts). */
@@ -95,3 +98,26 @@ export const useTransferPeaks = (fileId: string, url: string | null) =>
 /** Whether an answer says the link is gone (expired, deleted, unknown). */
 export const isTransferGone = (error: unknown) =>
   error instanceof ApiError && (error.status === 410 || error.status === 404 || error.status === 400);
+
+/** The owner's live file request links (what came in through each is counted). */
+export const useFileRequests = () =>
+  useQuery({ queryKey: transferKeys.requests(), queryFn: ({ signal }) => fileRequestsApi.list(signal) });
+
+export const useCreateFileRequest = () =>
+  useTransferMutation((body: { message: string; maxBytes: number | null }) => fileRequestsApi.create(body));
+
+export const useRevokeFileRequest = () =>
+  useTransferMutation(
+    (id: string) => fileRequestsApi.revoke(id),
+    () => notify('success', 'File request', 'The link no longer accepts files.'),
+  );
+
+/** Who asks for files through a link; a 410/404 means it was turned off or never existed. */
+export const usePublicFileRequest = (token: string) =>
+  useQuery({
+    queryKey: transferKeys.publicRequest(token),
+    queryFn: ({ signal }) => fileRequestsApi.open(token, signal),
+    enabled: Boolean(token),
+    retry: false,
+    meta: { silent: true },
+  });

@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Box,
   Button,
   Group,
   Paper,
@@ -14,14 +13,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconCloudUpload, IconFiles, IconFolder, IconSparkles } from '@tabler/icons-react';
-import { useRef, type ReactNode } from 'react';
+import { IconSparkles } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { formatBytes } from '../../../lib/format/format';
-import { filesFromInput, type PickedFile } from '../../uploads/walk-drop';
+import type { PickedFile } from '../../uploads/walk-drop';
 import type { MissingFile } from '../transfer-draft-store';
 import { TRANSFER_TEXTS, type TransferMode } from '../transfer-rules';
 import type { TransferDraftFields } from '../transfer-draft-store';
 import { DurationSelect } from './duration-select';
+import { FilePickZone } from './file-pick-zone';
 import { RecipientsInput } from './recipients-input';
 import { SelectedFilesList } from './selected-files-list';
 
@@ -54,17 +54,8 @@ export interface TransferFormProps {
 /** The transfer screen's card: files, duration, name, mode and recipients, message, password, Transfer. */
 export function TransferForm(props: TransferFormProps) {
   const { fields, onFields, files, missing, progress } = props;
-  const filesInput = useRef<HTMLInputElement>(null);
-  const folderInput = useRef<HTMLInputElement>(null);
   const busy = progress !== null;
   const total = files.reduce((sum, f) => sum + f.file.size, 0);
-
-  const picked = (input: HTMLInputElement | null, source: 'files' | 'folder') => {
-    if (!input?.files) return;
-    props.onPick(filesFromInput(input.files), source);
-    // The same file chosen again after a removal must fire a change.
-    input.value = '';
-  };
 
   return (
     <Paper
@@ -91,54 +82,12 @@ export function TransferForm(props: TransferFormProps) {
               Send files and folders with a link that expires. Drop them anywhere on the page.
             </Text>
           </div>
-          <Box
-            p="md"
-            style={{
-              border: '1px dashed var(--mantine-color-dark-3)',
-              borderRadius: 12,
-              textAlign: 'center',
-              background: props.dragging ? 'var(--mantine-color-violet-light)' : undefined,
-            }}
-          >
-            <Stack gap="xs" align="center">
-              <IconCloudUpload size={32} stroke={1.4} color="var(--mantine-color-violet-4)" />
-              <Text size="sm">{props.dragging ? 'Drop to add to the transfer' : 'Drag files and folders here'}</Text>
-              <Group gap="xs" justify="center">
-                <Button
-                  variant="light"
-                  leftSection={<IconFiles size={16} />}
-                  disabled={busy}
-                  onClick={() => filesInput.current?.click()}
-                >
-                  Select Files
-                </Button>
-                <Button
-                  variant="light"
-                  leftSection={<IconFolder size={16} />}
-                  disabled={busy}
-                  onClick={() => folderInput.current?.click()}
-                >
-                  Select Folder
-                </Button>
-              </Group>
-              <input
-                ref={filesInput}
-                type="file"
-                multiple
-                hidden
-                data-testid="transfer-files-input"
-                onChange={(e) => picked(e.currentTarget, 'files')}
-              />
-              <input
-                ref={folderInput}
-                type="file"
-                hidden
-                data-testid="transfer-folder-input"
-                {...{ webkitdirectory: '', directory: '' }}
-                onChange={(e) => picked(e.currentTarget, 'folder')}
-              />
-            </Stack>
-          </Box>
+          <FilePickZone
+            onPick={props.onPick}
+            dragging={props.dragging}
+            disabled={busy}
+            dropText="Drop to add to the transfer"
+          />
           <SelectedFilesList files={files} missing={missing} onRemove={props.onRemove} disabled={busy} />
           <DurationSelect
             value={fields.durationDays}
