@@ -268,6 +268,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       hasRunningPaidSubscription: (userId) => entitlements.hasRunningPaidSubscription(userId),
       revokeSessions: (userId) =>
         identity.mode === 'embedded' ? revokeOidcRowsOfAccount(db, userId) : Promise.resolve(),
+      abortUploads: (userId, prefixes) => uploads.abortForErasure(userId, prefixes),
       // Every module's part of a user's data, in module order (storage before sharing's clean-up).
       contributions: () => modules.flatMap((m) => (m.userData ? [m.userData] : [])),
     });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_MESSAGES } from '@mixroom/shared';
-import { billingSubscriptions, memberships, users } from '../src/db/schema';
+import type { UploadTicket } from '@mixroom/contracts';
+import { billingSubscriptions, memberships, uploads, users } from '../src/db/schema';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { startClockedServer } from './helpers/clocked-server';
@@ -312,6 +313,16 @@ describe('delete account', () => {
       .values({ resourceId: folder.id, resourceType: 'group', userId: userIdOf(friend), permission: 'EDITOR' });
     const projectDir = join(server.dataDir, 'blobs', 'objects', 'projects', ticket.project.id);
     expect(existsSync(projectDir)).toBe(true);
+    // An upload left halfway: its part is stored, but it is no blob yet, so no key prefix covers it.
+    const half = await me.api<UploadTicket>('/api/projects/upload', {
+      method: 'POST',
+      body: { groupId: folder.id, fileName: 'Half.wav', size: 2_000 },
+    });
+    const { url } = await me.api<{ url: string }>(`/api/uploads/${half.upload.id}/parts/1/url`, { method: 'POST' });
+    expect((await fetch(new URL(url, server.url), { method: 'PUT', body: Buffer.alloc(2_000, 7) })).ok).toBe(true);
+    const [open] = await db.select().from(uploads).where(eq(uploads.id, half.upload.id));
+    const partDir = join(server.dataDir, 'blobs', 'multipart', open!.driverUploadId);
+    expect(existsSync(partDir)).toBe(true);
 
     const deleted = await call(server.url, '/api/me/deletion', {
       method: 'POST',
@@ -326,6 +337,7 @@ describe('delete account', () => {
       timeoutMs: 20_000,
     });
     expect(existsSync(projectDir)).toBe(false);
+    expect(existsSync(partDir)).toBe(false);
     expect(await db.select().from(memberships).where(eq(memberships.resourceId, folder.id))).toEqual([]);
     const listing = await call(server.url, '/api/groups/root/items', { token: friend });
     expect(JSON.stringify(listing.body)).not.toContain('Shared album');

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, eq, like, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { uploadParts, uploads } from '../../db/schema';
 
@@ -43,6 +43,15 @@ export class UploadsRepository {
 
   async setStatus(id: string, status: UploadRow['status']): Promise<void> {
     await this.db.update(uploads).set({ status, updatedAt: new Date() }).where(eq(uploads.id, id));
+  }
+
+  /** Open sessions the user started, or writing under one of `prefixes` (whoever started them). */
+  async openOfOrUnder(ownerId: string, prefixes: string[]): Promise<UploadRow[]> {
+    const under = prefixes.map((prefix) => like(uploads.blobKey, `${prefix.replace(/[\\%_]/g, '\\$&')}%`));
+    return this.db
+      .select()
+      .from(uploads)
+      .where(and(eq(uploads.status, 'open'), or(eq(uploads.ownerId, ownerId), ...under)));
   }
 
   async staleOpen(before: Date): Promise<UploadRow[]> {

@@ -119,6 +119,16 @@ export class UploadsService {
     await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
   }
 
+  /**
+   * Ends every open session of an account being erased, and every session writing into its items:
+   * a multipart upload's stored parts are not blobs yet, so deleting the items' keys leaves them.
+   */
+  async abortForErasure(ownerId: string, prefixes: string[]): Promise<number> {
+    const open = await this.repository.openOfOrUnder(ownerId, prefixes);
+    for (const upload of open) await this.abortSession(upload.id);
+    return open.length;
+  }
+
   /** Aborts uploads nobody touched for `maxAgeMs` (run by the maintenance job). */
   async abortStale(maxAgeMs: number): Promise<number> {
     const stale = await this.repository.staleOpen(new Date(Date.now() - maxAgeMs));

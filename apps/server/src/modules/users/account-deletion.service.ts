@@ -41,6 +41,8 @@ export interface AccountDeletionDeps {
   revokeSessions: (userId: string) => Promise<unknown>;
   /** Closes the account's open sockets' topics at once. */
   signOutSockets: (userId: string) => Promise<void>;
+  /** Ends the open uploads of the account and into its items (their parts are not blobs yet). */
+  abortUploads: (userId: string, prefixes: string[]) => Promise<unknown>;
   contributions: () => UserDataContribution[];
 }
 
@@ -74,6 +76,7 @@ export class AccountDeletionService {
     const contributions = this.deps.contributions();
     const prefixes: string[] = [];
     for (const contribution of contributions) prefixes.push(...((await contribution.blobPrefixes?.(userId)) ?? []));
+    await this.deps.abortUploads(userId, prefixes);
     for (const prefix of prefixes) await this.deps.blobs.deletePrefix(prefix);
     if (user.photoKey) await this.deps.blobs.delete(user.photoKey).catch(() => undefined);
     this.deps.faults.crashIf('account.erase.after-blobs');

@@ -50,6 +50,7 @@ export function createAccountModule(
     localAccounts: boolean;
     hasRunningPaidSubscription: (userId: string) => Promise<boolean>;
     revokeSessions: (userId: string) => Promise<unknown>;
+    abortUploads: (userId: string, prefixes: string[]) => Promise<unknown>;
     contributions: () => UserDataContribution[];
   },
 ): AccountModule {
@@ -85,6 +86,7 @@ export function createAccountModule(
     hasRunningPaidSubscription: deps.hasRunningPaidSubscription,
     revokeSessions: deps.revokeSessions,
     signOutSockets: (userId) => core.accessChanges.forUsers([userId]),
+    abortUploads: deps.abortUploads,
     contributions: deps.contributions,
   });
   const userData: UserDataContribution = {
