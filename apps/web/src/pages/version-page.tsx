@@ -15,6 +15,8 @@ import { PlayerEffects } from '../features/review/components/player-effects';
 import { ReviewHeader } from '../features/review/components/review-header';
 import { ShortcutsDialog } from '../features/review/components/shortcuts-dialog';
 import { CompareBar } from '../features/review/components/compare-bar';
+import { CompareWaveform } from '../features/review/components/compare-waveform';
+import { DifferenceLane } from '../features/review/components/difference-lane';
 import { ReviewToolbar, type Panel } from '../features/review/components/review-toolbar';
 import { TransportBar } from '../features/review/components/transport-bar';
 import { WaveformUnavailable, WaveformView, type Draft } from '../features/review/components/waveform-view';
@@ -127,7 +129,6 @@ function VersionReview({
   const ready = version.status === 'ready';
   const peaks = usePeaks(version.id, ready);
   const stream = useStreamUrl(version.id, ready);
-  const comments = useComments(version.id);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const [panels, setPanels] = useState<Set<Panel>>(new Set());
@@ -162,8 +163,20 @@ function VersionReview({
   }, [highlighted]);
   const onLoadError = useCallback(() => setLoadFailed(true), []);
   const [filter, setFilter] = useState<CommentFilter>('all');
-  const shownComments = useMemo(() => filterComments(comments.data ?? [], filter), [comments.data, filter]);
   const compare = useCompare(player, version, versions);
+  // Comments follow the version heard: B's while B plays in A/B mode.
+  const other = compare.other;
+  const bHeard = Boolean(other) && compare.state.active === 'B';
+  const shown = bHeard && other ? other : version;
+  useTopic(other && other.projectId !== projectId ? `project:${other.projectId}` : null);
+  const comments = useComments(shown.id);
+  const shownComments = useMemo(() => filterComments(comments.data ?? [], filter), [comments.data, filter]);
+  // Bumped by the loudness dialog's link: the platform selector comes into view, open.
+  const [revealPlatform, setRevealPlatform] = useState(0);
+  const previewPlatforms = useCallback(() => {
+    toggle('loudness');
+    setRevealPlatform((n) => n + 1);
+  }, [toggle]);
   const composer = useRef<HTMLTextAreaElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const showHelp = useCallback(() => setHelpOpen(true), []);
@@ -171,7 +184,7 @@ function VersionReview({
   const shortcuts = useMemo(() => {
     // A draft at the playhead, then the comment box, ready to type.
     const startDraft = (type: Draft['type']) => {
-      setDraft(newDraft(type, player?.getState().currentTime ?? 0, version.durationSeconds ?? 0));
+      setDraft(newDraft(type, player?.getState().currentTime ?? 0, shown.durationSeconds ?? 0));
       composer.current?.focus();
     };
     return {
@@ -180,7 +193,7 @@ function VersionReview({
       onCompare: () => mix?.toggle(),
       onHelp: showHelp,
     };
-  }, [player, version.durationSeconds, mix, showHelp]);
+  }, [player, shown.durationSeconds, mix, showHelp]);
 
   const media = version.media;
   const corrupt = version.status === 'corrupt' || loadFailed;
@@ -246,6 +259,25 @@ function VersionReview({
                 }
                 onOpenComment={open}
                 onPlayer={setPlayer}
+                dimmed={bHeard}
+                label={other ? `A · v${version.number}` : null}
+                below={
+                  other && (
+                    <>
+                      <CompareWaveform
+                        versionId={other.id}
+                        label={`B · ${compare.otherProject ? `${compare.otherProject} ` : ''}v${other.number}`}
+                        duration={peaks.data.durationSeconds}
+                        active={bHeard}
+                      />
+                      <DifferenceLane
+                        versionId={version.id}
+                        otherVersionId={other.id}
+                        duration={peaks.data.durationSeconds}
+                      />
+                    </>
+                  )
+                }
               >
                 <VersionWarning version={version} />
                 {panels.has('spectrogram') && spectrogram.isFetching && (
@@ -255,7 +287,7 @@ function VersionReview({
                 )}
                 <TransportBar onShortcuts={showHelp} />
                 {panels.has('meter') && <PeakMeter />}
-                <CompareBar version={version} versions={versions} compare={compare} />
+                <CompareBar version={version} versions={versions} compare={compare} revealPlatform={revealPlatform} />
               </WaveformView>
             ) : (
               <Center h={180}>
@@ -264,9 +296,14 @@ function VersionReview({
             )}
           </div>
           <CommentsPanel
-            versionId={version.id}
+            versionId={shown.id}
+            subtitle={
+              other
+                ? `on ${bHeard ? 'B' : 'A'} · ${bHeard && compare.otherProject ? `${compare.otherProject} ` : ''}v${shown.number}`
+                : null
+            }
             comments={comments.data ?? []}
-            duration={version.durationSeconds ?? 0}
+            duration={shown.durationSeconds ?? 0}
             draft={draft}
             onDraft={setDraft}
             highlightedId={highlighted}
@@ -279,7 +316,12 @@ function VersionReview({
         {corrupt && (
           <CorruptVersionDialog version={version} canDelete={item.capabilities.canEdit} remaining={versions} />
         )}
-        <LoudnessDialog version={version} opened={panels.has('loudness')} onClose={() => toggle('loudness')} />
+        <LoudnessDialog
+          version={version}
+          opened={panels.has('loudness')}
+          onClose={() => toggle('loudness')}
+          onPreview={ready && !corrupt ? previewPlatforms : null}
+        />
         <AttachmentsDialog
           projectId={projectId}
           opened={panels.has('attachments')}

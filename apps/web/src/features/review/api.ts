@@ -38,6 +38,12 @@ export const reviewApi = {
   setPresence: (versionId: string, state: 'online' | 'offline') =>
     call(reviewEndpoints.setPresence, { params: { id: versionId }, body: { state } }),
   streamUrl: (versionId: string) => call(reviewEndpoints.stream, { params: { id: versionId } }),
+  difference: (versionId: string, otherVersionId: string, retry: boolean, signal?: AbortSignal) =>
+    call(reviewEndpoints.difference, {
+      params: { id: versionId },
+      query: { with: otherVersionId, ...(retry ? { retry: 'true' as const } : {}) },
+      signal,
+    }),
   spectrogramUrl: (versionId: string, signal?: AbortSignal) =>
     call(reviewEndpoints.spectrogram, { params: { id: versionId }, signal }).then((r) => r.url),
   peaks: (versionId: string, signal?: AbortSignal) =>

@@ -11,6 +11,8 @@ export const reviewKeys = {
   peaks: (versionId: string) => [...reviewKeys.all, 'peaks', versionId] as const,
   spectrogram: (versionId: string) => [...reviewKeys.all, 'spectrogram', versionId] as const,
   stream: (versionId: string) => [...reviewKeys.all, 'stream', versionId] as const,
+  difference: (versionId: string, otherVersionId: string) =>
+    [...reviewKeys.all, 'difference', versionId, otherVersionId] as const,
   attachments: (projectId: string) => [...reviewKeys.all, 'attachments', projectId] as const,
 };
 
@@ -64,6 +66,20 @@ export const useStreamUrl = (versionId: string, enabled: boolean) =>
     staleTime: 4 * 60_000,
     retry: (failures, error) => (isPreparingPreview(error) ? failures < 100 : failures < 2),
     retryDelay: (failures, error) => (isPreparingPreview(error) ? 3000 : Math.min(1000 * 2 ** failures, 10_000)),
+    meta: { silent: true },
+  });
+
+/**
+ * Where B differs from A. The first request starts the analysis on the server; while it runs the
+ * answer says how far it got, and this asks again every second until it is ready or failed.
+ */
+export const useDifference = (versionId: string, otherVersionId: string | null) =>
+  useQuery({
+    queryKey: reviewKeys.difference(versionId, otherVersionId ?? ''),
+    queryFn: ({ signal }) => reviewApi.difference(versionId, otherVersionId!, false, signal),
+    enabled: Boolean(otherVersionId),
+    staleTime: Infinity,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
     meta: { silent: true },
   });
 

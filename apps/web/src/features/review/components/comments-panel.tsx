@@ -38,6 +38,7 @@ export function matchesSearch(comment: Comment, q: string): boolean {
 
 export function CommentsPanel({
   versionId,
+  subtitle = null,
   comments,
   duration,
   draft,
@@ -49,6 +50,8 @@ export function CommentsPanel({
   composer,
 }: {
   versionId: string;
+  /** Which version's comments these are, when two are compared (they follow the one heard). */
+  subtitle?: string | null;
   comments: Comment[];
   duration: number;
   draft: Draft | null;
@@ -133,6 +136,11 @@ export function CommentsPanel({
           <Badge variant="light" size="sm">
             {comments.length}
           </Badge>
+          {subtitle && (
+            <Text size="xs" c="dimmed" data-testid="comments-of">
+              {subtitle}
+            </Text>
+          )}
         </Group>
         <Tooltip label="Search comments">
           <ActionIcon

@@ -1,26 +1,58 @@
 import { Badge, Group, SegmentedControl, Select, Switch, Tooltip } from '@mantine/core';
 import { IconHeadphones, IconArrowsExchange } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import type { Version } from '@mixroom/contracts';
 import type { Compare } from '../hooks/use-compare';
 import { formatGain, PLATFORMS, type PlatformChoice } from '../playback-gain';
+import { ReferencePicker } from './reference-picker';
+
+/** The picker's entry that opens the search for a version of another project. */
+const REFERENCE = 'reference';
 
 /**
- * A/B against another version of the project at the same playhead (key B), optionally matched in
- * loudness, and "hear it as" a streaming platform's normalisation would play it. The gain each
- * one applies is shown.
+ * A/B against another version of the project, or a reference track from any project the user
+ * sees, at the same playhead (key B), optionally matched in loudness, and "hear it as" a streaming
+ * platform's normalisation would play it. The gain each one applies is shown. `revealPlatform`
+ * counts requests (from the loudness dialog) to bring the platform selector into view, open.
  */
 export function CompareBar({
   version,
   versions,
   compare,
+  revealPlatform,
 }: {
   version: Version;
   versions: Version[];
   compare: Compare;
+  revealPlatform: number;
 }) {
-  const { state, other, platform } = compare;
+  const { state, other, platform, otherProject } = compare;
   const choices = versions.filter((v) => v.id !== version.id && v.status === 'ready');
   const comparing = Boolean(other);
+  const [picking, setPicking] = useState(false);
+  const [platformsOpen, setPlatformsOpen] = useState(false);
+  const platformInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!revealPlatform) return;
+    platformInput.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    platformInput.current?.focus();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- opened on request from another dialog
+    setPlatformsOpen(true);
+  }, [revealPlatform]);
+  const bLabel = other ? (otherProject ? `${otherProject} v${other.number}` : `v${other.number}`) : '';
+  const data = [
+    {
+      group: 'This project',
+      items: choices.map((v) => ({ value: v.id, label: `B: v${v.number} · ${v.name}` })),
+    },
+    {
+      group: 'Reference track',
+      items: [
+        ...(other && otherProject ? [{ value: other.id, label: `B: ${otherProject} · v${other.number}` }] : []),
+        { value: REFERENCE, label: 'From another project…' },
+      ],
+    },
+  ];
   const gainA = state.gains.a;
   const gainB = state.gains.b;
   return (
@@ -29,21 +61,29 @@ export function CompareBar({
         <IconArrowsExchange size={16} color="#a9a3c9" aria-hidden />
         <Select
           aria-label="Compare with"
-          placeholder={choices.length ? 'Compare with…' : 'No other version to compare'}
+          placeholder="Compare with…"
           size="xs"
-          w={200}
+          w={220}
           clearable
-          disabled={!choices.length}
-          data={choices.map((v) => ({ value: v.id, label: `B: v${v.number} · ${v.name}` }))}
+          data={data}
           value={other?.id ?? null}
-          onChange={compare.setOtherId}
+          onChange={(id) => {
+            if (id === REFERENCE) return setPicking(true);
+            const chosen = id && choices.find((v) => v.id === id);
+            if (chosen) compare.pick({ id: chosen.id, projectId: chosen.projectId });
+            else if (!id) compare.pick(null);
+          }}
+        />
+        <ReferencePicker
+          opened={picking}
+          currentVersionId={version.id}
+          onClose={() => setPicking(false)}
+          onPick={compare.pick}
         />
       </Group>
       {comparing && (
         <>
-          <Tooltip
-            label={`Switch at the same playhead (key B). Comments and the waveform are those of v${version.number}.`}
-          >
+          <Tooltip label="Switch at the same playhead (key B). Comments follow the version playing.">
             <SegmentedControl
               size="xs"
               aria-label="Playing"
@@ -54,7 +94,7 @@ export function CompareBar({
               onChange={(side) => compare.mix?.switchTo(side as 'A' | 'B')}
               data={[
                 { value: 'A', label: `A · v${version.number}` },
-                { value: 'B', label: state.bReady ? `B · v${other!.number}` : 'B · loading…' },
+                { value: 'B', label: state.bReady ? `B · ${bLabel}` : 'B · loading…' },
               ]}
               color={state.active === 'B' ? 'orange' : 'violet'}
             />
@@ -73,10 +113,14 @@ export function CompareBar({
       <Group gap={6} wrap="nowrap">
         <IconHeadphones size={16} color="#a9a3c9" aria-hidden />
         <Select
+          ref={platformInput}
           aria-label="Hear it as"
           size="xs"
           w={140}
           allowDeselect={false}
+          dropdownOpened={platformsOpen}
+          onDropdownOpen={() => setPlatformsOpen(true)}
+          onDropdownClose={() => setPlatformsOpen(false)}
           data={PLATFORMS.map((p) => ({ value: p, label: p === 'Original' ? 'As mastered' : `As ${p}` }))}
           value={platform}
           onChange={(p) => compare.setPlatform((p ?? 'Original') as PlatformChoice)}

@@ -1,4 +1,5 @@
-import { Group, Loader, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Loader, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { IconHeadphones } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Version } from '@mixroom/contracts';
 import { appliedGain, LOUDNESS_TARGETS, normalisationGain } from '@mixroom/shared';
@@ -133,15 +134,20 @@ function PlatformTable({ rows, compact }: { rows: PlatformRow[]; compact: boolea
   );
 }
 
-/** Integrated loudness and true peak from the processing job, against each platform's target. */
+/**
+ * Integrated loudness and true peak from the processing job, against each platform's target, with
+ * a way to hear it as a platform plays it (`onPreview`, null while the player can't play).
+ */
 export function LoudnessDialog({
   version,
   opened,
   onClose,
+  onPreview,
 }: {
   version: Version;
   opened: boolean;
   onClose: () => void;
+  onPreview: (() => void) | null;
 }) {
   const compact = useMediaQuery('(max-width: 36em)') ?? false;
   const loudness = version.loudness;
@@ -177,6 +183,13 @@ export function LoudnessDialog({
             Measured with EBU R128 (ITU-R BS.1770) over the whole file. Platforms that raise quiet tracks stop at −1
             dBTP; the others leave them as they are.
           </Text>
+          {onPreview && (
+            <Group justify="flex-end">
+              <Button variant="light" leftSection={<IconHeadphones size={16} />} onClick={onPreview}>
+                Hear it as each platform plays it
+              </Button>
+            </Group>
+          )}
         </Stack>
       )}
     </Modal>

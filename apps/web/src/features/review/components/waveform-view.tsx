@@ -28,6 +28,9 @@ export function WaveformView({
   onOpenComment,
   onPlayer,
   onSourceExpired,
+  dimmed = false,
+  label = null,
+  below,
   children,
 }: {
   peaks: PeaksFile;
@@ -40,6 +43,12 @@ export function WaveformView({
   onPlayer: (player: PlayerController | null) => void;
   /** The player's stream URL expired: fetch a fresh one (it arrives as a new `streamUrl`). */
   onSourceExpired?: () => void;
+  /** A/B mode with B heard: A's waveform steps back. */
+  dimmed?: boolean;
+  /** Names the waveform when another is shown under it ("A · v1"). */
+  label?: string | null;
+  /** Lanes drawn under the ruler on the same time scale (B's waveform, what changed). */
+  below?: ReactNode;
   children: ReactNode;
 }) {
   const waveRef = useRef<HTMLDivElement>(null);
@@ -88,8 +97,13 @@ export function WaveformView({
   return (
     <>
       <div ref={minimapRef} className={classes.minimap} data-testid="minimap" />
-      <div className={classes.waveHost}>
+      <div
+        className={`${classes.waveHost} ${dimmed ? classes.dimmed : ''}`}
+        data-testid="wave-host"
+        data-dimmed={dimmed}
+      >
         <div ref={waveRef} className={classes.wave} data-testid="waveform" />
+        {label && <div className={`${classes.waveLabel} ${classes.waveLabelA}`}>{label}</div>}
         <Follow player={player} className={classes.markerLayer}>
           <CommentMarkers comments={comments} duration={peaks.durationSeconds} onOpen={onOpenComment} />
           {draft?.type === 'timestamp' && <DraftMarker at={draft.start / peaks.durationSeconds} />}
@@ -108,6 +122,7 @@ export function WaveformView({
           </Follow>
         </SpectrogramLane>
       )}
+      {below}
       {children}
     </>
   );
@@ -125,7 +140,7 @@ function DraftMarker({ at }: { at: number }) {
 }
 
 /** A layer in the page that tracks the waveform's zoomed width and scroll. */
-function Follow({
+export function Follow({
   player,
   className,
   children,

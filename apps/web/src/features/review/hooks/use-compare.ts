@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Version } from '@mixroom/contracts';
+import { useProject } from '../../storage/queries';
 import { PlaybackMix, type CompareState } from '../ab-compare';
 import { playbackGains, type PlatformChoice } from '../playback-gain';
 import type { PlayerController } from '../player-controller';
@@ -8,11 +9,19 @@ import { useStreamUrl } from '../queries';
 const idle: CompareState = { active: 'A', bReady: false, gains: { a: 0, b: 0 } };
 const noop = () => () => undefined;
 
+/** The version B is: one of this project's, or a reference track of any project the user sees. */
+export interface ComparePick {
+  id: string;
+  projectId: string;
+}
+
 export interface Compare {
   mix: PlaybackMix | null;
   state: CompareState;
   other: Version | null;
-  setOtherId: (id: string | null) => void;
+  /** B's project name when B is a reference track from another project. */
+  otherProject: string | null;
+  pick: (choice: ComparePick | null) => void;
   match: boolean;
   setMatch: (match: boolean) => void;
   platform: PlatformChoice;
@@ -24,11 +33,15 @@ export interface Compare {
  * either is asked for: until then the player plays its media element directly, as before.
  */
 export function useCompare(player: PlayerController | null, version: Version, versions: Version[]): Compare {
-  const [otherId, setOtherId] = useState<string | null>(null);
+  const [choice, pick] = useState<ComparePick | null>(null);
+  const reference = choice && choice.projectId !== version.projectId ? choice.projectId : null;
+  const referenceProject = useProject(reference);
   const [match, setMatch] = useState(true);
   const [platform, setPlatform] = useState<PlatformChoice>('Original');
   const [mix, setMix] = useState<PlaybackMix | null>(null);
-  const other = versions.find((v) => v.id === otherId) ?? null;
+  const pool = reference ? (referenceProject.data?.versions ?? []) : versions;
+  const other = (choice && pool.find((v) => v.id === choice.id)) ?? null;
+  const otherProject = reference ? (referenceProject.data?.project.name ?? null) : null;
   const wanted = Boolean(player) && (Boolean(other) || platform !== 'Original');
   const stream = useStreamUrl(other?.id ?? '', Boolean(other));
 
@@ -63,5 +76,5 @@ export function useCompare(player: PlayerController | null, version: Version, ve
   }, [mix, platform, match, version.loudness, other]);
 
   const state = useSyncExternalStore(mix?.subscribe ?? noop, () => mix?.getState() ?? idle);
-  return { mix, state, other, setOtherId, match, setMatch, platform, setPlatform };
+  return { mix, state, other, otherProject, pick, match, setMatch, platform, setPlatform };
 }
