@@ -86,6 +86,8 @@ function decodeForAnalysis(tools: MediaTools, input: string) {
     exited,
     stop: () => {
       stopped = true;
+      // The process only reports closed once its output is: output no one will read is dropped.
+      child.stdout.destroy();
       child.kill('SIGKILL');
     },
   };

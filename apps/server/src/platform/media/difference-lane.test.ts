@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIFFERENCE_LANE } from '@mixroom/shared';
+import { makeAudio } from '../../../test/helpers/audio';
 import { CHANGE, changedPair } from '../../../test/helpers/changed-pair';
 import { analyzeDifference } from './difference-analysis';
 import { changedRegions, decodeLevels, encodeLevels, poolLevels } from './difference-lane';
@@ -37,6 +38,16 @@ describe('the difference lane of two bounces', () => {
     const same = await analyzeDifference(tools, { a, b: a }, { durationSeconds: 8 });
     expect(same.offsetSeconds).toBe(0);
     expect(Math.max(...same.levels)).toBe(DIFFERENCE_LANE.floorDb);
+  });
+
+  it('an unrelated, longer B (a reference track) is taken as it starts, and its unread rest ends with the job', async () => {
+    const a = makeAudio('Song.wav', { seconds: 3, frequency: 440 });
+    const b = makeAudio('Other song.wav', { seconds: 30, frequency: 1000 });
+    const result = await analyzeDifference(tools, { a, b }, { durationSeconds: 3 });
+    expect(result.offsetSeconds).toBe(0);
+    expect(result.levels.length).toBe(60);
+    // Nothing of A is in B: the difference is as loud as A throughout.
+    expect(Math.min(...result.levels)).toBeGreaterThan(-1);
   });
 
   it('keeps levels to the hundredth of a dB, pools them by their loudest, joins short gaps', () => {

@@ -16,6 +16,8 @@ export const ANALYSIS = {
   /** The coarse search runs at a quarter of the rate; the fine one looks this many frames around it. */
   coarseFactor: 4,
   refineFrames: 8,
+  /** Below this normalized correlation at the best lag, the two are not the same recording. */
+  minCorrelation: 0.3,
   /** Half the taps of the fractional-delay filter that lines B up between samples. */
   halfTaps: 16,
   /** The stretch of the opening on which the fraction of a sample is searched. */
@@ -138,8 +140,10 @@ export function findOffset(
     scores.set(k, score);
     if (score > (scores.get(lag) ?? -Infinity)) lag = k;
   }
-  const fraction = refineFraction(a, b, lag);
-  return { lag, fraction, correlation: scores.get(lag) ?? 0 };
+  const correlation = scores.get(lag) ?? 0;
+  // Unrelated audio (a reference track of another song) lines up nowhere: it is compared as it starts.
+  if (correlation < ANALYSIS.minCorrelation) return { lag: 0, fraction: 0, correlation };
+  return { lag, fraction: refineFraction(a, b, lag), correlation };
 }
 
 /**

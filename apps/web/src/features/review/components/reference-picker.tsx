@@ -28,7 +28,9 @@ export function ReferencePicker({
   const search = useSearch(debounced);
   const project = useProject(projectId);
   const projects = (search.data?.items ?? []).filter((item) => item.kind === 'project');
-  const versions = (project.data?.versions ?? []).filter((v) => v.status === 'ready' && v.id !== currentVersionId);
+  const versions = (project.data?.versions ?? []).filter(
+    (v) => v.status === 'ready' && v.durationSeconds && v.id !== currentVersionId,
+  );
   const close = () => {
     setProjectId(null);
     onClose();
