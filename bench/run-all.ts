@@ -6,6 +6,7 @@ import { benchCompare } from './compare.bench';
 import { benchHttp } from './http.bench';
 import { benchReview } from './review.bench';
 import { benchListing, benchProcessing, benchUpload } from './storage.bench';
+import { benchTransfers } from './transfers.bench';
 
 /** `npm run bench` runs all; `npm run bench -- http listing` picks some. */
 const all = {
@@ -16,6 +17,7 @@ const all = {
   review: benchReview,
   compare: benchCompare,
   admin: benchAdminTable,
+  transfers: benchTransfers,
 } as const;
 const picked = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 
