@@ -3,7 +3,9 @@
  * a 440 Hz tone, B a 1 kHz tone, so what is heard tells which side plays. The switch is timed in
  * the audio itself: key press → the first 256-sample block where B dominates, plus the output
  * latency the context reports. Baseline in the same run: switching by loading B into one media
- * element at the same time (what a player without A/B does), key press → `playing`.
+ * element at the same time (what a player without A/B does), key press → `playing`. Also the
+ * "what changed" lane of the pair: from picking B to the lane drawn, and the server process's
+ * memory meanwhile (both files are streamed through ffmpeg, never held whole).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -172,9 +174,18 @@ export async function benchCompare(): Promise<string> {
       timeout: 60_000,
     });
     const aloneHeap = await heapMb(page);
+    const rssBefore = process.memoryUsage().rss / 1e6;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss / 1e6)), 100);
+    const picked = performance.now();
     await page.getByRole('textbox', { name: 'Compare with' }).click();
     await page.getByRole('option', { name: /^B: v2/ }).click();
     await page.getByTestId('ab-toggle').getByText('B · v2').waitFor({ timeout: 60_000 });
+    // The server process runs in this one: its resident memory while the lane is computed.
+    await page.locator('[data-testid="difference-lane"][data-status="ready"]').waitFor({ timeout: 1_200_000 });
+    const laneSeconds = (performance.now() - picked) / 1000;
+    clearInterval(sampler);
+    const regions = await page.getByTestId('changed-region').count();
     await page.evaluate(
       (seconds) => (window as unknown as { __mixroomPlayer: { seek(t: number): void } }).__mixroomPlayer.seek(seconds),
       minutes * 30,
@@ -200,7 +211,9 @@ export async function benchCompare(): Promise<string> {
       `| key press → other version dominates the output (median, worst) | ${switchMs.toFixed(1)} ms, ${max(switches.map((s) => s.graphMs)).toFixed(1)} ms | < 50 ms | reload one element at the same time → playing, median ${reloadMs.toFixed(0)} ms | ${(switchMs / reloadMs).toFixed(2)} |`,
       `| + the output latency the context reports | ${latency.toFixed(1)} ms | | | |`,
       `| lowest level during a switch vs before it (worst) | ${Math.min(...switches.map((s) => s.dipDb)).toFixed(1)} dB | no gap (a dip of a few dB at most) | | |`,
-      `| JS heap with both loaded (after GC) | ${bothHeap.toFixed(1)} MB | < 150 MB | A alone ${aloneHeap.toFixed(1)} MB | ${(bothHeap / aloneHeap).toFixed(2)} |`,
+      `| JS heap with both loaded: both waveforms, the lane (after GC) | ${bothHeap.toFixed(1)} MB | < 150 MB | A alone ${aloneHeap.toFixed(1)} MB | ${(bothHeap / aloneHeap).toFixed(2)} |`,
+      `| "what changed" lane: pick B → lane drawn | ${laneSeconds.toFixed(1)} s (changed regions: ${regions}; the two tones differ throughout) | | | |`,
+      `| server process memory (RSS) while the lane is computed, peak | ${rssPeak.toFixed(0)} MB | flat: files streamed | before ${rssBefore.toFixed(0)} MB | ${(rssPeak / rssBefore).toFixed(2)} |`,
     ].join('\n');
   } finally {
     await browser.close();
