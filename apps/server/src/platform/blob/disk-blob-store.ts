@@ -17,6 +17,8 @@ import {
 } from './blob-store';
 import type { UrlSigner } from './url-signer';
 
+const READ_CHUNK = 1024 * 1024;
+
 const expiry = (o: SignOptions & StableSignOptions, now: number) =>
   Math.floor((o.signedAt?.getTime() ?? now) / 1000) + o.expiresInSeconds;
 
@@ -77,7 +79,11 @@ export class DiskBlobStore implements BlobStore {
   async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.path(key);
     await stat(path);
-    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    // 1 MiB reads: whole-file streams (ZIPs, transfers) run near disk speed instead of in 64 KiB steps.
+    return createReadStream(path, {
+      highWaterMark: READ_CHUNK,
+      ...(range ? { start: range.start, end: range.end } : {}),
+    });
   }
 
   async head(key: string): Promise<BlobInfo | null> {

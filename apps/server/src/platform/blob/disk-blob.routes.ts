@@ -20,6 +20,14 @@ export async function diskBlobRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+  // An upload refused before its body was read (bad signature, part too large, upload closed)
+  // leaves the rest of the body in flight: the connection is closed after the answer, rather than
+  // kept waiting for bytes nobody will read (which also held a graceful shutdown for minutes).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'PUT' && !request.raw.complete) void reply.header('Connection', 'close');
+    return payload;
+  });
+
   const verify = (action: 'get' | 'put' | 'part', query: Query) => {
     const claims = deps.signer.verify(action, query);
     if (!claims) throw new AppError(403, 'SIGNATURE', 'This link is invalid or has expired.');

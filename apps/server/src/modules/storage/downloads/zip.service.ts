@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough, Transform, type Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import { Transform, type Readable } from 'node:stream';
 import { projectCapabilities } from '@mixroom/shared';
 import type { ItemPolicy } from '../../../access/item.policy';
 import type { ProjectRow } from '../../../db/rows';
 import { AppError } from '../../../http/app-error';
+import { storedZip, storedZipSize } from '../../../platform/archive/stored-zip';
 import type { BlobStore } from '../../../platform/blob/blob-store';
 import type { Actor } from '../../../platform/identity/actor';
 import type { EventBus } from '../../../platform/realtime/event-bus';
@@ -176,18 +176,13 @@ export class ZipService {
   ): Promise<{ body: Readable; size: number; fileName: string }> {
     if (entries.length === 0) throw AppError.notFound('There is nothing to download here.');
 
-    const zip = new ZipFile();
-    for (const entry of entries) {
-      zip.addReadStreamLazy(entry.path, { size: entry.size, compress: false, mtime: entry.mtime }, (done) => {
-        (entry.open ? entry.open() : this.deps.blobs.get(entry.blobKey)).then(
-          (stream) => done(null, stream),
-          (error: unknown) => done(error, new PassThrough()),
-        );
-      });
-    }
-    const size = await new Promise<number>((resolve) =>
-      zip.end({ forceZip64Format: false, comment: '' }, ((total: number) => resolve(total)) as () => void),
-    );
+    const files = entries.map((entry) => ({
+      path: entry.path,
+      size: entry.size,
+      mtime: entry.mtime,
+      open: entry.open ?? (() => this.deps.blobs.get(entry.blobKey)),
+    }));
+    const size = storedZipSize(files);
 
     let sent = 0;
     const publish = (percent: number) =>
@@ -209,8 +204,10 @@ export class ZipService {
       },
     });
     counter.on('close', () => clearInterval(timer));
+    // A file that can't be read ends the download with an error rather than a stalled response.
+    const archive = storedZip(files).on('error', (error) => counter.destroy(error));
     return {
-      body: (zip.outputStream as Readable).pipe(counter),
+      body: archive.pipe(counter),
       size,
       fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip`,
     };
