@@ -55,32 +55,48 @@ export async function uploadFile(options: UploadOptions): Promise<Version> {
   options.onProgress?.({ sentBytes, totalBytes: file.size });
 
   const pending = Array.from({ length: session.partCount }, (_, i) => i + 1).filter((n) => !done.has(n));
+  // The first failure is the one reported; it stops every other part of this attempt.
+  let failure: { error: unknown } | undefined;
+  const fail = (error: unknown) => {
+    failure ??= { error };
+    stop.abort();
+  };
+  const urlOf = (partNumber: number) => {
+    const url = api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, { method: 'POST', signal });
+    // Awaited later; a failure meanwhile is reported there, not as an unhandled rejection.
+    url.catch(() => undefined);
+    return url;
+  };
+  const records: Promise<void>[] = [];
+  // Each worker asks for its next part's URL while the current part's bytes travel, and records a
+  // stored part without waiting: the connection to the storage never idles on an API round trip.
   const worker = async () => {
-    for (let partNumber = pending.shift(); partNumber !== undefined; partNumber = pending.shift()) {
-      const slice = file.slice((partNumber - 1) * session.partSize, Math.min(file.size, partNumber * session.partSize));
-      const { url } = await api<{ url: string }>(`/api/uploads/${session.id}/parts/${partNumber}/url`, {
-        method: 'POST',
-        signal,
-      });
-      const etag = await putPart(url, slice, signal);
-      await api(`/api/uploads/${session.id}/parts/${partNumber}`, {
+    let partNumber = pending.shift();
+    let url = partNumber === undefined ? undefined : urlOf(partNumber);
+    while (partNumber !== undefined && url !== undefined) {
+      const current = { partNumber, url };
+      partNumber = pending.shift();
+      url = partNumber === undefined ? undefined : urlOf(partNumber);
+      const start = (current.partNumber - 1) * session.partSize;
+      const slice = file.slice(start, Math.min(file.size, current.partNumber * session.partSize));
+      const etag = await putPart((await current.url).url, slice, signal);
+      const record = api(`/api/uploads/${session.id}/parts/${current.partNumber}`, {
         method: 'PUT',
         body: { etag, size: slice.size },
         signal,
-      });
-      sentBytes += slice.size;
-      options.onProgress?.({ sentBytes, totalBytes: file.size });
+      }).then(() => {
+        sentBytes += slice.size;
+        options.onProgress?.({ sentBytes, totalBytes: file.size });
+      }, fail);
+      records.push(record);
     }
   };
-  const guarded = async () => {
-    try {
-      await worker();
-    } catch (error) {
-      stop.abort();
-      throw error;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, pending.length)) }, guarded));
+  const workers = Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(1, pending.length)) }, () =>
+    worker().catch(fail),
+  );
+  await Promise.all(workers);
+  await Promise.all(records);
+  if (failure) throw failure.error;
   if (options.complete) return options.complete(signal);
   return api<Version>(`/api/versions/${ticket.version.id}/complete`, { method: 'POST', signal });
 }
