@@ -23,6 +23,7 @@ const DURATION = 12;
 
 interface ReviewWindow {
   __mixroomPlayer: { media: HTMLMediaElement };
+  __mixroomCompare: { bMedia: HTMLMediaElement | null; offsetSeconds: number };
 }
 
 beforeAll(async () => {
@@ -79,6 +80,30 @@ describe('review: what changed between versions', () => {
     const at = await page.evaluate(() => (window as unknown as ReviewWindow).__mixroomPlayer.media.currentTime);
     expect(Math.abs(at - Number(await regions.first().getAttribute('data-start')))).toBeLessThan(0.05);
     await expect.poll(() => page.getByTestId('current-time').innerText()).toMatch(/^0:0[34]\./);
+  });
+
+  it('plays B lined up with A by the offset found, so the same bar is heard on both sides', async () => {
+    await page.getByTestId('play-pause').click();
+    // B's clock less A's, read from the media elements over 30 animation frames while both play.
+    const lead = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const w = window as unknown as ReviewWindow;
+            const gaps: number[] = [];
+            const sample = () => {
+              gaps.push(w.__mixroomCompare.bMedia!.currentTime - w.__mixroomPlayer.media.currentTime);
+              if (gaps.length < 30) requestAnimationFrame(sample);
+              else resolve(gaps.sort((x, y) => x - y)[15]!);
+            };
+            requestAnimationFrame(sample);
+          }),
+      );
+    const offset = await page.evaluate(() => (window as unknown as ReviewWindow).__mixroomCompare.offsetSeconds);
+    expect(Math.abs(offset - 0.012)).toBeLessThan(0.001);
+    // The clocks follow within the sync loop's tolerance (6 ms) and one step of the media clock (2.7 ms).
+    await expect.poll(async () => Math.abs((await lead()) - offset), { timeout: 10_000 }).toBeLessThan(0.009);
+    await page.getByTestId('play-pause').click();
   });
 
   it('B heard: its waveform is lit, A’s dimmed, and the comments are B’s', async () => {

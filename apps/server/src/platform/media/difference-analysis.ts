@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { tracked } from './tool-processes';
 import type { Readable } from 'node:stream';
 import { ANALYSIS, DifferenceMeter, findOffset, fractionalTaps, monoOf } from './difference-lane';
 import { MediaError, type MediaTools } from './ffmpeg';
@@ -60,14 +61,16 @@ export class PcmReader {
 
 /** ffmpeg decoding a file's first audio stream to stereo int16 at the analysis rate, on a pipe. */
 function decodeForAnalysis(tools: MediaTools, input: string) {
-  const child = spawn(
-    tools.ffmpeg,
-    [
-      ...['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0'],
-      ...['-ac', String(ANALYSIS.channels), '-ar', String(ANALYSIS.sampleRate)],
-      ...['-af', `lowpass=f=${ANALYSIS.bandHz},lowpass=f=${ANALYSIS.bandHz}`, '-f', 's16le', 'pipe:1'],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  const child = tracked(
+    spawn(
+      tools.ffmpeg,
+      [
+        ...['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0'],
+        ...['-ac', String(ANALYSIS.channels), '-ar', String(ANALYSIS.sampleRate)],
+        ...['-af', `lowpass=f=${ANALYSIS.bandHz},lowpass=f=${ANALYSIS.bandHz}`, '-f', 's16le', 'pipe:1'],
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
   );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));

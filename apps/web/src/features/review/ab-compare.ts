@@ -12,8 +12,12 @@ export interface CompareState {
 
 /** Long enough to never click, short enough to hear as instant. */
 const CROSSFADE_SECONDS = 0.012;
-/** Drift the silent side is nudged back from by its playback rate, and past which it seeks. */
-const DRIFT = { tolerance: 0.003, seek: 0.25, seekLead: 0.05, maxNudge: 0.12, gain: 5, everyMs: 50 } as const;
+/**
+ * Drift the silent side is nudged back from by its playback rate, and past which it seeks. A media
+ * element's clock moves in render quanta (128 frames, 2.7 ms at 48 kHz): the tolerance spans two,
+ * so the rate is not nudged on the clock's own steps (each rate change jolts the reported time).
+ */
+const DRIFT = { tolerance: 0.006, seek: 0.25, seekLead: 0.05, maxNudge: 0.12, gain: 5, everyMs: 50 } as const;
 
 /**
  * Plays a version (A, the player's own media) and a second one (B) side by side: both run all the
@@ -30,6 +34,11 @@ export class PlaybackMix {
   private timer = 0;
   /** A seek of A made here to keep it with B: not the user's, so B must not follow it. */
   private ownSeek = false;
+  /**
+   * How much later B's audio starts than A's (a pre-roll, a bounce shifted by a few samples): B
+   * plays at A's time plus this, so the same bar is heard on both sides.
+   */
+  private offset = 0;
 
   /** `rate` is the speed the user chose: the media elements' own rates are nudged here. */
   constructor(
@@ -71,22 +80,23 @@ export class PlaybackMix {
       media.muted = a.muted;
     };
     const onPlay = () => {
-      media.currentTime = a.currentTime;
+      media.currentTime = this.bTimeAt(a.currentTime);
       void media.play().catch(() => undefined);
     };
     const onPause = () => {
       media.pause();
-      media.currentTime = a.currentTime;
+      media.currentTime = this.bTimeAt(a.currentTime);
     };
     const onSeeked = () => {
       if (this.ownSeek) {
         this.ownSeek = false;
         return;
       }
-      if (Math.abs(media.currentTime - a.currentTime) > DRIFT.tolerance) media.currentTime = a.currentTime;
+      const target = this.bTimeAt(a.currentTime);
+      if (Math.abs(media.currentTime - target) > DRIFT.tolerance) media.currentTime = target;
     };
     const onReady = () => {
-      media.currentTime = a.currentTime;
+      media.currentTime = this.bTimeAt(a.currentTime);
       if (!a.paused) void media.play().catch(() => undefined);
       this.set({ bReady: true });
     };
@@ -112,6 +122,23 @@ export class PlaybackMix {
     };
     this.applyGains(0);
     if (!this.timer) this.timer = window.setInterval(() => this.keepInSync(), DRIFT.everyMs);
+  }
+
+  private bTimeAt(aTime: number): number {
+    return Math.max(0, aTime + this.offset);
+  }
+
+  /**
+   * Lines B up with A by the offset the comparison found (seconds B starts later; 0 when unknown).
+   * No seek: the silent side is nudged there by the sync loop, so nothing heard jumps.
+   */
+  setOffset(seconds: number): void {
+    this.offset = seconds;
+  }
+
+  /** The offset B is played at, for tests and benchmarks. */
+  get offsetSeconds(): number {
+    return this.offset;
   }
 
   /** What is heard (both sides after their gains), for benchmarks that listen to the switch. */
@@ -157,14 +184,22 @@ export class PlaybackMix {
    */
   private keepInSync(): void {
     const b = this.b?.media;
-    if (!b || this.media.paused || b.ended || this.media.currentTime >= b.duration) return;
-    const [heard, silent] = this.state.active === 'A' ? [this.media, b] : [b, this.media];
+    if (!b || this.media.paused || b.ended || this.bTimeAt(this.media.currentTime) >= b.duration) return;
+    // Both clocks on A's timeline: B's time less the offset it was lined up by.
+    const aTime = this.media.currentTime;
+    const bTime = b.currentTime - this.offset;
+    const aHeard = this.state.active === 'A';
+    const [heard, silent] = aHeard ? [this.media, b] : [b, this.media];
     const rate = this.rate();
     if (heard.playbackRate !== rate) heard.playbackRate = rate;
-    const drift = silent.currentTime - heard.currentTime;
+    const drift = aHeard ? bTime - aTime : aTime - bTime;
     if (Math.abs(drift) > DRIFT.seek) {
-      if (silent === this.media) this.ownSeek = true;
-      silent.currentTime = heard.currentTime + DRIFT.seekLead * rate;
+      const lead = DRIFT.seekLead * rate;
+      if (aHeard) b.currentTime = this.bTimeAt(aTime + lead);
+      else {
+        this.ownSeek = true;
+        this.media.currentTime = Math.max(0, bTime + lead);
+      }
       return;
     }
     if (Math.abs(drift) <= DRIFT.tolerance) {

@@ -244,7 +244,11 @@ export class PlayerController {
 
   seek(time: number): void {
     const clamped = Math.min(Math.max(0, time), this.state.duration);
-    this.ws.setTime(clamped);
+    // wavesurfer defers a seek made while the media buffers after an earlier one, then drops it when
+    // that earlier seek's event arrives: L pressed twice quickly would move once. A media element
+    // takes a seek as soon as it knows its duration; wavesurfer follows its timeupdate.
+    if (this.media.readyState >= HTMLMediaElement.HAVE_METADATA) this.media.currentTime = clamped;
+    else this.ws.setTime(clamped);
     this.set({ currentTime: clamped });
   }
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../lib/api-client';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { EventData } from '@mixroom/contracts';
 import { reviewApi } from './api';
 
@@ -73,8 +73,8 @@ export const useStreamUrl = (versionId: string, enabled: boolean) =>
  * Where B differs from A. The first request starts the analysis on the server; while it runs the
  * answer says how far it got, and this asks again every second until it is ready or failed.
  */
-export const useDifference = (versionId: string, otherVersionId: string | null) =>
-  useQuery({
+const differenceOptions = (versionId: string, otherVersionId: string | null) =>
+  queryOptions({
     queryKey: reviewKeys.difference(versionId, otherVersionId ?? ''),
     queryFn: ({ signal }) => reviewApi.difference(versionId, otherVersionId!, false, signal),
     enabled: Boolean(otherVersionId),
@@ -82,6 +82,19 @@ export const useDifference = (versionId: string, otherVersionId: string | null) 
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
     meta: { silent: true },
   });
+
+export const useDifference = (versionId: string, otherVersionId: string | null) =>
+  useQuery(differenceOptions(versionId, otherVersionId));
+
+/**
+ * How much later B starts than A, once the comparison is ready (0 until then). Selected from the
+ * lane's query, so the page re-renders when the offset changes, not on every progress poll.
+ */
+export const useDifferenceOffset = (versionId: string, otherVersionId: string | null) =>
+  useQuery({
+    ...differenceOptions(versionId, otherVersionId),
+    select: (difference) => (difference.status === 'ready' ? (difference.offsetSeconds ?? 0) : 0),
+  }).data ?? 0;
 
 export const useSpectrogram = (versionId: string | undefined, enabled: boolean) =>
   useQuery({

@@ -4,7 +4,7 @@ import { useProject } from '../../storage/queries';
 import { PlaybackMix, type CompareState } from '../ab-compare';
 import { playbackGains, type PlatformChoice } from '../playback-gain';
 import type { PlayerController } from '../player-controller';
-import { useStreamUrl } from '../queries';
+import { useDifferenceOffset, useStreamUrl } from '../queries';
 
 const idle: CompareState = { active: 'A', bReady: false, gains: { a: 0, b: 0 } };
 const noop = () => () => undefined;
@@ -70,6 +70,12 @@ export function useCompare(player: PlayerController | null, version: Version, ve
     mix.setB(id ? url : null);
     loaded.current = { mix, id };
   }, [mix, other, url]);
+
+  // Once the comparison has lined B up with A (cross-correlation), B plays that much later or earlier.
+  const offset = useDifferenceOffset(version.id, other?.id ?? null);
+  useEffect(() => {
+    mix?.setOffset(offset);
+  }, [mix, offset, url]);
 
   useEffect(() => {
     mix?.setGains(playbackGains({ platform, match, a: version.loudness, b: other?.loudness ?? null }));

@@ -11,8 +11,8 @@ export interface ShortcutHandlers {
 }
 
 /**
- * The review screen's keys (see SHORTCUT_LIST): never while typing, and not while a dialog is open
- * (its own keys win).
+ * The review screen's keys (see SHORTCUT_LIST): never while typing, and not while a modal dialog is
+ * open (its own keys win).
  */
 export function usePlayerShortcuts(player: PlayerController | null, handlers: ShortcutHandlers): void {
   const latest = useRef(handlers);
@@ -23,7 +23,8 @@ export function usePlayerShortcuts(player: PlayerController | null, handlers: Sh
     if (!player) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || isTypingTarget(event.target)) return;
-      if (document.querySelector('[role="dialog"]')) return;
+      // A modal's own keys win; a popover (also role="dialog", and kept in the page while it fades) does not block.
+      if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
       const action = shortcutFor(event);
       if (!action) return;
       event.preventDefault();
