@@ -5,6 +5,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type AppConfig } from '../../src/config/config';
 import type { Clock } from '../../src/platform/clock/clock';
+import { killRunningTools } from '../../src/platform/media/tool-processes';
 import { startMixroom, type RunningMixroom } from '../../src/server';
 import { freePort } from './free-port';
 
@@ -33,6 +34,8 @@ export async function createTestDatabase(adminUrl: string): Promise<{ url: strin
   };
 }
 
+let open = 0;
+
 /**
  * Starts a real Mixroom (HTTP, database, OIDC, jobs, realtime) on a free port with a temporary data
  * directory. `env` overrides any setting, exactly as the environment would.
@@ -50,6 +53,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     ...env,
   });
+  open++;
   const running = await startMixroom(
     config,
     pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -60,6 +64,9 @@ export async function startTestServer(
     dataDir,
     close: async () => {
       await running.stop();
+      // A test file's worker is ended by a signal, which its ffmpeg children outlive: once this
+      // process serves no Mixroom any more, the media tools still running are ended here.
+      if (--open === 0) killRunningTools();
       if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
