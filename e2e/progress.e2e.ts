@@ -47,7 +47,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mixroom-progress-'));
   const shortTake = makeAudio('take.wav', { dir, seconds: 0.5, sampleRate: 8000 });
   // Long enough to be decoded for a few seconds: its processing reports progress along the way.
-  longTake = generateAudio(join(dir, 'long take.flac'), 'sine=frequency=220:sample_rate=44100:duration=240');
+  longTake = generateAudio(join(dir, 'long take.flac'), 'sine=frequency=220:sample_rate=44100:duration=90');
   server = await startTestServer();
   api = storageClient(server.url, (await signInThroughOidc(server.url, account)).access_token);
   folderId = (await api.createFolder('Big Session', null)).id;

@@ -60,6 +60,7 @@ import { EntitlementsRepository } from './access/entitlements.repository';
 import { createBillingModule } from './modules/billing/billing.module';
 import { createCreditsModule } from './modules/credits/credits.module';
 import type { CreditsService } from './modules/credits/credits.service';
+import type { PlanEndings } from './modules/billing/plan-endings';
 import { createAccountModule } from './modules/users/account.module';
 import { createTransfersModule } from './modules/transfers/transfers.module';
 import type { TransfersService } from './modules/transfers/transfers.service';
@@ -97,6 +98,7 @@ export interface AppContext {
     entitlements: Entitlements;
     credits: CreditsService;
     transfers: TransfersService;
+    planEndings: PlanEndings;
   };
   /** Releases what the context holds, in reverse order of acquisition. */
   dispose(): Promise<void>;
@@ -338,6 +340,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
         entitlements,
         credits: credits.services.credits,
         transfers: transfers.services.transfers,
+        planEndings: billing.services.planEndings,
       },
       dispose,
     };

@@ -73,6 +73,8 @@ describe('quota', () => {
     ).body as { url: string };
     const put = await fetch(url, { method: 'PUT', body: Buffer.alloc(50 * 1024 * 1024, 7) });
     expect(put.status).toBe(413);
+    // The unread rest of the body is not waited for: the connection ends with the answer.
+    expect(put.headers.get('connection')).toBe('close');
     expect(
       (await call(server.url, `/api/versions/${ticket.version.id}/complete`, { method: 'POST', token: ana })).status,
     ).toBe(409);

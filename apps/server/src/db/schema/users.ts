@@ -52,6 +52,8 @@ export const planGrants = pgTable(
     sku: text('sku').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
     endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** When the grant's end was told to the user's open screens (null: not ended, or not told yet). */
+    endAnnouncedAt: timestamp('end_announced_at', { withTimezone: true }),
     grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -119,7 +119,12 @@ export class AdminRepository {
   }
 
   async endGrant(tx: Tx, grantId: string, at: Date): Promise<GrantRow> {
-    const [row] = await tx.update(planGrants).set({ endsAt: at }).where(eq(planGrants.id, grantId)).returning();
+    // A revocation is told by the admin service as it happens, not again by the plan-endings job.
+    const [row] = await tx
+      .update(planGrants)
+      .set({ endsAt: at, endAnnouncedAt: at })
+      .where(eq(planGrants.id, grantId))
+      .returning();
     if (!row) throw new Error('grant vanished inside its transaction');
     return row;
   }

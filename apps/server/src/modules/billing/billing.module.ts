@@ -3,8 +3,9 @@ import { adminAssignedProvider, type BillingProvider } from './billing-provider'
 import { BillingRepository } from './billing.repository';
 import { billingRoutes } from './billing.routes';
 import { ShopWebhookService } from './billing.service';
+import { PlanEndings } from './plan-endings';
 
-export type BillingModule = AppModule<{ provider: BillingProvider }>;
+export type BillingModule = AppModule<{ provider: BillingProvider; planEndings: PlanEndings }>;
 
 /**
  * How users obtain plans: from an administrator (the default), or from an external shop whose
@@ -12,9 +13,11 @@ export type BillingModule = AppModule<{ provider: BillingProvider }>;
  */
 export function createBillingModule(core: CoreDeps): BillingModule {
   const { webhookSecret, shopUrl } = core.config.billing;
+  const repository = new BillingRepository(core.db);
+  const planEndings = new PlanEndings({ repository, clock: core.clock, bus: core.bus });
   const provider = webhookSecret
     ? new ShopWebhookService({
-        repository: new BillingRepository(core.db),
+        repository,
         clock: core.clock,
         bus: core.bus,
         secret: webhookSecret,
@@ -24,7 +27,7 @@ export function createBillingModule(core: CoreDeps): BillingModule {
   return {
     name: 'billing',
     routes: [(app) => app.register(billingRoutes, { provider })],
-    jobs: [],
-    services: { provider },
+    jobs: [planEndings.job()],
+    services: { provider, planEndings },
   };
 }

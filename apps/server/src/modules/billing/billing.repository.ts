@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database';
 import { billingEvents, billingSubscriptions, planGrants, users } from '../../db/schema';
 
@@ -11,6 +11,19 @@ export class BillingRepository {
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
+  }
+
+  /**
+   * Marks the grants that ended by `now` and were not told yet, and returns their users: one
+   * statement, so two nodes running the job tell each ending once.
+   */
+  async announceEndedGrants(now: Date): Promise<string[]> {
+    const rows = await this.db
+      .update(planGrants)
+      .set({ endAnnouncedAt: now })
+      .where(and(lte(planGrants.endsAt, now), isNull(planGrants.endAnnouncedAt)))
+      .returning({ userId: planGrants.userId });
+    return [...new Set(rows.map((r) => r.userId))];
   }
 
   /** Records an event id; false when it was recorded before (the event is a duplicate). */
@@ -83,7 +96,8 @@ export class BillingRepository {
     if (grantId) {
       const [row] = await tx
         .update(planGrants)
-        .set({ sku: grant.sku, startsAt: grant.startsAt, endsAt: grant.endsAt })
+        // A renewal moves the end: that later end is told again.
+        .set({ sku: grant.sku, startsAt: grant.startsAt, endsAt: grant.endsAt, endAnnouncedAt: null })
         .where(and(eq(planGrants.id, grantId), eq(planGrants.userId, grant.userId)))
         .returning({ id: planGrants.id });
       if (row) return row.id;

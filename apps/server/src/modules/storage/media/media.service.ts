@@ -35,28 +35,10 @@ import { startHeartbeat, systemTicker, type Ticker } from './processing-heartbea
 import type { ProjectsRepository } from '../projects/projects.repository';
 import type { StorageEvents } from '../storage.events';
 import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
+import { needsPreview } from './playable-formats';
 import type { VersionRow, VersionsRepository } from '../projects/versions.repository';
 
 const PROGRESS_INTERVAL_MS = 500;
-const PLAYABLE_CODECS = new Set([
-  'mp3',
-  'aac',
-  'flac',
-  'vorbis',
-  'opus',
-  'pcm_s16le',
-  'pcm_s24le',
-  'pcm_f32le',
-  'pcm_u8',
-  'alac',
-]);
-const PLAYABLE_EXTENSIONS = new Set(['mp3', 'm4a', 'aac', 'flac', 'wav', 'ogg', 'opus', 'webm']);
-
-/** Browsers play most formats as they are; AIFF and exotic WAV codecs get an AAC preview. */
-export function needsPreview(extension: string, media: ProbeResult): boolean {
-  return !PLAYABLE_EXTENSIONS.has(extension) || !PLAYABLE_CODECS.has(media.codec);
-}
-
 /**
  * The media pipeline: probe → one decode pass (peaks, and a preview where browsers need one) →
  * thumbnail → integrity check; then the lossy playback preview and the loudness. An undecodable

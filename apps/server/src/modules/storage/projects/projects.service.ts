@@ -10,52 +10,28 @@ import {
   storageLimitBytes,
   storedExtension,
   STORAGE_MESSAGES,
-  type PlanLimits,
   type Role,
 } from '@mixroom/shared';
 import type { ProjectItem, UploadTicket, Version, VersionApproval } from '@mixroom/contracts';
-import type { AccessChanges } from '../../../access/access-changes';
 import {
   DOWNLOADS_OFF,
   NOT_AUTHORIZED_PROJECT,
   type ItemNeed,
-  type ItemPolicy,
   type ResolvedProject,
 } from '../../../access/item.policy';
-import type { Tx, UnitOfWork } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
-import type { BlobStore } from '../../../platform/blob/blob-store';
-import type { FaultPoints } from '../../../platform/faults/fault-points';
 import type { Actor } from '../../../platform/identity/actor';
-import type { Outbox } from '../../../platform/jobs/outbox';
-import type { UploadsService } from '../../uploads/uploads.service';
-import type { Notice } from '../../users/notifier';
 import { processVersionJob } from '../media/media.jobs';
 import { playbackKey, PREVIEW_PREPARING_MESSAGE } from '../media/playback';
-import type { ProjectRow, ProjectsRepository } from './projects.repository';
-import { eventItem, type StorageEvents } from '../storage.events';
-import { presentVersion, type StoragePresenter } from '../storage.presenter';
-import type { VersionRow, VersionsRepository } from './versions.repository';
+import type { ProjectRow } from './projects.repository';
+import { verdictNotice } from './verdict-notice';
+import type { ProjectsServiceDeps } from './projects.deps';
+import { eventItem } from '../storage.events';
+import { presentVersion } from '../storage.presenter';
+import type { VersionRow } from './versions.repository';
 
 export { NOT_AUTHORIZED_PROJECT };
-
-export interface ProjectsServiceDeps {
-  projects: ProjectsRepository;
-  versions: VersionsRepository;
-  policy: ItemPolicy;
-  presenter: StoragePresenter;
-  events: StorageEvents;
-  accessChanges: AccessChanges;
-  uploads: UploadsService;
-  blobs: BlobStore;
-  outbox: Outbox;
-  unitOfWork: UnitOfWork;
-  limitsFor: (userId: string) => Promise<PlanLimits>;
-  signTtlSeconds: number;
-  faults: FaultPoints;
-  /** Tells users something on the channels each of them chose, in the caller's transaction. */
-  notify: (tx: Tx, userIds: string[], notice: Notice) => Promise<void>;
-}
+export type { ProjectsServiceDeps };
 
 /** Projects and their versions: creation, settings, uploads straight to the store, downloads. */
 export class ProjectsService {
@@ -398,16 +374,4 @@ export class ProjectsService {
     }
     return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds });
   }
-}
-
-/** What the project's other users are told when a version's verdict changes. */
-function verdictNotice(by: string, project: ProjectRow, versionNumber: number, approval: VersionApproval): Notice {
-  const what = `v${versionNumber} of “${project.name}”`;
-  const body =
-    approval === 'approved'
-      ? `${by} approved ${what}.`
-      : approval === 'needs_changes'
-        ? `${by} asked for changes on ${what}.`
-        : `${by} cleared the verdict on ${what}.`;
-  return { title: 'Review', body, url: `/version/${project.id}/${versionNumber}` };
 }
