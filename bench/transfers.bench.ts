@@ -177,12 +177,13 @@ async function curlDownload(url: string): Promise<{ bytes: number; ms: number }>
   return { bytes: bytes!, ms: seconds! * 1000 };
 }
 
-/** Reads files to the end through fs streams in this process, as the disk blob store serves them. */
+/** Reads files to the end through fs streams in this process, in the 1 MiB reads the disk blob store uses. */
 async function readFiles(paths: string[]): Promise<{ bytes: number; ms: number }> {
   const start = performance.now();
   let bytes = 0;
   for (const path of paths)
-    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) bytes += chunk.length;
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>)
+      bytes += chunk.length;
   return { bytes, ms: performance.now() - start };
 }
 
