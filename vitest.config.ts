@@ -16,6 +16,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // Files share their worker's modules: each one would otherwise import the whole server
+          // again. They hold no module state of their own (no mocks, no stubbed globals).
+          isolate: false,
         },
       },
       {
@@ -26,6 +29,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: 'forks',
           fileParallelism: false,
+          isolate: false,
         },
       },
     ],

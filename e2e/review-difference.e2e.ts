@@ -6,7 +6,7 @@ import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
-import { launchBrowser, signInAt } from './helpers/browser';
+import { launchBrowser, signInAt, screenshot } from './helpers/browser';
 
 /**
  * Comparing two bounces of a mix (B = A with 4–6 s turned up 3 dB, starting 12 ms later): both
@@ -74,7 +74,7 @@ describe('review: what changed between versions', () => {
     expect(Math.abs(start - CHANGE.start)).toBeLessThanOrEqual(0.25);
     expect(Math.abs(end - CHANGE.end)).toBeLessThanOrEqual(0.25);
     expect(await page.getByTestId('difference-status').last().innerText()).toContain('lined up 12.0 ms later');
-    await page.screenshot({ path: '/tmp/review-difference-1440.png', fullPage: true });
+    await screenshot(page, 'review-difference-1440');
 
     await regions.first().click();
     const at = await page.evaluate(() => (window as unknown as ReviewWindow).__mixroomPlayer.media.currentTime);
@@ -140,6 +140,6 @@ describe('review: what changed between versions', () => {
     await page.mouse.move(1, 1);
     await page.setViewportSize({ width: 900, height: 900 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(900);
-    await page.screenshot({ path: '/tmp/review-difference-900.png', fullPage: true });
+    await screenshot(page, 'review-difference-900');
   });
 });

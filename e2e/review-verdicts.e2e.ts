@@ -7,7 +7,7 @@ import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
-import { launchBrowser, signInAt } from './helpers/browser';
+import { launchBrowser, signInAt, screenshot } from './helpers/browser';
 
 /**
  * The review screen beyond timed comments: resolving and filtering comments, a version's verdict
@@ -201,11 +201,11 @@ describe('review: resolve, verdicts, markers, A/B', () => {
     expect(await page.getByTestId('gain-a').textContent()).toBe(
       `A ${spotify >= 0 ? '+' : '−'}${Math.abs(spotify).toFixed(1)} dB`,
     );
-    await page.screenshot({ path: '/tmp/review-verdicts-1440.png', fullPage: true });
+    await screenshot(page, 'review-verdicts-1440');
     await page.mouse.move(1, 1);
     await page.setViewportSize({ width: 390, height: 844 });
     // On a phone nothing of the review runs off the side of the screen.
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: '/tmp/review-verdicts-390.png', fullPage: true });
+    await screenshot(page, 'review-verdicts-390');
   });
 });

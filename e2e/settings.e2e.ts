@@ -7,7 +7,7 @@ import { makeAudio } from '../apps/server/test/helpers/audio';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { artifacts, launchBrowser, screenshot, signInAt } from './helpers/browser';
+import { launchBrowser, screenshot, signInAt } from './helpers/browser';
 
 let server: TestServer;
 let browser: Browser;
@@ -63,9 +63,9 @@ describe('/settings', () => {
 
     await page.setViewportSize({ width: 420, height: 900 });
     await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(artifacts, 'settings-420-top.png') });
+    await screenshot(page, 'settings-420-top', { fullPage: false });
     await page.getByTestId('plan-STUDIO').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(artifacts, 'settings-420-studio.png') });
+    await screenshot(page, 'settings-420-studio', { fullPage: false });
     await context.close();
   });
 
@@ -89,15 +89,15 @@ describe('/settings', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(artifacts, 'settings-account-390-top.png') });
+    await screenshot(page, 'settings-account-390-top', { fullPage: false });
     await page.getByText('Download my data').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(artifacts, 'settings-account-390-privacy.png') });
+    await screenshot(page, 'settings-account-390-privacy', { fullPage: false });
 
     await page.getByRole('button', { name: 'Delete account' }).click();
     const confirm = page.getByRole('button', { name: 'Delete my account' });
     expect(await confirm.isDisabled()).toBe(true);
     await page.getByLabel('Your e-mail').fill('bo@settings.test');
-    await page.screenshot({ path: join(artifacts, 'settings-account-390-delete.png') });
+    await screenshot(page, 'settings-account-390-delete', { fullPage: false });
     await confirm.click();
     await page.waitForURL((url) => url.pathname.startsWith('/public'));
     expect((await call(server.url, '/api/me', { token: boToken })).status).toBe(401);

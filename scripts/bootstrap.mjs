@@ -30,17 +30,23 @@ if (Number(process.versions.node.split('.')[0]) < 20) {
 
 // Ctrl+C reaches the running command too (same terminal), which then stops on its own: wait for it.
 // A SIGTERM sent to this process alone (a service manager) is passed on.
-let current = null;
+const running = new Set();
 process.on('SIGINT', () => {});
-process.on('SIGTERM', () => (current ? current.kill('SIGTERM') : process.exit(143)));
+process.on('SIGTERM', () => {
+  if (running.size === 0) process.exit(143);
+  for (const child of running) child.kill('SIGTERM');
+});
 
 /** Runs a command to its end, output shown as it comes; resolves to its exit code. */
 function run(cmd, args, options = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env, ...options });
-    current = child;
-    child.once('error', (error) => (console.error(`[mixroom] ${cmd}: ${error.message}`), resolve(1)));
-    child.once('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    running.add(child);
+    child.once(
+      'error',
+      (error) => (running.delete(child), console.error(`[mixroom] ${cmd}: ${error.message}`), resolve(1)),
+    );
+    child.once('close', (code, signal) => (running.delete(child), resolve(code ?? (signal ? 1 : 0))));
   });
 }
 
@@ -86,10 +92,17 @@ async function ensureMedia() {
     );
 }
 
+// ESLint is one single-threaded process, so on a machine with two cores Prettier and the type check
+// run beside it; every check runs to its end, and the lint fails when any of them did.
 async function lint() {
-  orExit(await step('ESLint', () => run('eslint', ['.', '--max-warnings', '0'])));
-  orExit(await step('Prettier', () => run('prettier', ['--check', '.', '--log-level', 'warn'])));
-  orExit(await step('TypeScript', () => run('npm', ['run', '--silent', 'typecheck'])));
+  const eslint = step('ESLint', () => run('eslint', ['.', '--max-warnings', '0']));
+  const others = (async () => {
+    const prettier = await step('Prettier', () => run('prettier', ['--check', '.', '--log-level', 'warn']));
+    const typescript = await step('TypeScript', () => run('npm', ['run', '--silent', 'typecheck']));
+    return prettier || typescript;
+  })();
+  const codes = await Promise.all([eslint, others]);
+  orExit(codes.find((code) => code !== 0) ?? 0);
 }
 
 switch (command) {

@@ -30,9 +30,14 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves what the page looks like into e2e/artifacts, for a person to open. On CI nobody opens them,
+ * so there they are only taken with E2E_SCREENSHOTS=1: encoding sixty pages costs the run its CPU.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (process.env.CI && !process.env.E2E_SCREENSHOTS) return;
   mkdirSync(artifacts, { recursive: true });
-  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
 /** Fills the embedded provider's sign-up form; the browser must be on the interaction page. */

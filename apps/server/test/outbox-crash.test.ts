@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeAudio } from './helpers/audio';
+import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
 import { freePort } from './helpers/free-port';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { spawnServer, type Spawned } from './helpers/spawn-server';
@@ -24,6 +25,7 @@ afterAll(async () => {
 
 async function start(port: number, env: Record<string, string> = {}): Promise<{ run: Spawned; url: string }> {
   const url = `http://localhost:${port}`;
+  await seedEmbeddedDatabase(dataDir);
   const run = spawnServer({
     DATA_DIR: dataDir,
     PORT: String(port),

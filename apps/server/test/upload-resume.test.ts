@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UploadTicket } from '@mixroom/contracts';
 import { uploadFile } from '../../web/src/features/uploads/upload-engine';
+import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
 import { freePort } from './helpers/free-port';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { spawnServer, type Spawned } from './helpers/spawn-server';
@@ -26,6 +27,7 @@ describe('an upload interrupted by the server dying', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-resume-'));
     const work = mkdtempSync(join(tmpdir(), 'mixroom-resume-src-'));
     dirs.push(dataDir, work);
+    await seedEmbeddedDatabase(dataDir);
     const source = join(work, 'session-bounce.bin');
     for (let i = 0; i < SIZE / (16 * 1024 * 1024); i++)
       writeFileSync(source, randomBytes(16 * 1024 * 1024), { flag: i === 0 ? 'w' : 'a' });

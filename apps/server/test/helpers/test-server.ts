@@ -7,6 +7,7 @@ import { loadConfig, type AppConfig } from '../../src/config/config';
 import type { Clock } from '../../src/platform/clock/clock';
 import { killRunningTools } from '../../src/platform/media/tool-processes';
 import { startMixroom, type RunningMixroom } from '../../src/server';
+import { seedEmbeddedDatabase } from './embedded-database-template';
 import { freePort } from './free-port';
 
 export interface TestServer extends RunningMixroom {
@@ -53,6 +54,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     ...env,
   });
+  if (!config.database.url) await seedEmbeddedDatabase(dataDir);
   open++;
   const running = await startMixroom(
     config,
