@@ -76,16 +76,28 @@ afterAll(() => server?.close());
 
 describe('what changed between versions', () => {
   it('a job aligns B to A (12 ms later) and marks the one stretch turned up by 3 dB, nothing else', async () => {
+    // The open review screen hears the job's progress and its end on the project's topic.
+    const socket = await connectRealtime(server.url);
+    await socket.auth(tokens.get('vic')!);
+    expect((await socket.subscribe(`project:${projectId}`)).type).toBe('subscribed');
     const first = await lane('vic', ids.a, ids.b);
     expect(first.status).toBe(200);
-    expect(['pending', 'ready']).toContain((first.body as unknown as VersionDifference).status);
-    const done = await waitFor(
-      async () => {
-        const body = (await lane('vic', ids.a, ids.b)).body as unknown as VersionDifference;
-        return body.status === 'ready' ? body : null;
-      },
-      { what: 'the difference lane', timeoutMs: 60_000 },
-    );
+    expect((first.body as unknown as VersionDifference).status).toBe('pending');
+    const ticks = () =>
+      socket
+        .events()
+        .flatMap((e) => (e.type === 'difference.progress' ? [e.data] : []))
+        .filter((d) => d.versionId === ids.a && d.otherVersionId === ids.b);
+    await waitFor(() => ticks().some((d) => d.status === 'ready'), {
+      what: 'the lane’s ready event',
+      timeoutMs: 60_000,
+    });
+    socket.close();
+    const progress = ticks().map((d) => d.progress);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+    const done = (await lane('vic', ids.a, ids.b)).body as unknown as VersionDifference;
+    expect(done.status).toBe('ready');
     expect(Math.abs(done.offsetSeconds! - CHANGE.offsetSeconds)).toBeLessThan(0.001);
     expect(done.regions).toHaveLength(1);
     expect(Math.abs(done.regions[0]!.start - CHANGE.start)).toBeLessThanOrEqual(0.25);

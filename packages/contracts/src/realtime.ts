@@ -55,6 +55,16 @@ export const eventPayloads = {
     by: z.string(),
     byId: z.string(),
   }),
+  /**
+   * How far the "what changed" lane of B against A got (on A's `project:{id}`), and when it is
+   * ready or failed. Ids only: a client that asked for the pair refetches it.
+   */
+  'difference.progress': z.object({
+    versionId: z.string(),
+    otherVersionId: z.string(),
+    status: z.enum(['pending', 'ready', 'failed']),
+    progress: z.number(),
+  }),
   'presence.changed': z.object({ versionId: z.string(), userId: z.string(), state: z.enum(['online', 'offline']) }),
   'sharing.changed': z.object({ resourceId: z.string() }),
   'join.requested': z.object({ resourceId: z.string(), userId: z.string() }),
@@ -97,6 +107,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('comment.changed'),
   eventOf('note.changed'),
   eventOf('approval.changed'),
+  eventOf('difference.progress'),
   eventOf('presence.changed'),
   eventOf('sharing.changed'),
   eventOf('join.requested'),

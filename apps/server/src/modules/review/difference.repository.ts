@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database';
-import { versionDifferences } from '../../db/schema';
+import { versionDifferences, versions } from '../../db/schema';
 
 export type DifferenceRow = typeof versionDifferences.$inferSelect;
 export interface DifferencePair {
@@ -38,6 +38,16 @@ export class DifferenceRepository {
       .where(and(of(pair), eq(versionDifferences.status, from)))
       .returning({ versionId: versionDifferences.versionId });
     return made.length > 0;
+  }
+
+  /** The project of A, whose review screen shows the lane. */
+  async projectIdOf(versionId: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ projectId: versions.projectId })
+      .from(versions)
+      .where(eq(versions.id, versionId))
+      .limit(1);
+    return row?.projectId ?? null;
   }
 
   async progress(pair: DifferencePair, progress: number, at: Date): Promise<void> {

@@ -10,6 +10,7 @@ import type { JobContext } from '../../platform/jobs/job-definition';
 import type { Outbox } from '../../platform/jobs/outbox';
 import { changedRegions, decodeLevels, encodeLevels, poolLevels } from '../../platform/media/difference-lane';
 import { MediaError } from '../../platform/media/ffmpeg';
+import type { EventBus } from '../../platform/realtime/event-bus';
 import type { MediaService } from '../storage/media/media.service';
 import type { DifferencePair, DifferenceRepository, DifferenceRow } from './difference.repository';
 import { computeDifferenceJob } from './review.jobs';
@@ -24,6 +25,7 @@ export interface DifferenceServiceDeps {
   outbox: Outbox;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  bus: EventBus;
 }
 
 /**
@@ -92,6 +94,7 @@ export class DifferenceService {
         if (percent <= last) return;
         last = percent;
         await this.deps.differences.progress(pair, percent, this.deps.clock.now());
+        await this.announce(pair, 'pending', percent);
       });
       // Either version deleted meanwhile took the row with it.
       if (!result) return;
@@ -104,6 +107,7 @@ export class DifferenceService {
         },
         this.deps.clock.now(),
       );
+      await this.announce(pair, 'ready', 100);
     } catch (error) {
       // The tool's words name server paths: they go to the log, users get a plain sentence.
       context.log.warn({ ...pair, err: error }, 'difference lane failed');
@@ -114,7 +118,17 @@ export class DifferenceService {
           : 'The comparison could not be computed.',
         this.deps.clock.now(),
       );
+      await this.announce(pair, 'failed', 0);
     }
+  }
+
+  /** Told to A's open review screens, where the lane shows; an undelivered tick is only a tick. */
+  private async announce(pair: DifferencePair, status: 'pending' | 'ready' | 'failed', progress: number) {
+    const projectId = await this.deps.differences.projectIdOf(pair.versionId);
+    if (!projectId) return;
+    await this.deps.bus
+      .publish({ topic: `project:${projectId}`, type: 'difference.progress', data: { ...pair, status, progress } })
+      .catch(() => undefined);
   }
 }
 

@@ -35,6 +35,7 @@ export function createReviewModule(
     outbox: core.outbox,
     unitOfWork: core.unitOfWork,
     clock: core.clock,
+    bus: core.bus,
   });
   return {
     name: 'review',

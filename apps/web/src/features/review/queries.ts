@@ -1,6 +1,6 @@
 import { ApiError } from '../../lib/api-client';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { EventData } from '@mixroom/contracts';
+import type { EventData, VersionDifference } from '@mixroom/contracts';
 import { reviewApi } from './api';
 
 export const reviewKeys = {
@@ -70,8 +70,10 @@ export const useStreamUrl = (versionId: string, enabled: boolean) =>
   });
 
 /**
- * Where B differs from A. The first request starts the analysis on the server; while it runs the
- * answer says how far it got, and this asks again every second until it is ready or failed.
+ * Where B differs from A. The first request starts the analysis on the server; while it runs, the
+ * job's progress arrives as `difference.progress` events (see applyDifferenceProgress), and the
+ * finished lane is fetched when it says ready. A slow poll stands in while the realtime connection
+ * is down, so a lane never waits forever for an event that was missed.
  */
 const differenceOptions = (versionId: string, otherVersionId: string | null) =>
   queryOptions({
@@ -79,9 +81,22 @@ const differenceOptions = (versionId: string, otherVersionId: string | null) =>
     queryFn: ({ signal }) => reviewApi.difference(versionId, otherVersionId!, false, signal),
     enabled: Boolean(otherVersionId),
     staleTime: Infinity,
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 15_000 : false),
     meta: { silent: true },
   });
+
+/** A lane's progress written into the cache in place; ready or failed, the lane is fetched. */
+export function applyDifferenceProgress(queryClient: QueryClient, data: EventData<'difference.progress'>): void {
+  const key = reviewKeys.difference(data.versionId, data.otherVersionId);
+  const cached = queryClient.getQueryData<VersionDifference>(key);
+  if (!cached) return;
+  if (data.status !== 'pending') {
+    void queryClient.invalidateQueries({ queryKey: key });
+    return;
+  }
+  if (cached.status === 'pending' && data.progress > cached.progress)
+    queryClient.setQueryData<VersionDifference>(key, { ...cached, progress: data.progress });
+}
 
 export const useDifference = (versionId: string, otherVersionId: string | null) =>
   useQuery(differenceOptions(versionId, otherVersionId));

@@ -4,7 +4,7 @@ import type { Comment, DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { adminKeys } from '../../features/admin/queries';
-import { applyAttachmentProgress, reviewKeys } from '../../features/review/queries';
+import { applyAttachmentProgress, applyDifferenceProgress, reviewKeys } from '../../features/review/queries';
 import { applyVersionProgress, storageKeys } from '../../features/storage/queries';
 import { sharingKeys } from '../../features/sharing/queries';
 import { transferKeys } from '../../features/transfers/queries';
@@ -81,6 +81,9 @@ function applyEvent(queryClient: QueryClient, event: DomainEvent, selfId: string
       // Collaborators are told by a notice, on the channels each of them chose.
       return;
     }
+    case 'difference.progress':
+      applyDifferenceProgress(queryClient, event.data);
+      return;
     case 'presence.changed':
       void queryClient.invalidateQueries({ queryKey: reviewKeys.presence(event.data.versionId) });
       return;
