@@ -45,10 +45,11 @@ export function formatTransferSize(bytes: number): string {
 }
 
 /**
- * A recipient address: something before the @, a domain, and a top-level part of two or three
- * letters (the rule recipients' addresses have always been held to).
+ * A recipient address: something before the @, a domain, and a top-level part of at least two
+ * letters, or an internationalised one in its ASCII form (xn--…). A two-or-three-letter rule would
+ * turn away the studios on .studio, .audio, .music or .agency, so longer endings are accepted too.
  */
 const RECIPIENT_EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,3}$/;
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 
 export const isRecipientEmail = (value: string): boolean => value.length <= 254 && RECIPIENT_EMAIL.test(value);
