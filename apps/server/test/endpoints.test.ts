@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints, successStatus, type EndpointDefinition } from '@mixroom/contracts';
+import pino from 'pino';
 import { startTestServer, type TestServer } from './helpers/test-server';
 
 const webSrc = join(import.meta.dirname, '..', '..', 'web', 'src');
@@ -146,6 +147,20 @@ describe('the endpoint table', () => {
       (d) => d.method !== 'HEAD' && !allEndpoints.some((e) => e.method === d.method && e.path === d.path),
     );
     expect(undeclared.map((d) => `${d.method} ${d.path}`)).toEqual([]);
+  });
+});
+
+describe('a handler that writes its reply itself', () => {
+  it('is answered once: the health check logs no "Reply was already sent"', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const own = await startTestServer({}, { logger });
+    try {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${own.url}/api/health`)).status).toBe(200);
+      expect(lines.filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'))).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { LIMITS } from '@mixroom/shared';
+import { isRecipientEmail, LIMITS } from '@mixroom/shared';
 import { z } from 'zod';
 import { isoDate } from './common';
 import { crumb, version } from './storage';
@@ -32,7 +32,8 @@ export type ShareInfo = z.infer<typeof shareInfo>;
 export const publicLinkBody = z.object({ isActive: z.boolean() });
 export const inviteEmailsBody = z.object({
   emails: z
-    .array(z.email({ message: 'Please add a valid email' }))
+    // The same address rule as a transfer's recipients.
+    .array(z.string().trim().refine(isRecipientEmail, { message: 'Please add a valid email' }))
     .min(1, { message: 'Please add a valid email' })
     .max(20, { message: 'At most 20 e-mails at a time.' }),
 });

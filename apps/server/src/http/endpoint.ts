@@ -60,7 +60,9 @@ export function route<E extends EndpointDefinition>(
     handler: async (request, reply) => {
       // The validator compiler has checked params, query and body against the declared schemas.
       const result = await handler(request as unknown as EndpointRequest<E>, reply);
-      if (result === reply || definition.raw) return result;
+      // A handler that wrote the reply itself returns it. A Fastify reply is a thenable that settles
+      // (with nothing) once sent, so the awaited value is undefined then: `reply.sent` tells.
+      if (definition.raw || reply.sent || result === reply) return reply;
       if (status === 204) return reply.status(204).send(null);
       return reply.status(status).send(result);
     },

@@ -43,7 +43,7 @@ let open = 0;
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { keepDataDir?: string; clock?: Clock } = {},
+  options: { keepDataDir?: string; clock?: Clock; logger?: pino.Logger } = {},
 ): Promise<TestServer> {
   const dataDir = options.keepDataDir ?? mkdtempSync(join(tmpdir(), 'mixroom-test-'));
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -58,7 +58,7 @@ export async function startTestServer(
   open++;
   const running = await startMixroom(
     config,
-    pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     options.clock ? { clock: options.clock } : {},
   );
   return {

@@ -18,13 +18,12 @@ import {
 import { IconCheck, IconCopy, IconHelpCircle, IconUserMinus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { z } from 'zod';
+import { isRecipientEmail } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
 import { useMe } from '../../users/queries';
 import { sharingApi, type ResourceType } from '../api';
 import { useShareInfo, useSharingMutation } from '../queries';
 
-const isEmail = (value: string) => z.email().safeParse(value).success;
 
 function CopyField({ label, value }: { label: string; value: string }) {
   return (
@@ -123,7 +122,7 @@ function ShareContent({ type, id }: { type: ResourceType; id: string }) {
               splitChars={[',', ' ', ';']}
               acceptValueOnBlur
               onChange={(values) => {
-                const valid = values.filter(isEmail);
+                const valid = values.filter((value) => isRecipientEmail(value.trim()));
                 if (valid.length < values.length) notify('warning', 'Invalid Email', 'Please add a valid email');
                 setEmails(valid);
               }}
