@@ -23,10 +23,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function openTab(path: string, account: { email: string; password: string }, width = 1440): Promise<Page> {
+async function openTab(
+  path: string,
+  account: { email: string; password: string },
+  width = 1440,
+  landing = path,
+): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await signInAt(page, server.url, path, account);
+  await signInAt(page, server.url, path, account, landing);
   return page;
 }
 
@@ -44,8 +49,14 @@ describe('/admin', () => {
     await anaTab.getByText('of 15 GB').waitFor();
     const benTab = await openTab('/settings', ben);
 
-    const operator = await openTab('/admin/users', admin);
+    const operator = await openTab('/admin', admin, 1440, '/admin/users');
     await operator.getByRole('heading', { name: 'User Management (3)' }).waitFor();
+    // Sent on from /admin, the navigation opens Admin and marks Users.
+    const usersLink = operator
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Users' });
+    await expect.poll(() => usersLink.getAttribute('data-active')).toBe('true');
+    expect(await usersLink.isVisible()).toBe(true);
     const headers = await operator.getByTestId('users-table').locator('thead th').allInnerTexts();
     expect(headers.filter(Boolean)).toEqual(COLUMNS);
 

@@ -130,6 +130,11 @@ describe('a transfer in Chromium', () => {
     await ana.getByRole('button', { name: 'Transfer', exact: true }).click();
     const sent = ana.getByRole('dialog', { name: 'Success' });
     await sent.getByText('Your transfer has been sent!').waitFor({ timeout: 30_000 });
+    await sent.getByText('An e-mail with the link went to rita@mastering.io.', { exact: false }).waitFor();
+    // The dialog says it; no toast says it a second time over the Activities panel.
+    expect(await ana.locator('.mantine-Notification-root', { hasText: 'Your transfer has been sent!' }).count()).toBe(
+      0,
+    );
     const link = await sent.getByRole('textbox', { name: 'Link' }).inputValue();
     expect(link).toMatch(/\/public\/share\?transferId=[A-Za-z0-9_-]{22,}$/);
     await sent.getByRole('button', { name: 'Copy link' }).first().click();

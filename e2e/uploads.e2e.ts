@@ -79,6 +79,14 @@ describe('uploads through the one orchestrator', () => {
     const percent = Math.floor((PART_SIZE / statSync(big).size) * 100);
     await expect(activity('Big Mix.wav').innerText()).resolves.toMatch(new RegExp(`Error\\s*${percent}%`, 'i'));
     await screenshot(page, 'uploads-interrupted');
+    // Toasts stack above the panel instead of covering it.
+    const corner = await page.evaluate(() => ({
+      panelTop: document.querySelector('[aria-label="Activities"]')!.getBoundingClientRect().top,
+      toastsBottom: document
+        .querySelector('.mantine-Notifications-root[data-position="bottom-right"]')!
+        .getBoundingClientRect().bottom,
+    }));
+    expect(corner.toastsBottom).toBeLessThanOrEqual(corner.panelTop);
     const sentParts: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'PUT' && isPartPut(new URL(request.url())))

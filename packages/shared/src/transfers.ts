@@ -30,19 +30,25 @@ export const TRANSFER_MESSAGES = {
 /** Days an expired transfer's files are kept (for a reload) before they are purged. */
 export const TRANSFER_GRACE_DAYS = 30;
 
-/** A transfer's size as its limit is written: decimal units, no needless decimals ("15 GB", "1.5 TB"). */
-export function formatTransferSize(bytes: number): string {
+/**
+ * A size as Mixroom writes it everywhere (screens, mails, limits): decimal units, one decimal below
+ * 100 and none when it is zero ("1.5 MB", "15 GB", "441 KB").
+ */
+export function formatSize(bytes: number): string {
   if (bytes === UNLIMITED) return 'Unlimited';
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
   let value = bytes;
   let unit = 0;
   while (value >= 1000 && unit < units.length - 1) {
     value /= 1000;
     unit += 1;
   }
-  const rounded = unit === 0 ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${rounded} ${units[unit]}`;
+  const shown = value >= 100 || unit === 0 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
+  return `${shown} ${units[unit]}`;
 }
+
+/** A transfer's size and its limits: the same writing. */
+export const formatTransferSize = formatSize;
 
 /**
  * A recipient address: something before the @, a domain, and a top-level part of at least two

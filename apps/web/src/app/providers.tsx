@@ -33,6 +33,7 @@ const queryClient = new QueryClient({
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="dark">
+      {/* Bottom right, stacked above the Activities panel while it shows (see global.css). */}
       <Notifications position="bottom-right" limit={5} />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>

@@ -42,7 +42,7 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
   const selection = useTransferSelection(limits?.transferMaxBytes ?? PLANS.FREE.limits.transferMaxBytes);
   const [fields, setFields] = useState<TransferDraftFields>(emptyFields);
   const [password, setPassword] = useState('');
-  const [sentUrl, setSentUrl] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ url: string; recipients: string[] } | null>(null);
   const offerPricing = useCallback(
     (message: string) => askToViewPricing(message, Boolean(user), (path) => void navigate(path)),
     [user, navigate],
@@ -103,12 +103,12 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
     }
     const sent = await send.run({ fields, password, files: selection.files });
     if (!sent) return;
-    notify('success', 'Success', TRANSFER_TEXTS.sent);
-    setSentUrl(sent.link);
+    // The dialog says it was sent; a toast would say it twice.
+    setSent({ url: sent.link, recipients: fields.mode === 'email' ? fields.recipients : [] });
   };
 
   const closeSent = () => {
-    setSentUrl(null);
+    setSent(null);
     setFields(emptyFields());
     setPassword('');
     selection.reset();
@@ -154,7 +154,7 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
       ) : (
         form
       )}
-      <TransferSentDialog url={sentUrl} onClose={closeSent} />
+      <TransferSentDialog sent={sent} onClose={closeSent} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { JoinRequestDialog } from '../../features/sharing/components/join-reques
 import { Logo } from '../../components/logo';
 import { useMe } from '../../features/users/queries';
 import { RealtimeProvider } from '../../lib/realtime/realtime-provider';
+import { NavGroup } from './nav-group';
 import { NAV_ITEMS } from './nav-items';
 import { NotificationsBell } from './notifications-bell';
 import { UserMenu } from './user-menu';
@@ -57,25 +58,13 @@ export function AppShellLayout() {
           <ScrollArea>
             {items.map((item) =>
               item.children ? (
-                <NavLink
+                <NavGroup
                   key={item.to}
-                  label={item.label}
-                  leftSection={<item.icon size={18} stroke={1.6} />}
-                  defaultOpened={item.children.some((child) => isActive(child.to))}
-                  variant="light"
-                >
-                  {item.children.map((child) => (
-                    <NavLink
-                      key={child.to}
-                      label={child.label}
-                      component={Link}
-                      to={child.to}
-                      active={pathname === child.to}
-                      onClick={close}
-                      variant="light"
-                    />
-                  ))}
-                </NavLink>
+                  item={{ ...item, children: item.children }}
+                  pathname={pathname}
+                  isActive={isActive}
+                  onNavigate={close}
+                />
               ) : (
                 <NavLink
                   key={item.to}

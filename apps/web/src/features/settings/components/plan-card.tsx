@@ -11,7 +11,7 @@ const ADMIN_HINT = 'Plans on this server are assigned by an administrator.';
 function Feature({ line }: { line: string }) {
   if (line.startsWith('$')) {
     return (
-      <Text className={classes.heading} size="xs" fw={700} tt="uppercase" mt="sm">
+      <Text className={classes.heading} size="xs" fw={700} tt="uppercase">
         {line.slice(1)}
       </Text>
     );
@@ -45,7 +45,10 @@ function LinkButton({ href, label, variant }: { href: string | null; label: stri
 export function PlanCard({ card, interval, free }: { card: PlanCardModel; interval: BillingInterval; free: boolean }) {
   const { plan, active } = card;
   const price = priceOf(plan, interval);
-  const buy = <LinkButton href={card.buy} label="Buy" variant="filled" />;
+  // Without a shop, plans are given by an administrator: the button says so instead of a dead Buy.
+  const buy = (
+    <LinkButton href={card.buy} label={card.buy || free ? 'Buy' : 'Ask your administrator'} variant="filled" />
+  );
   return (
     <Card
       withBorder
@@ -84,14 +87,17 @@ export function PlanCard({ card, interval, free }: { card: PlanCardModel; interv
             : ''}
       </Text>
       <ScrollArea h={CONTENT_HEIGHT} mt="sm" type="auto" offsetScrollbars>
-        <Stack gap={6}>
+        <Stack gap={4} className={classes.features}>
           {plan.features.map((line) => (
             <Feature key={line} line={line} />
           ))}
         </Stack>
       </ScrollArea>
       <Stack gap="xs" mt="md">
-        {active && !free ? (
+        {active && free ? (
+          // The free plan's buttons are disabled: it is neither bought nor managed.
+          <LinkButton href={null} label="Active" variant="default" />
+        ) : active ? (
           card.manage ? (
             <LinkButton href={card.manage} label="Manage" variant="default" />
           ) : (

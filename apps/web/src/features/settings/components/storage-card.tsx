@@ -10,9 +10,6 @@ const KIND_LABELS: Record<EntitlementsSummary['storage']['breakdown'][number]['k
   transfers: 'Transfers',
 };
 
-/** Sizes as plans state them: "15 GB", not "15.0 GB". */
-const size = (bytes: number) => formatBytes(bytes).replace(/\.0 /, ' ');
-
 /** Used storage against the plan's limit (used ÷ limit), and what takes it. */
 export function StorageCard({ storage }: { storage: EntitlementsSummary['storage'] }) {
   const { usedBytes, limitBytes, breakdown } = storage;
@@ -25,9 +22,9 @@ export function StorageCard({ storage }: { storage: EntitlementsSummary['storage
         <Text fw={700}>Used storage</Text>
       </Group>
       <Text size="xl" fw={700}>
-        {size(usedBytes)}{' '}
+        {formatBytes(usedBytes)}{' '}
         <Text span c="dimmed" size="md" fw={400}>
-          of {limitBytes === null ? 'unlimited' : size(limitBytes)}
+          of {limitBytes === null ? 'unlimited' : formatBytes(limitBytes)}
         </Text>
       </Text>
       {limitBytes !== null && (
@@ -48,7 +45,7 @@ export function StorageCard({ storage }: { storage: EntitlementsSummary['storage
             <Group key={use.kind} justify="space-between" wrap="nowrap">
               <Text size="sm">{KIND_LABELS[use.kind]}</Text>
               <Text size="sm" c="dimmed">
-                {size(use.bytes)}
+                {formatBytes(use.bytes)}
               </Text>
             </Group>
           ))

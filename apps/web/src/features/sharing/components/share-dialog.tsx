@@ -24,7 +24,6 @@ import { useMe } from '../../users/queries';
 import { sharingApi, type ResourceType } from '../api';
 import { useShareInfo, useSharingMutation } from '../queries';
 
-
 function CopyField({ label, value }: { label: string; value: string }) {
   return (
     <TextInput

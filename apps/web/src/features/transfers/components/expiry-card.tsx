@@ -1,5 +1,4 @@
 import { Card, Group, Stack, Text, TextInput } from '@mantine/core';
-import { IconCalendar } from '@tabler/icons-react';
 import { formatDate } from '../../../lib/format/format';
 import { expiryFromDateField, toDateField } from '../transfer-rules';
 
@@ -25,7 +24,6 @@ export function ExpiryCard({
           <TextInput
             type="date"
             label="Expiration date"
-            leftSection={<IconCalendar size={16} />}
             value={toDateField(current)}
             min={toDateField(bounds.min)}
             max={toDateField(bounds.max)}

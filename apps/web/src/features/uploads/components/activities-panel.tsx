@@ -14,6 +14,7 @@ import {
 import { IconChevronDown, IconChevronUp, IconPlayerPlay, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import { useReservedCorner } from '../use-reserved-corner';
 import { reviewKeys } from '../../review/queries';
 import { storageKeys } from '../../storage/queries';
 import { activitiesStore, useActivities, type ActivityState } from '../activities-store';
@@ -36,10 +37,12 @@ export function ActivitiesPanel() {
   }, [queryClient]);
   useRestoreUploads(refresh);
   const [collapsed, setCollapsed] = useState(false);
+  const reserve = useReservedCorner('--activities-room');
   if (activities.length === 0) return null;
   const running = activities.filter((a) => a.state === 'Started' || a.state === 'In Progress').length;
   return (
     <Paper
+      ref={reserve}
       withBorder
       shadow="xl"
       radius="md"
