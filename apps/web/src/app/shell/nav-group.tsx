@@ -1,5 +1,5 @@
 import { NavLink } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { NavItem } from './nav-items';
 
@@ -20,9 +20,12 @@ export function NavGroup({
 }) {
   const inside = item.children.some((child) => isActive(child.to));
   const [opened, setOpened] = useState(inside);
-  useEffect(() => {
+  // Entering one of its routes opens it, decided while rendering (no effect, no second paint).
+  const [wasInside, setWasInside] = useState(inside);
+  if (inside !== wasInside) {
+    setWasInside(inside);
     if (inside) setOpened(true);
-  }, [inside]);
+  }
   return (
     <NavLink
       label={item.label}
