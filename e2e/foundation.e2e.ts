@@ -71,8 +71,12 @@ describe('a newcomer in Chromium', () => {
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByText('Are you sure you want to sign-out?').waitFor();
     await screenshot(page, 'sign-out-confirm');
+    // The provider's end of the session is the last hop: the landing page seen before it is the
+    // app's own, which the redirect to the provider then leaves.
+    const ended = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/session/end/confirm');
     await page.getByRole('dialog').getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL('**/public/landing');
+    await ended;
+    await page.waitForURL((url) => url.pathname === '/public/landing', { waitUntil: 'load' });
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('oidc.user')))).toEqual([]);
 
     await page.goto(`${server.url}/settings`);

@@ -62,6 +62,10 @@ describe('review: what changed between versions', () => {
     await page.getByRole('textbox', { name: 'Compare with' }).click();
     await page.getByRole('option', { name: /^B: v2/ }).click();
     await page.getByTestId('compare-waveform').waitFor();
+    // Picked, the field lets go of the keyboard, so B switches at once.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null)).not.toBe(
+      'Compare with',
+    );
     const lane = page.getByTestId('difference-lane');
     await expect.poll(() => lane.getAttribute('data-status'), { timeout: 60_000 }).toBe('ready');
     const regions = page.getByTestId('changed-region');

@@ -187,6 +187,17 @@ describe('a transfer in Chromium', () => {
     await rita.locator('[data-testid="transfer-item"][data-name="Notes.txt"]').click();
     await rita.getByText('Preview not available, please download.').waitFor();
     await rita.keyboard.press('Escape');
+    // An audio tile shows its waveform, drawn by the server, before anything is opened.
+    await expect
+      .poll(
+        () =>
+          rita
+            .locator('[data-testid="transfer-item"][data-name="Mix.wav"] img')
+            .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0), undefined, { timeout: 1000 })
+            .catch(() => 0),
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(0);
     await rita.locator('[data-testid="transfer-item"][data-name="Mix.wav"]').click();
     const dialog = rita.getByRole('dialog');
     await dialog.getByTestId('transfer-waveform').waitFor();

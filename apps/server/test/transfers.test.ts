@@ -246,6 +246,21 @@ describe('a sent transfer, from the recipient side', () => {
     expect((await publicGet(wav.downloadUrl, { range: `bytes=${original.length}-` })).status).toBe(416);
     const peaks = await publicGet(wav.peaksUrl!);
     expect(((await peaks.json()) as { version: number }).version).toBe(1);
+    // The tile's waveform picture: a PNG, reached only with the grant.
+    const thumbnail = await waitFor(
+      async () => {
+        const c = (await call(server.url, `/api/public/transfers/${t}/content?g=${g}`))
+          .body as unknown as PublicTransferContent;
+        return c.files.find((f) => f.fileName === 'track-a.wav')?.thumbnailUrl ?? null;
+      },
+      { what: 'the waveform picture' },
+    );
+    const picture = Buffer.from(await (await publicGet(thumbnail)).arrayBuffer());
+    expect(picture.subarray(1, 4).toString()).toBe('PNG');
+    const forged = thumbnail.replace(/g=[^&]+/, 'g=forged');
+    const refused = await fetch(`${server.url}${forged}`, { redirect: 'manual' });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
 
     const zip = await unzip(Buffer.from(await (await publicGet(content.zipUrl)).arrayBuffer()));
     expect([...zip.keys()].sort()).toEqual(['Album/Side A/track-a.wav', 'checksums.sha256', 'notes.mp3']);
@@ -319,9 +334,13 @@ describe('a sent transfer, from the recipient side', () => {
     });
     const content = (grant: string) =>
       call(server.url, `/api/public/transfers/${t}/content?g=${encodeURIComponent(grant)}`);
-    expect((await content(before.body.grant as string)).status).toBe(200);
+    const granted = await content(before.body.grant as string);
+    expect(granted.status).toBe(200);
+    const fileId = (granted.body as unknown as PublicTransferContent).files[0]!.id;
+    const picture = `/api/public/transfers/${t}/files/${fileId}/thumbnail?g=${encodeURIComponent(before.body.grant as string)}`;
     expect((await patch({ password: 'open sesame' })).body.hasPassword).toBe(true);
     expect((await content(before.body.grant as string)).status).toBe(401);
+    expect((await call(server.url, picture)).status).toBe(401);
   });
 
   it('reminds a recipient who has not downloaded, once, a day before expiry', async () => {

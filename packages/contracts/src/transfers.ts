@@ -187,6 +187,8 @@ export const publicTransferContent = z
         downloadUrl: z.string(),
         /** Redirects to the waveform peaks (JSON, the storage's peaks format); null when there are none. */
         peaksUrl: z.string().nullable(),
+        /** Redirects to the waveform picture the tile shows; null when there is none yet. */
+        thumbnailUrl: z.string().nullable(),
         /** Redirects to something a browser can play; null when the file is not audio. */
         playUrl: z.string().nullable(),
       }),

@@ -208,6 +208,16 @@ export const publicTransferEndpoints = {
     target: peaksFile,
     responses: { 302: z.null(), ...publicErrors },
   }),
+  thumbnail: endpoint({
+    ...open,
+    method: 'GET',
+    path: '/api/public/transfers/:token/files/:fileId/thumbnail',
+    summary: "Redirect to a file's waveform picture (PNG)",
+    params: publicTransferFileParams,
+    query: grantQuery,
+    raw: 'redirect',
+    responses: { 302: z.null(), ...publicErrors },
+  }),
   play: endpoint({
     ...open,
     method: 'GET',

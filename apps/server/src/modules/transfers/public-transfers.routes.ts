@@ -48,6 +48,9 @@ export const publicTransfersRoutes: FastifyPluginAsyncZod<{
   route(app, endpoints.peaks, async (request, reply) =>
     reply.redirect(await access.peaksUrl(request.params.token, request.query.g, request.params.fileId), 302),
   );
+  route(app, endpoints.thumbnail, async (request, reply) =>
+    reply.redirect(await access.thumbnailUrl(request.params.token, request.query.g, request.params.fileId), 302),
+  );
   route(app, endpoints.play, async (request, reply) =>
     reply.redirect(await access.playUrl(request.params.token, request.query.g, request.params.fileId), 302),
   );

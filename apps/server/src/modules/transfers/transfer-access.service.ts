@@ -38,7 +38,7 @@ export const TRANSFER_PASSWORD_RULES = {
 
 export type AccessDeps = TransfersDeps & { limiter: AttemptLimiter };
 
-const fileUrl = (token: string, fileId: string, what: 'download' | 'peaks' | 'play', grant: string) =>
+const fileUrl = (token: string, fileId: string, what: 'download' | 'peaks' | 'thumbnail' | 'play', grant: string) =>
   `/api/public/transfers/${token}/files/${fileId}/${what}?g=${encodeURIComponent(grant)}`;
 
 /**
@@ -103,6 +103,7 @@ export class TransferAccessService {
           ...file,
           downloadUrl: fileUrl(token, file.id, 'download', grantToken),
           peaksUrl: file.hasPeaks ? fileUrl(token, file.id, 'peaks', grantToken) : null,
+          thumbnailUrl: record.version.thumbnailKey ? fileUrl(token, file.id, 'thumbnail', grantToken) : null,
           playUrl: audio ? fileUrl(token, file.id, 'play', grantToken) : null,
         };
       }),
@@ -132,6 +133,15 @@ export class TransferAccessService {
     return this.deps.blobs.signDownloadUrl(record.version.peaksKey, {
       expiresInSeconds: this.deps.signTtlSeconds,
       contentType: 'application/json',
+    });
+  }
+
+  async thumbnailUrl(token: string, grantToken: string, fileId: string): Promise<string> {
+    const { record } = await this.file(token, grantToken, fileId);
+    if (!record.version.thumbnailKey) throw AppError.notFound('Not available yet.');
+    return this.deps.blobs.signDownloadUrl(record.version.thumbnailKey, {
+      expiresInSeconds: this.deps.signTtlSeconds,
+      contentType: 'image/png',
     });
   }
 

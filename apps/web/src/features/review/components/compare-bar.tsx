@@ -32,6 +32,7 @@ export function CompareBar({
   const [picking, setPicking] = useState(false);
   const [platformsOpen, setPlatformsOpen] = useState(false);
   const platformInput = useRef<HTMLInputElement>(null);
+  const compareInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!revealPlatform) return;
     platformInput.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
@@ -60,6 +61,7 @@ export function CompareBar({
       <Group gap={6} wrap="nowrap">
         <IconArrowsExchange size={16} color="#a9a3c9" aria-hidden />
         <Select
+          ref={compareInput}
           aria-label="Compare with"
           placeholder="Compare with…"
           size="xs"
@@ -69,6 +71,8 @@ export function CompareBar({
           value={other?.id ?? null}
           onChange={(id) => {
             if (id === REFERENCE) return setPicking(true);
+            // Picked, the field lets go of the keyboard: B, space and the other keys work at once.
+            compareInput.current?.blur();
             const chosen = id && choices.find((v) => v.id === id);
             if (chosen) compare.pick({ id: chosen.id, projectId: chosen.projectId });
             else if (!id) compare.pick(null);
@@ -123,7 +127,10 @@ export function CompareBar({
           onDropdownClose={() => setPlatformsOpen(false)}
           data={PLATFORMS.map((p) => ({ value: p, label: p === 'Original' ? 'As mastered' : `As ${p}` }))}
           value={platform}
-          onChange={(p) => compare.setPlatform((p ?? 'Original') as PlatformChoice)}
+          onChange={(p) => {
+            platformInput.current?.blur();
+            compare.setPlatform((p ?? 'Original') as PlatformChoice);
+          }}
         />
         {platform !== 'Original' && !comparing && (
           <Tooltip

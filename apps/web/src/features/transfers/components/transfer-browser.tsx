@@ -19,7 +19,20 @@ export function folderTrail(folders: Folder[], rootId: string, folderId: string)
 
 const GRADIENT = 'linear-gradient(135deg, #5f3dc4 0%, #862e9c 100%)';
 
-function Tile({ icon, name, detail, onClick }: { icon: ReactNode; name: string; detail: string; onClick: () => void }) {
+function Tile({
+  icon,
+  picture,
+  name,
+  detail,
+  onClick,
+}: {
+  icon: ReactNode;
+  /** The file's waveform, drawn on the server; the icon stands in until there is one. */
+  picture?: string | null;
+  name: string;
+  detail: string;
+  onClick: () => void;
+}) {
   return (
     <Card
       withBorder
@@ -32,8 +45,17 @@ function Tile({ icon, name, detail, onClick }: { icon: ReactNode; name: string; 
       role="button"
       aria-label={name}
     >
-      <Box h={96} style={{ background: GRADIENT }}>
-        <Center h="100%">{icon}</Center>
+      <Box h={96} pos="relative" style={{ background: GRADIENT }}>
+        {picture ? (
+          <img
+            src={picture}
+            alt=""
+            loading="lazy"
+            style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'fill' }}
+          />
+        ) : (
+          <Center h="100%">{icon}</Center>
+        )}
       </Box>
       <Stack gap={0} p="sm">
         <Text fw={600} size="sm" truncate="end" title={name}>
@@ -95,6 +117,7 @@ export function TransferBrowser({
           <Tile
             key={file.id}
             icon={file.kind === 'AUDIO' ? <IconMusic size={36} color="white" /> : <IconFile size={36} color="white" />}
+            picture={file.thumbnailUrl}
             name={file.fileName}
             detail={[
               file.durationSeconds ? formatDuration(file.durationSeconds) : null,
