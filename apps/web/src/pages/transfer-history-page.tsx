@@ -1,4 +1,4 @@
-import { Button, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconSearch, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -48,6 +48,17 @@ export function TransferHistoryPage() {
           <Button component={Link} to="/transfer" leftSection={<IconSend size={16} />} visibleFrom="sm">
             New transfer
           </Button>
+          {/* On a phone the search takes the row: the same action as an icon beside it. */}
+          <ActionIcon
+            component={Link}
+            to="/transfer"
+            size={36}
+            variant="filled"
+            aria-label="New transfer"
+            hiddenFrom="sm"
+          >
+            <IconSend size={18} />
+          </ActionIcon>
         </Group>
       </Group>
       {transfers.isPending ? (

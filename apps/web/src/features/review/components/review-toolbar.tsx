@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Tooltip } from '@mantine/core';
+import classes from './review.module.css';
 import {
   IconDownload,
   IconGauge,
@@ -51,7 +52,7 @@ export const ReviewToolbar = memo(function ReviewToolbar({
     </Button>
   );
   return (
-    <Group gap={6} wrap="wrap" data-testid="review-toolbar">
+    <Group gap={6} wrap="wrap" data-testid="review-toolbar" className={classes.toolbar}>
       {project.capabilities.canCreate && (
         <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setAddingVersion(true)}>
           Version

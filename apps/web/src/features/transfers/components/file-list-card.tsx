@@ -3,9 +3,12 @@ import { IconChevronDown, IconChevronRight, IconFile } from '@tabler/icons-react
 import { useState } from 'react';
 import { formatBytes } from '../../../lib/format/format';
 
-/** The files of a transfer, folded away until asked for. */
+/** A list this short is shown at once; a longer one waits folded until asked for. */
+const OPEN_UP_TO = 12;
+
+/** The files of a transfer, expandable. */
 export function FileListCard({ files }: { files: { id: string; path: string; size: number }[] }) {
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useState(files.length <= OPEN_UP_TO);
   return (
     <Card withBorder radius="md" padding="md">
       <UnstyledButton onClick={() => setOpened((o) => !o)} aria-expanded={opened} w="100%">

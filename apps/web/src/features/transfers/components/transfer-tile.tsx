@@ -47,7 +47,7 @@ export function TransferTile({
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
             <IconSend size={18} style={{ flexShrink: 0 }} color="var(--mantine-color-violet-4)" />
-            <Text fw={600} truncate="end" title={transfer.name}>
+            <Text fw={600} lineClamp={2} title={transfer.name} style={{ overflowWrap: 'anywhere' }}>
               {transfer.name}
             </Text>
             {transfer.hasPassword && <IconLock size={14} aria-label="Password protected" style={{ flexShrink: 0 }} />}
