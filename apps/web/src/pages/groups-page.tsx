@@ -150,24 +150,6 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
           }
         />
       </div>
-      <SelectionBar
-        count={selection.selected.size}
-        onDelete={() => confirmTrash(selectedItems.map(refOf), `${selectedItems.length} item(s)`)}
-        downloading={zipRunning}
-        hint={onlyFolder ? `Double-click “${onlyFolder.name}” to open it. New and Upload add to ${targetName}.` : null}
-        onDownload={
-          selectedItems.length > 0 && selectedItems.every(downloadable)
-            ? () => {
-                // One project downloads as its file; anything more, or a folder, as one ZIP.
-                const only = selectedItems.length === 1 ? selectedItems[0] : undefined;
-                if (only?.kind === 'project' && only.latestVersion) download.mutate(only.latestVersion);
-                else downloadZip.mutate(selectedItems.map(refOf));
-              }
-            : undefined
-        }
-        onClear={selection.clear}
-        onSelectAll={selection.selectAll}
-      />
       {listing.isPending ? (
         <Center py="xl">
           <Loader color="violet" />
@@ -195,6 +177,24 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
           )}
         </>
       )}
+      <SelectionBar
+        count={selection.selected.size}
+        onDelete={() => confirmTrash(selectedItems.map(refOf), `${selectedItems.length} item(s)`)}
+        downloading={zipRunning}
+        hint={onlyFolder ? `Double-click “${onlyFolder.name}” to open it. New and Upload add to ${targetName}.` : null}
+        onDownload={
+          selectedItems.length > 0 && selectedItems.every(downloadable)
+            ? () => {
+                // One project downloads as its file; anything more, or a folder, as one ZIP.
+                const only = selectedItems.length === 1 ? selectedItems[0] : undefined;
+                if (only?.kind === 'project' && only.latestVersion) download.mutate(only.latestVersion);
+                else downloadZip.mutate(selectedItems.map(refOf));
+              }
+            : undefined
+        }
+        onClear={selection.clear}
+        onSelectAll={selection.selectAll}
+      />
 
       <input
         ref={fileInput}

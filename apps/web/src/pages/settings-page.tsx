@@ -6,7 +6,7 @@ import { PlansSection } from '../features/settings/components/plans-section';
 import { PrivacyCard } from '../features/settings/components/privacy-card';
 import { ProfileCard } from '../features/settings/components/profile-card';
 import { StorageCard } from '../features/settings/components/storage-card';
-import { PushCard } from '../features/users/components/push-card';
+import { PushDeviceToggle } from '../features/users/components/push-device-toggle';
 import { useMe } from '../features/users/queries';
 
 /**
@@ -28,11 +28,8 @@ export function SettingsPage() {
         <StorageCard storage={me.entitlements.storage} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <PrivacyCard me={me} />
-        <Stack gap="lg">
-          <PushCard />
-          <LimitsCard me={me} />
-        </Stack>
+        <PrivacyCard me={me} pushDevice={<PushDeviceToggle />} />
+        <LimitsCard me={me} />
       </SimpleGrid>
       <PlansSection me={me} />
       <DeleteAccountCard me={me} />

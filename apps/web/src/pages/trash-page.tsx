@@ -73,14 +73,6 @@ export function TrashPage() {
           </Button>
         </Group>
       </Group>
-      <SelectionBar
-        count={selection.selected.size}
-        inTrash
-        onRecover={() => recover.mutate(selected.map(refOf), { onSuccess: () => selection.clear() })}
-        onDelete={() => confirmDelete(selected.map(refOf), `${selected.length} item(s)`)}
-        onClear={selection.clear}
-        onSelectAll={selection.selectAll}
-      />
       {trash.isPending ? (
         <Center py="xl">
           <Loader color="violet" />
@@ -104,6 +96,14 @@ export function TrashPage() {
           }
         />
       )}
+      <SelectionBar
+        count={selection.selected.size}
+        inTrash
+        onRecover={() => recover.mutate(selected.map(refOf), { onSuccess: () => selection.clear() })}
+        onDelete={() => confirmDelete(selected.map(refOf), `${selected.length} item(s)`)}
+        onClear={selection.clear}
+        onSelectAll={selection.selectAll}
+      />
     </Stack>
   );
 }

@@ -24,7 +24,7 @@ export function LimitsCard({ me }: { me: Me }) {
     ['AI credits per month', String(limits.creditsPerMonth)],
   ];
   return (
-    <Card withBorder radius="lg" padding="lg">
+    <Card withBorder radius="lg" padding="lg" h="100%">
       <Text fw={700} mb="sm">
         What your plans allow
       </Text>

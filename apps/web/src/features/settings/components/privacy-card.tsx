@@ -5,6 +5,7 @@ import { formatBytes, formatDate } from '../../../lib/format/format';
 import { notify } from '../../../lib/notify';
 import { setNotifications, startExport } from '../api';
 import { useAccountMutation, useMyExports } from '../queries';
+import type { ReactNode } from 'react';
 
 const CHANNELS: { key: keyof NotificationPreferences; label: string; hint: string }[] = [
   { key: 'email', label: 'E-mail', hint: 'Invitations and notices about shared items, by e-mail.' },
@@ -12,8 +13,12 @@ const CHANNELS: { key: keyof NotificationPreferences; label: string; hint: strin
   { key: 'inApp', label: 'In-app', hint: 'Pop-up notices while Mixroom is open.' },
 ];
 
-/** Privacy: which channels notifications use, and an archive of everything I keep here. */
-export function PrivacyCard({ me }: { me: Me }) {
+/**
+ * Privacy: which channels notifications use, and an archive of everything I keep here.
+ * `pushDevice` is the control for this browser's own push subscription, shown under the Push
+ * preference it depends on.
+ */
+export function PrivacyCard({ me, pushDevice }: { me: Me; pushDevice?: ReactNode }) {
   const save = useAccountMutation(setNotifications);
   const prefs = save.variables && save.isPending ? save.variables : me.notifications;
   return (
@@ -27,18 +32,20 @@ export function PrivacyCard({ me }: { me: Me }) {
       </Text>
       <Stack gap="xs">
         {CHANNELS.map((channel) => (
-          <Switch
-            key={channel.key}
-            label={channel.label}
-            description={channel.hint}
-            checked={prefs[channel.key]}
-            onChange={(event) =>
-              save.mutate(
-                { ...prefs, [channel.key]: event.currentTarget.checked },
-                { onError: (error) => notify('error', 'Notifications', error.message) },
-              )
-            }
-          />
+          <Stack key={channel.key} gap={6}>
+            <Switch
+              label={channel.label}
+              description={channel.hint}
+              checked={prefs[channel.key]}
+              onChange={(event) =>
+                save.mutate(
+                  { ...prefs, [channel.key]: event.currentTarget.checked },
+                  { onError: (error) => notify('error', 'Notifications', error.message) },
+                )
+              }
+            />
+            {channel.key === 'push' && prefs.push && pushDevice && <div style={{ paddingLeft: 50 }}>{pushDevice}</div>}
+          </Stack>
         ))}
       </Stack>
       <DataExport />

@@ -1,5 +1,6 @@
 import { ActionIcon, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconRestore, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
+import classes from './selection-bar.module.css';
 
 interface Props {
   count: number;
@@ -14,7 +15,10 @@ interface Props {
   hint?: string | null;
 }
 
-/** 'Selected Items: N' with the actions that apply to a selection. */
+/**
+ * 'Selected Items: N' with the actions that apply to a selection. Render it as the last child of the
+ * page's column: it pushes itself to the foot and stays there while the grid scrolls.
+ */
 export function SelectionBar({
   count,
   inTrash = false,
@@ -28,7 +32,16 @@ export function SelectionBar({
 }: Props) {
   if (count === 0) return null;
   return (
-    <Paper withBorder radius="md" px="md" py={6} onClick={(e) => e.stopPropagation()}>
+    <Paper
+      withBorder
+      radius="md"
+      px="md"
+      py={6}
+      className={classes.bar}
+      role="region"
+      aria-label="Selection"
+      onClick={(e) => e.stopPropagation()}
+    >
       <Group justify="space-between" wrap="nowrap">
         <div style={{ minWidth: 0 }}>
           <Text fw={600} size="sm">
