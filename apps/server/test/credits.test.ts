@@ -11,6 +11,7 @@ import type { EventBus } from '../src/platform/realtime/event-bus';
 import { CreditsRepository } from '../src/modules/credits/credits.repository';
 import { CreditsService } from '../src/modules/credits/credits.service';
 import { createTestDatabase } from './helpers/test-server';
+import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
 
 /**
  * The credits ledger on real databases: PGlite always, and PostgreSQL (where transactions truly run
@@ -27,6 +28,7 @@ const backends: Backend[] = [
     name: 'PGlite',
     open: async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-credits-'));
+      await seedEmbeddedDatabase(dataDir);
       const database = await openDatabase({ url: null, dataDir, poolSize: 1 });
       return {
         nodeA: database,

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config/config';
 import { TestClock } from '../../src/platform/clock/clock';
 import { startMixroom } from '../../src/server';
+import { seedEmbeddedDatabase } from './embedded-database-template';
 import { freePort } from './free-port';
 import type { TestServer } from './test-server';
 
@@ -19,6 +20,7 @@ export async function startClockedServer(env: Record<string, string> = {}): Prom
     LOG_LEVEL: 'silent',
     ...env,
   });
+  if (!config.database.url) await seedEmbeddedDatabase(dataDir);
   const running = await startMixroom(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { clock });
   return {
     ...running,

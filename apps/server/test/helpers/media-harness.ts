@@ -17,6 +17,7 @@ import { MediaService } from '../../src/modules/storage/media/media.service';
 import { systemTicker, type Ticker } from '../../src/modules/storage/media/processing-heartbeat';
 import type { StorageEvents } from '../../src/modules/storage/storage.events';
 import { VersionsRepository, type VersionRow } from '../../src/modules/storage/projects/versions.repository';
+import { seedEmbeddedDatabase } from './embedded-database-template';
 
 /**
  * The media job on its own: a real database, disk blob store and ffmpeg, without HTTP, so each
@@ -41,6 +42,7 @@ export interface MediaHarness {
 
 export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticker } = {}): Promise<MediaHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-media-'));
+  await seedEmbeddedDatabase(dataDir);
   const db = await openDatabase({ url: null, dataDir, poolSize: 1 });
   const blobs = new DiskBlobStore(join(dataDir, 'blobs'), new UrlSigner(randomBytes(32), 'http://127.0.0.1:1'));
   const versionsRepo = new VersionsRepository(db.db);
