@@ -1,30 +1,19 @@
 import { createHash } from 'node:crypto';
-import { openAsBlob, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CreateTransferBody,
-  PublicTransferContent,
-  TransferDetail,
-  TransferUploadTicket,
-  Version,
-} from '@mixroom/contracts';
+import type { CreateTransferBody, PublicTransferContent, TransferDetail } from '@mixroom/contracts';
 import { DAY_MS, TRANSFER_GRACE_DAYS, TRANSFER_MESSAGES } from '@mixroom/shared';
-import { uploadFile } from '../../web/src/features/uploads/upload-engine';
 import type { TransfersModule } from '../src/modules/transfers/transfers.module';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
-import { startClockedServer } from './helpers/clocked-server';
-import { signInThroughOidc } from './helpers/oidc-flow';
-import { startSmtp } from './helpers/smtp';
 import { storageClient } from './helpers/storage-client';
-import type { TestServer } from './helpers/test-server';
-import type { TestClock } from '../src/platform/clock/clock';
-import { sendTransfer, transferForm } from './helpers/transfers';
+import { sendTransfer, startTransferWorld, transferForm, type TransferWorld } from './helpers/transfers';
 import { unzip } from './helpers/unzip';
 import { waitFor } from './helpers/wait-for';
 
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let server: TestServer & { clock: TestClock };
+let world: TransferWorld | undefined;
+let smtp: TransferWorld['smtp'];
+let server: TransferWorld['server'];
 let free: string;
 let paid: string;
 let other: string;
@@ -42,38 +31,10 @@ const token = (t: TransferDetail) => new URL(t.link).searchParams.get('transferI
 const publicGet = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers });
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startClockedServer({
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Mixroom <mixroom@transfers.test>',
-    TRUST_PROXY: 'true',
-  });
-  const admin = (
-    await signInThroughOidc(server.url, { email: 'admin@transfers.test', password: 'admin-password-long' })
-  ).access_token;
-  free = (await signInThroughOidc(server.url, { email: 'fran@transfers.test', password: 'fran-password-long' }))
-    .access_token;
-  paid = (
-    await signInThroughOidc(server.url, {
-      email: 'paula@transfers.test',
-      password: 'paula-password-long',
-      displayName: 'Paula',
-    })
-  ).access_token;
-  other = (await signInThroughOidc(server.url, { email: 'otto@transfers.test', password: 'otto-password-long' }))
-    .access_token;
-  paidId = ((await call(server.url, '/api/me', { token: paid })).body as { id: string }).id;
-  const grant = await call(server.url, `/api/admin/users/${paidId}/plans`, {
-    method: 'POST',
-    token: admin,
-    body: { sku: 'STUDIO' },
-  });
-  expect(grant.status).toBe(201);
+  world = await startTransferWorld();
+  ({ smtp, server, free, paid, other, paidId } = world);
 }, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await smtp?.stop();
-});
+afterAll(() => world?.close());
 
 describe('creating a transfer', () => {
   it('checks the form in order, each failure with its own text', async () => {
@@ -106,65 +67,6 @@ describe('creating a transfer', () => {
     });
     for (let i = 0; i < 16; i++)
       expect((await create(paid, form({ name: `P${i}`, durationDays: 90 }))).status).toBe(201);
-  });
-});
-
-describe('request files', () => {
-  it('lets someone without an account upload into a transfer of the owner, who is told', async () => {
-    const owner = storageClient(server.url, paid);
-    const request = await owner.api<{ id: string; link: string }>('/api/file-requests', {
-      method: 'POST',
-      body: { message: 'Send me the vocals', maxBytes: 2_000_000 },
-    });
-    const t = new URL(request.link).searchParams.get('requestId')!;
-    expect((await call(server.url, `/api/public/file-requests/${t}`)).body).toEqual({
-      ownerName: 'Paula',
-      message: 'Send me the vocals',
-      maxBytes: 2_000_000,
-    });
-    const path = makeAudio('request-vocals.wav', { seconds: 1 });
-    const size = readFileSync(path).length;
-    const start = (files: { path: string; fileName: string; size: number }[]) =>
-      call(server.url, `/api/public/file-requests/${t}/transfers`, {
-        method: 'POST',
-        body: { name: 'Uma', email: 'uma@voice.com', message: '', files },
-      });
-    const tooBig = await start([{ path: '', fileName: 'huge.wav', size: 3_000_000 }]);
-    expect(tooBig.status).toBe(413);
-    expect(tooBig.body.error?.message).toBe('This request accepts at most 2 MB.');
-    const started = (await start([{ path: 'Takes', fileName: 'vocals.wav', size }])).body as unknown as {
-      transferId: string;
-      files: { id: string }[];
-      uploadGrant: string;
-    };
-    const u = encodeURIComponent(started.uploadGrant);
-    // The upload engine as a visitor drives it: the orchestrator's session calls, under /api/public with the grant.
-    const visitor = storageClient(server.url, '');
-    const api = <T>(p: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }) =>
-      visitor.api<T>(`${p.replace('/api/uploads/', '/api/public/uploads/')}?u=${u}`, init);
-    const base = `/api/public/file-requests/${t}/transfers/${started.transferId}/files/${started.files[0]!.id}`;
-    const before = smtp.inbox.length;
-    await uploadFile({
-      api,
-      ticket: await visitor.api<TransferUploadTicket>(`${base}/upload?u=${u}`, { method: 'POST' }),
-      file: await openAsBlob(path),
-      complete: (signal) => visitor.api<Version>(`${base}/complete?u=${u}`, { method: 'POST', signal }),
-    });
-    // Another transfer's grant reaches nothing of this one.
-    expect((await call(server.url, `${base}/upload?u=${'x'.repeat(40)}`, { method: 'POST' })).status).toBe(404);
-    const mail = await waitFor(() => smtp.inbox.slice(before).find((m) => m.to.includes('paula@transfers.test')), {
-      what: "the owner's mail",
-    });
-    expect(mail.raw.replace(/=\r?\n/g, '')).toContain('Uma uploaded 1 file');
-    const received = await owner.api<{ items: TransferDetail[] }>('/api/transfers?q=uma');
-    expect(received.items.map((i) => [i.name, i.status, i.fileCount])).toEqual([['Files from Uma', 'available', 1]]);
-    expect((await owner.api<{ items: { received: number }[] }>('/api/file-requests')).items[0]?.received).toBe(1);
-    // A script holding the link is stopped after a person's handful of starts an hour (two are used above).
-    for (let i = 0; i < 18; i++) expect((await start([])).status).toBe(400);
-    const refused = await start([{ path: '', fileName: 'more.wav', size: 10 }]);
-    expect([refused.status, refused.body.error?.message]).toEqual([429, TRANSFER_MESSAGES.tooManyRequestUploads]);
-    await owner.api(`/api/file-requests/${request.id}`, { method: 'DELETE' });
-    expect((await call(server.url, `/api/public/file-requests/${t}`)).status).toBe(410);
   });
 });
 
