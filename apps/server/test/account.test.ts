@@ -13,6 +13,7 @@ import { startClockedServer } from './helpers/clocked-server';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { startSmtp } from './helpers/smtp';
 import { storageClient } from './helpers/storage-client';
+import { sendTransfer, transferForm } from './helpers/transfers';
 import type { TestServer } from './helpers/test-server';
 import { unzip } from './helpers/unzip';
 import { waitFor } from './helpers/wait-for';
@@ -212,7 +213,7 @@ describe('notification preferences', () => {
 });
 
 describe('download my data', () => {
-  it('a job builds a ZIP of projects, comments, notes and the profile, mailed as a signed expiring link', async () => {
+  it('a job builds a ZIP of projects, comments, notes, transfers and the profile, mailed as a signed expiring link', async () => {
     const token = await tokenOf('export@studio.test');
     const me = storageClient(server.url, token);
     const folder = await me.createFolder('Album', null);
@@ -227,6 +228,13 @@ describe('download my data', () => {
       body: { type: 'timestamp', startTime: 0.5, text: 'Kick too loud' },
     });
     await me.api(`/api/versions/${ticket.version.id}/note`, { method: 'PUT', body: { html: '<p>Mix notes</p>' } });
+    const size = readFileSync(audio).length;
+    await sendTransfer(
+      server.url,
+      token,
+      transferForm({ name: 'Stems for Mia', files: [{ path: '', fileName: 'Song.wav', size }] }),
+      [audio],
+    );
 
     const started = await call(server.url, '/api/me/exports', { method: 'POST', token });
     expect(started.status).toBe(202);
@@ -256,6 +264,14 @@ describe('download my data', () => {
     const profile = JSON.parse(entries.get('account/profile.json')!.toString()) as { email: string };
     expect(profile.email).toBe('export@studio.test');
     expect(JSON.parse(entries.get('projects.json')!.toString())).toHaveLength(1);
+    // Transfers' metadata only: what was sent, to whom, and the checksums, not the files again.
+    const sent = JSON.parse(entries.get('transfer-deliveries.json')!.toString()) as {
+      name: string;
+      files: { fileName: string; size: number; sha256: string | null }[];
+    }[];
+    expect(sent.map((t) => [t.name, t.files.map((f) => [f.fileName, f.size])])).toEqual([
+      ['Stems for Mia', [['Song.wav', size]]],
+    ]);
 
     server.clock.advance(8 * 24 * HOUR);
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(410);
