@@ -99,7 +99,7 @@ const thumbnailsShown = (page: Page) =>
 
 describe('processing progress in a folder of 200 items', () => {
   it('shows five files processing without refetching the listing per tick, and downloads each thumbnail once', async () => {
-    await expect.poll(() => thumbnailsShown(viewer), { timeout: 30_000 }).toBe(READY);
+    await expect.poll(() => thumbnailsShown(viewer), { timeout: 90_000 }).toBe(READY);
     const listingGetsBefore = seen.listingGets;
     const eventsBefore = new Map(seen.events);
     const since = (type: string) => (seen.events.get(type) ?? 0) - (eventsBefore.get(type) ?? 0);
@@ -115,14 +115,14 @@ describe('processing progress in a folder of 200 items', () => {
         return uploadFile({ api: api.api, ticket, file });
       }),
     );
-    await viewer.locator('[data-testid="tile"]', { hasText: 'Processing' }).first().waitFor({ timeout: 30_000 });
+    await viewer.locator('[data-testid="tile"]', { hasText: 'Processing' }).first().waitFor({ timeout: 90_000 });
     await screenshot(viewer, 'progress-processing');
     await waitFor(() => versions.every((v) => seen.ready.has(v.id)), {
       what: 'the five takes to be ready',
       timeoutMs: 180_000,
       intervalMs: 100,
     });
-    await expect.poll(() => thumbnailsShown(viewer), { timeout: 30_000 }).toBe(READY + PROCESSING);
+    await expect.poll(() => thumbnailsShown(viewer), { timeout: 90_000 }).toBe(READY + PROCESSING);
     await expect.poll(() => viewer.locator('[data-testid="tile"]').count()).toBe(FOLDERS + READY + PROCESSING);
     await screenshot(viewer, 'progress-ready');
 

@@ -26,7 +26,7 @@ beforeAll(async () => {
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
   await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
-    timeout: 30_000,
+    timeout: 90_000,
   });
 }, 180_000);
 afterAll(async () => {

@@ -49,7 +49,7 @@ beforeAll(async () => {
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await signInAt(page, server.url, `/version/${projectId}/1`, ana);
   await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
-    timeout: 30_000,
+    timeout: 90_000,
   });
 }, 150_000);
 afterAll(async () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
   await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
-    timeout: 30_000,
+    timeout: 90_000,
   });
 }, 180_000);
 afterAll(async () => {

@@ -61,7 +61,7 @@ beforeAll(async () => {
   page = await context.newPage();
   await signInAt(page, server.url, `/version/${projectId}/1`, ana);
   await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
-    timeout: 30_000,
+    timeout: 90_000,
   });
 }, 120_000);
 afterAll(async () => {

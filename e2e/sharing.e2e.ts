@@ -45,7 +45,7 @@ beforeAll(async () => {
   await ana.getByRole('button', { name: 'Create' }).click();
   await tile(ana, 'Band Stems').dblclick();
   await ana.locator('input[type="file"]:not([webkitdirectory])').first().setInputFiles(song);
-  await tile(ana, 'Groove').locator('img').waitFor({ timeout: 30_000 });
+  await tile(ana, 'Groove').locator('img').waitFor({ timeout: 90_000 });
   await ana.getByRole('navigation', { name: 'Breadcrumb' }).getByLabel('Home').click();
 });
 afterAll(async () => {
