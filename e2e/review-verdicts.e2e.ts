@@ -102,11 +102,16 @@ describe('review: resolve, verdicts, markers, A/B', () => {
     await page.evaluate(() => (window as unknown as ReviewWindow).__mixroomPlayer.seek(3));
     await page.keyboard.press('l');
     await expect.poll(() => page.getByTestId('current-time').innerText()).toMatch(/^0:08\.00/);
+    // M goes to the marker list: the comments panel takes the focus.
     await page.keyboard.press('m');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('comments-panel');
+    await page.keyboard.press('c');
     await expect.poll(() => page.getByTestId('draft-label').innerText()).toBe('At 0:08.00');
     // The comment box has the focus: the same keys now type.
-    await page.keyboard.type('lm');
-    expect(await page.getByLabel('Comment', { exact: true }).inputValue()).toBe('lm');
+    await page.keyboard.type('lcm');
+    expect(await page.getByLabel('Comment', { exact: true }).inputValue()).toBe('lcm');
     expect(await page.getByTestId('current-time').innerText()).toMatch(/^0:08\.00/);
     await page.getByRole('button', { name: 'Undo current comment' }).click();
   });

@@ -178,6 +178,7 @@ function VersionReview({
     setRevealPlatform((n) => n + 1);
   }, [toggle]);
   const composer = useRef<HTMLTextAreaElement>(null);
+  const commentsPanel = useRef<HTMLDivElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const showHelp = useCallback(() => setHelpOpen(true), []);
   const mix = compare.mix;
@@ -189,6 +190,11 @@ function VersionReview({
     };
     return {
       onComment: () => startDraft('timestamp'),
+      // The comments are the markers: their list comes into view with the focus, ready for Tab.
+      onMarkers: () => {
+        commentsPanel.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+        commentsPanel.current?.focus({ preventScroll: true });
+      },
       onRange: () => startDraft('range'),
       onCompare: () => mix?.toggle(),
       onHelp: showHelp,
@@ -311,6 +317,7 @@ function VersionReview({
             filter={filter}
             onFilter={setFilter}
             composer={composer}
+            panel={commentsPanel}
           />
         </div>
         {corrupt && (

@@ -15,14 +15,15 @@ const element = (tagName: string, attrs: Record<string, string> = {}, isContentE
   ({ tagName, isContentEditable, getAttribute: (name: string) => attrs[name] ?? null }) as unknown as EventTarget;
 
 describe('review shortcuts', () => {
-  it('maps space, J/K/L, arrows, M, R, O, B and ? to their actions', () => {
+  it('maps space, J/K/L, arrows, C, R, M, O, B and ? to their actions', () => {
     expect(shortcutFor(press(' '))).toBe('play-pause');
     expect(shortcutFor(press('k'))).toBe('play-pause');
     expect(shortcutFor(press('j'))).toBe('back');
     expect(shortcutFor(press('ArrowLeft'))).toBe('back');
     expect(shortcutFor(press('L'))).toBe('forward');
     expect(shortcutFor(press('ArrowRight'))).toBe('forward');
-    expect(shortcutFor(press('m'))).toBe('comment');
+    expect(shortcutFor(press('c'))).toBe('comment');
+    expect(shortcutFor(press('m'))).toBe('markers');
     expect(shortcutFor(press('r'))).toBe('range');
     expect(shortcutFor(press('o'))).toBe('loop');
     expect(shortcutFor(press('b'))).toBe('compare');

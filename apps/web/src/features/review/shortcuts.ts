@@ -10,6 +10,7 @@ export type ShortcutAction =
   | 'mute'
   | 'loop'
   | 'comment'
+  | 'markers'
   | 'range'
   | 'compare'
   | 'help';
@@ -33,8 +34,9 @@ export const SHORTCUT_LIST: { keys: string[]; action: string }[] = [
   { keys: ['↑', '↓'], action: 'Volume up / down' },
   { keys: ['Shift+M'], action: 'Mute' },
   { keys: ['O'], action: 'Loop the range' },
-  { keys: ['M'], action: 'Comment at the playhead' },
+  { keys: ['C'], action: 'Comment at the playhead' },
   { keys: ['R'], action: 'Range comment from the playhead' },
+  { keys: ['M'], action: 'Go to the marker list (the comments)' },
   { keys: ['B'], action: 'Switch between A and B (compare)' },
   { keys: ['?'], action: 'Show these shortcuts' },
 ];
@@ -48,7 +50,8 @@ const PLAIN: Record<string, ShortcutAction> = {
   arrowright: 'forward',
   arrowup: 'volume-up',
   arrowdown: 'volume-down',
-  m: 'comment',
+  c: 'comment',
+  m: 'markers',
   r: 'range',
   o: 'loop',
   b: 'compare',

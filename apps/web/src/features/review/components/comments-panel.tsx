@@ -48,6 +48,7 @@ export function CommentsPanel({
   filter,
   onFilter,
   composer,
+  panel,
 }: {
   versionId: string;
   /** Which version's comments these are, when two are compared (they follow the one heard). */
@@ -62,6 +63,8 @@ export function CommentsPanel({
   onFilter: (filter: CommentFilter) => void;
   /** The comment box, for the page's shortcut that starts a comment at the playhead. */
   composer?: RefObject<HTMLTextAreaElement | null>;
+  /** The panel itself, for the page's shortcut that goes to the marker list. */
+  panel?: RefObject<HTMLDivElement | null>;
 }) {
   const player = usePlayer();
   const queryClient = useQueryClient();
@@ -129,7 +132,15 @@ export function CommentsPanel({
   };
 
   return (
-    <Card withBorder radius="md" padding={0} data-testid="comments-panel">
+    <Card
+      ref={panel}
+      tabIndex={-1}
+      aria-label="Comments"
+      withBorder
+      radius="md"
+      padding={0}
+      data-testid="comments-panel"
+    >
       <Group justify="space-between" px="sm" py="xs">
         <Group gap={6}>
           <Text fw={700}>Comments</Text>

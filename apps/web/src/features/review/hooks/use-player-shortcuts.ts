@@ -5,6 +5,7 @@ import { isTypingTarget, SEEK_SECONDS, shortcutFor, type ShortcutAction } from '
 /** What the page does for the keys that reach past the player. */
 export interface ShortcutHandlers {
   onComment: () => void;
+  onMarkers: () => void;
   onRange: () => void;
   onCompare: () => void;
   onHelp: () => void;
@@ -49,6 +50,7 @@ function run(action: ShortcutAction, player: PlayerController, handlers: Shortcu
     mute: () => player.setMuted(!state.muted),
     loop: () => player.setLoop(!state.loop),
     comment: handlers.onComment,
+    markers: handlers.onMarkers,
     range: handlers.onRange,
     compare: handlers.onCompare,
     help: handlers.onHelp,
