@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/config';
 import { freePort } from './helpers/free-port';
-import { spawnServer } from './helpers/spawn-server';
+import { SPAWNED_TIMEOUT_MS, spawnServer } from './helpers/spawn-server';
 import { startTestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 
@@ -16,7 +16,7 @@ const tempDir = () => {
 };
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-describe('configuration', () => {
+describe('configuration', { timeout: SPAWNED_TIMEOUT_MS }, () => {
   it('needs nothing for the embedded defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
@@ -66,7 +66,7 @@ describe('configuration', () => {
   });
 });
 
-describe('the embedded data directory', () => {
+describe('the embedded data directory', { timeout: SPAWNED_TIMEOUT_MS }, () => {
   it('refuses a second process on the same PGlite directory', async () => {
     const dataDir = tempDir();
     const first = await startTestServer({}, { keepDataDir: dataDir });

@@ -8,7 +8,7 @@ import { uploadFile } from '../../web/src/features/uploads/upload-engine';
 import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
 import { freePort } from './helpers/free-port';
 import { signInThroughOidc } from './helpers/oidc-flow';
-import { spawnServer, type Spawned } from './helpers/spawn-server';
+import { SPAWNED_TIMEOUT_MS, spawnServer, type Spawned } from './helpers/spawn-server';
 import { storageClient } from './helpers/storage-client';
 import { waitFor } from './helpers/wait-for';
 
@@ -22,7 +22,7 @@ async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-describe('an upload interrupted by the server dying', () => {
+describe('an upload interrupted by the server dying', { timeout: SPAWNED_TIMEOUT_MS }, () => {
   it('resumes after a restart from the stored parts, and the stored file is identical', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-resume-'));
     const work = mkdtempSync(join(tmpdir(), 'mixroom-resume-src-'));

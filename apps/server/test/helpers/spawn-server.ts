@@ -5,6 +5,13 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const main = join(root, 'apps', 'server', 'src', 'main.ts');
 
+/**
+ * The time a test that starts real processes may take: each start loads the whole app through tsx
+ * (about 8 s on an idle 2-core machine, several times that while the e2e journeys share it), and
+ * such a test starts two or three. It is a ceiling for conditions the test waits on, not a wait.
+ */
+export const SPAWNED_TIMEOUT_MS = 180_000;
+
 export interface Spawned {
   child: ChildProcess;
   output(): string;
