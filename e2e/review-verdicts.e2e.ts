@@ -121,6 +121,9 @@ describe('review: resolve, verdicts, markers, A/B', () => {
     await page.getByRole('textbox', { name: 'Version' }).click();
     await page.getByRole('option', { name: /^v2/ }).click();
     await page.waitForURL(`**/version/${projectId}/2`);
+    // The address changes before v2's screen replaces v1's (a remount by version): a click before it
+    // would open v1's menu, closed by the remount. The picker shows v2 once v2's screen is there.
+    await expect.poll(() => page.getByRole('textbox', { name: 'Version' }).inputValue()).toMatch(/^v2/);
     await page.getByTestId('verdict-menu').click();
     await page.getByRole('menuitem', { name: 'Approved' }).click();
     await expect.poll(() => page.getByTestId('verdict-menu').getAttribute('data-verdict')).toBe('approved');
