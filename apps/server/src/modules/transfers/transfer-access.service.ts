@@ -127,22 +127,26 @@ export class TransferAccessService {
     return { grant, record };
   }
 
-  async peaksUrl(token: string, grantToken: string, fileId: string): Promise<string> {
-    const { record } = await this.file(token, grantToken, fileId);
-    if (!record.version.peaksKey) throw AppError.notFound('Not available yet.');
-    return this.deps.blobs.signDownloadUrl(record.version.peaksKey, {
-      expiresInSeconds: this.deps.signTtlSeconds,
-      contentType: 'application/json',
-    });
+  peaksUrl(token: string, grantToken: string, fileId: string): Promise<string> {
+    return this.derivedUrl(token, grantToken, fileId, 'peaksKey', 'application/json');
   }
 
-  async thumbnailUrl(token: string, grantToken: string, fileId: string): Promise<string> {
+  thumbnailUrl(token: string, grantToken: string, fileId: string): Promise<string> {
+    return this.derivedUrl(token, grantToken, fileId, 'thumbnailKey', 'image/png');
+  }
+
+  /** A short-lived URL of what the media job made from a file (its peaks or its picture), after the grant check. */
+  private async derivedUrl(
+    token: string,
+    grantToken: string,
+    fileId: string,
+    kind: 'peaksKey' | 'thumbnailKey',
+    contentType: string,
+  ): Promise<string> {
     const { record } = await this.file(token, grantToken, fileId);
-    if (!record.version.thumbnailKey) throw AppError.notFound('Not available yet.');
-    return this.deps.blobs.signDownloadUrl(record.version.thumbnailKey, {
-      expiresInSeconds: this.deps.signTtlSeconds,
-      contentType: 'image/png',
-    });
+    const key = record.version[kind];
+    if (!key) throw AppError.notFound('Not available yet.');
+    return this.deps.blobs.signDownloadUrl(key, { expiresInSeconds: this.deps.signTtlSeconds, contentType });
   }
 
   async playUrl(token: string, grantToken: string, fileId: string): Promise<string> {
