@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Transform } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import { publicTransferEndpoints as endpoints } from '@mixroom/contracts';
 import { route } from '../../http/endpoint';
 import type { TransferAccessService } from './transfer-access.service';
@@ -25,7 +25,13 @@ function send(reply: FastifyReply, download: Download): FastifyReply {
       .settle(sent, reply.raw.writableFinished)
       .catch((error: unknown) => reply.log.warn({ err: error }, 'transfer download not recorded'));
   });
-  return reply.send(download.body.pipe(counter));
+  // pipeline, not pipe: a body that fails mid-way (a file shorter than recorded, a store gone) ends
+  // this response; with pipe its error would have no listener and end the process.
+  return reply.send(
+    pipeline(download.body, counter, (error) => {
+      if (error) reply.log.warn({ err: error }, 'transfer download ended early');
+    }),
+  );
 }
 
 /** What a recipient's browser (or download manager) calls with the link's token and grant. */

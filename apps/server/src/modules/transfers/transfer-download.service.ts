@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { uniquePath, type ZipEntry } from '../storage/downloads/zip.service';
@@ -103,7 +103,9 @@ export class TransferDownloadService {
           const source = await this.blobs.get(version.blobKey);
           if (file.sha256) return source;
           const hash = createHash('sha256');
-          return source.pipe(
+          // pipeline forwards a read error to the archive, which ends the response (pipe would leave it unheard).
+          return pipeline(
+            source,
             new Transform({
               transform(chunk: Buffer, _encoding, callback) {
                 hash.update(chunk);
@@ -114,6 +116,7 @@ export class TransferDownloadService {
                 callback();
               },
             }),
+            () => undefined,
           );
         },
       };

@@ -79,6 +79,14 @@ export class UploadsService {
     const expected = part.partNumber < count ? upload.partSize : upload.size - upload.partSize * (count - 1);
     if (part.size !== expected)
       throw AppError.badRequest(`Part ${part.partNumber} should hold ${expected} bytes, not ${part.size}.`);
+    // The client's word is checked against the store: a file recorded larger than its bytes would
+    // promise downloads and ZIPs a length they can never deliver.
+    const stored = await this.store.storedPartSize(upload.blobKey, upload.driverUploadId, part.partNumber, part.etag);
+    if (stored !== null && stored !== part.size)
+      throw AppError.conflict(
+        `Part ${part.partNumber} holds ${stored} bytes, not ${part.size}. Send the part again.`,
+        'PART_SIZE_MISMATCH',
+      );
     await this.repository.recordPart({ uploadId, ...part });
   }
 
@@ -94,6 +102,17 @@ export class UploadsService {
       throw AppError.conflict(
         `The upload could not be assembled: ${error instanceof Error ? error.message : String(error)}. Send the file again.`,
         'ASSEMBLY_FAILED',
+      );
+    }
+    // Whatever the store (S3 checks part lengths only if they were signed), the file must be the size
+    // recorded: it is what quotas count and what a download or ZIP announces before its first byte.
+    const info = await this.store.head(upload.blobKey);
+    if (info && info.size !== upload.size) {
+      await this.repository.setStatus(uploadId, 'aborted');
+      await this.store.delete(upload.blobKey).catch(() => undefined);
+      throw AppError.conflict(
+        `The stored file holds ${info.size} bytes where ${upload.size} were announced. Send the file again.`,
+        'SIZE_MISMATCH',
       );
     }
     await this.repository.setStatus(uploadId, 'completed');

@@ -172,6 +172,8 @@ export class DataExportService {
       zip.addReadStreamLazy(entry.path, { size: entry.size, mtime: entry.mtime, compress: false }, (callback) => {
         this.deps.blobs.get(entry.key).then(
           (stream) => {
+            // yazl pipes the stream without listening for its errors: one unheard would end the process.
+            stream.once('error', (error: Error) => zip.emit('error', error));
             done += entry.size;
             const percent = Math.min(99, Math.floor((done / total) * 100));
             if (percent >= reported + 5) {

@@ -63,6 +63,11 @@ export interface BlobStore {
     options: SignOptions & { contentLength?: number },
   ): Promise<string>;
   completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
+  /**
+   * The bytes the store holds for a part written with `etag`, or null when it can't tell cheaply
+   * (S3 refuses a body whose length differs from the signed one, so there it is never wrong).
+   */
+  storedPartSize(key: string, uploadId: string, partNumber: number, etag: string): Promise<number | null>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   /** A cheap round trip for the health check. */
   check(): Promise<void>;
@@ -75,6 +80,13 @@ export function assertSafeKey(key: string): void {
     key.split('/').some((s) => s === '..' || s === '.' || s === '')
   ) {
     throw new Error(`Invalid blob key: ${key}`);
+  }
+}
+
+/** A part sent to an upload that was completed or cancelled: its URL may still be signed, but nothing lands. */
+export class UploadClosedError extends AppError {
+  constructor() {
+    super(410, 'UPLOAD_CLOSED', 'This upload is already finished or was cancelled: the part was not stored.');
   }
 }
 

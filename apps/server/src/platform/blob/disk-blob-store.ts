@@ -11,6 +11,7 @@ import {
   type ByteRange,
   type CompletedPart,
   PartTooLargeError,
+  UploadClosedError,
   type DownloadSignOptions,
   type SignOptions,
   type StableSignOptions,
@@ -162,7 +163,8 @@ export class DiskBlobStore implements BlobStore {
     const meta = await readFile(join(dir, 'meta.json'), 'utf8')
       .then((text) => JSON.parse(text) as { key: string; partSize: number; size?: number | null })
       .catch(() => null);
-    if (meta?.key !== key || !meta.partSize) throw new Error('No such upload');
+    // Completing or cancelling removes the folder: a late PUT to a part URL still signed is refused, not a 500.
+    if (meta?.key !== key || !meta.partSize) throw new UploadClosedError();
     return { dir, partSize: meta.partSize, size: meta.size ?? null };
   }
 
@@ -181,6 +183,13 @@ export class DiskBlobStore implements BlobStore {
     // Written after the bytes: an ETag file means the whole part is on disk.
     await writeFile(join(dir, `${partNumber}.etag`), etag);
     return etag;
+  }
+
+  async storedPartSize(key: string, uploadId: string, partNumber: number, etag: string): Promise<number | null> {
+    const { dir } = await this.meta(key, uploadId);
+    const stored = await readFile(join(dir, `${partNumber}.etag`), 'utf8').catch(() => null);
+    if (stored === null || stored.replaceAll('"', '') !== etag.replaceAll('"', '')) return 0;
+    return Number(stored.replaceAll('"', '').split('-')[1]);
   }
 
   async completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {

@@ -184,6 +184,11 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
+  /** The part URL signs its Content-Length, so S3 holds exactly the recorded size (s3rver lacks ListParts). */
+  async storedPartSize(): Promise<number | null> {
+    return null;
+  }
+
   async abortMultipart(key: string, uploadId: string): Promise<void> {
     await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
   }

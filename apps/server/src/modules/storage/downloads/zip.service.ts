@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { projectCapabilities } from '@mixroom/shared';
 import type { ItemPolicy } from '../../../access/item.policy';
 import type { ProjectRow } from '../../../db/rows';
@@ -204,10 +204,10 @@ export class ZipService {
       },
     });
     counter.on('close', () => clearInterval(timer));
-    // A file that can't be read ends the download with an error rather than a stalled response.
-    const archive = storedZip(files).on('error', (error) => counter.destroy(error));
+    // A file that can't be read (or is shorter than recorded) ends this download with an error, not a
+    // stalled response nor the process; a response closed early stops the archive's reads too.
     return {
-      body: archive.pipe(counter),
+      body: pipeline(storedZip(files), counter, () => clearInterval(timer)),
       size,
       fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip`,
     };
