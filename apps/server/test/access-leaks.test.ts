@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import type { ServerMessage } from '@mixroom/contracts';
+import type { PublicListing, ServerMessage } from '@mixroom/contracts';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { inviteOf } from './helpers/invite';
@@ -48,8 +48,13 @@ const revoked = (messages: ServerMessage[], topic: string) =>
 const commentTexts = (socket: Awaited<ReturnType<typeof socketOf>>) =>
   socket.events().flatMap((e) => (e.type === 'comment.changed' && e.data.comment ? [e.data.comment.text] : []));
 
+/** The real time, moved forward while a test checks what a signed URL answers later on. */
+const clock = { aheadMs: 0, now: () => new Date(Date.now() + clock.aheadMs) };
+/** Short signed URLs (the least allowed), so a test moves past one without outliving bearer tokens. */
+const SIGNED_URL_TTL_SECONDS = 30;
+
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ SIGNED_URL_TTL_SECONDS: String(SIGNED_URL_TTL_SECONDS) }, { clock });
   for (const name of ['ana', 'ed', 'vic', 'bob', 'sam'] as const) {
     const token = (
       await signInThroughOidc(server.url, { email: `${name}@leaks.test`, password: `${name}-password-long` })
@@ -296,6 +301,71 @@ describe('HTTP leaks', () => {
     }
     const publicPlay = await call(server.url, `/api/public/versions/${off.version.id}/preview?token=${token}`);
     expect(sha256(await bytesOf(String(publicPlay.body.url)))).not.toBe(original);
+  });
+
+  it('an editor’s delete of the shared root lands in the publisher’s trash; only the publisher deletes it for good', async () => {
+    const root = await as('ana').createFolder('Shared Root', null);
+    await join('ed', 'group', root.id);
+    await as('ana').api(`/api/share/group/${root.id}/users/${ids.get('ed')}`, {
+      method: 'PUT',
+      body: { permission: 'EDITOR' },
+    });
+    const ref = { kind: 'group', id: root.id };
+    const trashOf = async (name: Name) =>
+      (await as(name).api<{ items: { id: string }[] }>('/api/trash')).items.map((i) => i.id);
+    expect(
+      (await call(server.url, '/api/items/trash', { method: 'POST', token: tokens.get('ed')!, body: { items: [ref] } }))
+        .status,
+    ).toBe(204);
+    expect(await trashOf('ana')).toContain(root.id);
+    // The editor's own trash holds none of it, so emptying it removes nothing of the publisher's.
+    expect(await trashOf('ed')).not.toContain(root.id);
+    await as('ed').api('/api/trash/empty', { method: 'POST' });
+    const forever = await call(server.url, '/api/items/delete', {
+      method: 'POST',
+      token: tokens.get('ed')!,
+      body: { items: [ref] },
+    });
+    expect(forever.status).toBe(403);
+    expect(forever.body.error?.message).toBe('Only the publisher can delete this for good.');
+    expect(await trashOf('ana')).toContain(root.id);
+    await as('ana').api('/api/items/recover', { method: 'POST', body: { items: [ref] } });
+    expect((await as('ana').list(null)).items.map((i) => i.id)).toContain(root.id);
+  });
+
+  it('thumbnail URLs end like every signed URL: a removed collaborator’s and a revoked link’s stop answering', async () => {
+    const folder = await as('ana').createFolder('Thumbs', null);
+    const { ticket } = await as('ana').upload(makeAudio('Tile.wav', { seconds: 1 }), folder.id);
+    await waitFor(async () => (await as('ana').project(ticket.project.id)).versions[0]?.hasThumbnail, {
+      what: 'the thumbnail',
+    });
+    await join('sam', 'group', folder.id);
+    const tileOf = (items: { id: string; latestVersion?: { thumbnailUrl: string | null } | null }[]) =>
+      items.find((i) => i.id === ticket.project.id)?.latestVersion?.thumbnailUrl ?? '';
+    const samsCopy = tileOf((await as('sam').list(folder.id)).items);
+    const link = await as('ana').api<{ url: string }>(`/api/share/group/${folder.id}/public-link`, {
+      method: 'PUT',
+      body: { isActive: true },
+    });
+    const listing = await call(
+      server.url,
+      `/api/public/share?token=${new URL(link.url).searchParams.get('shared_group')}`,
+    );
+    const visitorsCopy = tileOf((listing.body as unknown as PublicListing).items);
+    for (const url of [samsCopy, visitorsCopy]) expect((await fetch(url)).status).toBe(200);
+
+    await as('ana').api(`/api/share/group/${folder.id}/users/${ids.get('sam')}`, { method: 'DELETE' });
+    await as('ana').api(`/api/share/group/${folder.id}/public-link`, { method: 'PUT', body: { isActive: false } });
+    clock.aheadMs = (SIGNED_URL_TTL_SECONDS + 1) * 1000;
+    try {
+      for (const url of [samsCopy, visitorsCopy]) expect((await fetch(url)).status).toBe(403);
+      // The publisher's listing hands out a fresh URL, which a browser may cache for its window.
+      const fresh = await fetch(tileOf((await as('ana').list(folder.id)).items));
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get('cache-control')).toBe(`private, max-age=${SIGNED_URL_TTL_SECONDS / 2}`);
+    } finally {
+      clock.aheadMs = 0;
+    }
   });
 
   it('turning a public link off and on again issues a new token; the old one stays dead', async () => {

@@ -34,8 +34,16 @@ async function attach(w: World): Promise<string> {
   return (ticket.body as { project: { id: string } }).project.id;
 }
 
+/** A fresh sub-folder of the shared folder, trashed by the publisher. */
+async function bin(w: World): Promise<string> {
+  const publisher = storageClient(server.url, tokens.get('publisher')!);
+  const folder = await publisher.createFolder('Binned', w.folder);
+  await publisher.api('/api/items/trash', { method: 'POST', body: { items: [{ kind: 'group', id: folder.id }] } });
+  return folder.id;
+}
+
 const TABLE = [
-  ...matrixTable({ recover, attach }),
+  ...matrixTable({ recover, attach, bin }),
   ...transferRows(
     () => tokens.get('publisher')!,
     () => server.url,
@@ -120,6 +128,7 @@ beforeAll(async () => {
     comment: comment.id,
     folder: folder.id,
     sub: sub.id,
+    trashed: '',
     outside: outside.id,
     project: ticket.project.id,
     version: ticket.version.id,
@@ -130,6 +139,7 @@ beforeAll(async () => {
     revokedToken: token(revoked.url),
   };
   world.attachment = await attach(world);
+  world.trashed = await bin(world);
 });
 afterAll(() => server.close());
 

@@ -11,6 +11,8 @@ export interface World {
   folder: string;
   outside: string;
   sub: string;
+  /** A sub-folder of the shared folder, in the (publisher's) trash. */
+  trashed: string;
   project: string;
   version: string;
   /** A second version of the project, and a version in the publisher's folder nobody else sees. */
@@ -44,13 +46,16 @@ export const EDITORS: Actor[] = ['publisher', 'editor'];
 export const SIGNED_IN: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'admin'];
 export const EVERYONE_WITH_LINK: Actor[] = ['publisher', 'editor', 'viewer', 'nonMember', 'anonymous', 'admin'];
 
-/** The rows; `recover` and `attach` put the world back after allowed changes. */
+/** The rows; `recover`, `attach` and `bin` put the world back after allowed changes. */
 export function matrixTable({
   recover,
   attach,
+  bin,
 }: {
   recover: (w: World) => Promise<void>;
   attach: (w: World) => Promise<string>;
+  /** A fresh sub-folder of the shared folder, moved to the trash. */
+  bin: (w: World) => Promise<string>;
 }): Row[] {
   return [
     { name: 'list a folder', method: 'GET', path: (w) => `/api/groups/${w.folder}/items`, allow: MEMBERS },
@@ -121,13 +126,30 @@ export function matrixTable({
       allow: EDITORS,
       reset: recover,
     },
+    {
+      // An editor's delete lands in the publisher's trash; only the publisher makes it gone for good.
+      name: 'delete a trashed sub-folder for good',
+      method: 'POST',
+      path: () => '/api/items/delete',
+      body: (w) => ({ items: [{ kind: 'group', id: w.trashed }] }),
+      allow: ['publisher'],
+      reset: async (w) => void (w.trashed = await bin(w)),
+    },
     { name: 'share info', method: 'GET', path: (w) => `/api/share/group/${w.folder}`, allow: MEMBERS },
     {
+      // A public link changes who sees the item: the publisher's call, not an editor's.
       name: 'toggle the public link',
       method: 'PUT',
       path: (w) => `/api/share/group/${w.folder}/public-link`,
       body: () => ({ isActive: true }),
-      allow: EDITORS,
+      allow: ['publisher'],
+    },
+    {
+      name: "toggle a project's public link",
+      method: 'PUT',
+      path: (w) => `/api/share/project/${w.project}/public-link`,
+      body: () => ({ isActive: false }),
+      allow: ['publisher'],
     },
     {
       name: 'change a permission',

@@ -23,14 +23,14 @@ describe('thumbnails on an S3-compatible store', () => {
   it('answer the stable URL with the image and the Cache-Control it was signed with', async () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     await store.put('projects/p/v/waveform.png', png, 'image/png');
-    const signing = thumbnailSigning(new Date());
+    const signing = thumbnailSigning(new Date(), 300);
     const url = await store.signDownloadUrl('projects/p/v/waveform.png', { ...signing, contentType: 'image/png' });
     expect(await store.signDownloadUrl('projects/p/v/waveform.png', { ...signing, contentType: 'image/png' })).toBe(
       url,
     );
     const response = await fetch(url);
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('private, max-age=86400');
+    expect(response.headers.get('cache-control')).toBe('private, max-age=150');
     expect(response.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await response.arrayBuffer())).toEqual(png);
   });

@@ -109,7 +109,8 @@ export class SharingService {
       inviteUrl: this.canEdit(resource) ? await this.inviteUrl(resource, actor) : '',
       maxUsers: LIMITS.usersPerGroup,
       capabilities: {
-        canTogglePublicLink: this.canEdit(resource),
+        // Who may see an item is its publisher's call: editors may not publish it to the world.
+        canTogglePublicLink: owner,
         canInvite: this.canEdit(resource),
         canManageUsers: owner,
       },
@@ -117,9 +118,10 @@ export class SharingService {
   }
 
   /**
-   * Publisher or editor. Turning a link off makes its token useless at once (and tells every node,
-   * though public visitors hold no realtime topics); turning it on again issues a new token, so an
-   * old link that was passed around stays dead.
+   * The publisher only: a public link changes who may see the item, which editors may not do.
+   * Turning a link off makes its token useless at once (and tells every node, though public visitors
+   * hold no realtime topics); turning it on again issues a new token, so an old link that was passed
+   * around stays dead.
    */
   async setPublicLink(
     actor: Actor,
@@ -128,7 +130,7 @@ export class SharingService {
     isActive: boolean,
   ): Promise<{ url: string | null; isActive: boolean }> {
     const resource = await this.resolve(actor, type, id);
-    if (!this.canEdit(resource)) throw AppError.forbidden();
+    if (resource.role !== 'OWNER') throw AppError.forbidden('Only the publisher can change the public link.');
     const newToken = () => randomBytes(16).toString('base64url');
     const existing = await this.deps.repository.link(id, 'public');
     let token: string;

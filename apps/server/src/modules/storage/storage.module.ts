@@ -61,7 +61,7 @@ export function createStorageModule(
   const groupsRepo = new GroupsRepository(db, STORAGE_SCOPE);
   const projectsRepo = new ProjectsRepository(db, STORAGE_SCOPE);
   const versions = new VersionsRepository(db);
-  const presenter = new StoragePresenter(deps.users, core.blobs);
+  const presenter = new StoragePresenter(deps.users, core.blobs, signTtlSeconds, () => core.clock.now());
   const events = new StorageEvents(core.bus, core.facts);
   const limitsFor = (userId: string) => deps.entitlements.limits(userId);
 

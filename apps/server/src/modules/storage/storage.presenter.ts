@@ -41,21 +41,24 @@ export function presentVersion(v: VersionRow, thumbnailUrl: string | null = null
   };
 }
 
-/** Thumbnail URLs stay the same for a day, so browsers keep each tile image for that long. */
-export const THUMBNAIL_WINDOW_SECONDS = 86_400;
-
 /**
- * A thumbnail's signature for `now`: signed as of the start of the current window and valid for two
- * windows, so every listing within a window hands out the byte-identical URL, and a URL handed out
- * at any moment of the window stays valid for at least a whole window after it. A version's
- * thumbnail never changes, so caching it for the window is safe.
+ * A thumbnail's signature for `now`, under the lifetime every signed URL has (`ttlSeconds`): signed
+ * as of the start of the current window of half that lifetime and valid for the lifetime, so every
+ * listing within a window hands out the byte-identical URL (a browser keeps each tile image instead
+ * of fetching it again), while no URL outlives the others: one handed out to someone whose access
+ * then ends (a removed collaborator, a revoked public link) stops answering within the lifetime.
+ * A version's thumbnail never changes, so caching it for the window is safe.
  */
-export function thumbnailSigning(now: Date): { signedAt: Date; expiresInSeconds: number; cacheSeconds: number } {
-  const windowMs = THUMBNAIL_WINDOW_SECONDS * 1000;
+export function thumbnailSigning(
+  now: Date,
+  ttlSeconds: number,
+): { signedAt: Date; expiresInSeconds: number; cacheSeconds: number } {
+  const windowSeconds = Math.max(1, Math.floor(ttlSeconds / 2));
+  const windowMs = windowSeconds * 1000;
   return {
     signedAt: new Date(Math.floor(now.getTime() / windowMs) * windowMs),
-    expiresInSeconds: 2 * THUMBNAIL_WINDOW_SECONDS,
-    cacheSeconds: THUMBNAIL_WINDOW_SECONDS,
+    expiresInSeconds: ttlSeconds,
+    cacheSeconds: windowSeconds,
   };
 }
 
@@ -64,12 +67,14 @@ export class StoragePresenter {
   constructor(
     private readonly users: PeopleDirectory,
     private readonly blobs: BlobStore,
+    /** The lifetime of signed URLs (SIGNED_URL_TTL_SECONDS). */
+    private readonly signTtlSeconds: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Signed thumbnail URLs of the latest versions shown in a listing, stable within a window. */
   async thumbnails(versions: Iterable<VersionRow>): Promise<Map<string, string>> {
-    const signing = thumbnailSigning(this.now());
+    const signing = thumbnailSigning(this.now(), this.signTtlSeconds);
     const entries = await Promise.all(
       [...versions].flatMap((v) =>
         v.thumbnailKey

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import type { ItemScope } from '../../../access/item-scope';
 import { groups, projects } from '../../../db/schema';
@@ -7,7 +7,10 @@ import type { ProjectRow } from '../projects/projects.repository';
 
 const inTrash = (flag: typeof groups.flag | typeof projects.flag) => inArray(flag, ['DELETE', 'DELETING']);
 
-/** Items in the trash: flagged themselves, and not inside a folder that is in the trash too. */
+/**
+ * Items in a user's trash: their own (whoever trashed them), flagged themselves, and not inside a
+ * folder that is in the trash too. Shared items an editor trashed are in their publisher's trash.
+ */
 export class TrashRepository {
   constructor(
     private readonly db: Db,
@@ -21,7 +24,7 @@ export class TrashRepository {
       .where(
         and(
           inTrash(groups.flag),
-          or(eq(groups.publisherId, userId), eq(groups.deletedBy, userId)),
+          eq(groups.publisherId, userId),
           this.scope.inMode(groups),
           this.scope.noTrashedAncestor(groups),
         ),
@@ -36,7 +39,7 @@ export class TrashRepository {
       .where(
         and(
           inTrash(projects.flag),
-          or(eq(projects.publisherId, userId), eq(projects.deletedBy, userId)),
+          eq(projects.publisherId, userId),
           this.scope.inMode(projects),
           this.scope.noTrashedAncestor(projects),
         ),

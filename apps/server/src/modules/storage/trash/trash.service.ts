@@ -15,6 +15,8 @@ import type { TrashRepository } from './trash.repository';
 import type { VersionsRepository } from '../projects/versions.repository';
 
 type Ref = { kind: 'group' | 'project'; id: string };
+
+export const ONLY_PUBLISHER_DELETES = 'Only the publisher can delete this for good.';
 type Resolved = { kind: 'group'; row: GroupRow; role: Role } | { kind: 'project'; row: ProjectRow; role: Role };
 
 export interface TrashServiceDeps {
@@ -31,7 +33,10 @@ export interface TrashServiceDeps {
   clock: Clock;
 }
 
-/** Delete moves to the trash; recover brings back; delete in the trash removes rows and blobs. */
+/**
+ * Delete moves to the trash (the publisher's: whoever trashed a shared item, it is listed there);
+ * recover brings back; delete in the trash removes rows and blobs, for the publisher only.
+ */
 export class TrashService {
   constructor(private readonly deps: TrashServiceDeps) {}
 
@@ -96,9 +101,14 @@ export class TrashService {
     ];
   }
 
-  /** Irreversible: only for items already in the trash. */
+  /**
+   * Irreversible: only for items already in the trash, and only by their publisher. An editor's
+   * delete puts shared content in the publisher's trash, from which the publisher may still bring
+   * it back; nobody but the publisher makes it gone for good.
+   */
   async deleteForever(actor: Actor, refs: Ref[]): Promise<void> {
     const items = await this.resolve(actor, refs);
+    if (items.some((i) => i.row.publisherId !== actor.userId)) throw AppError.forbidden(ONLY_PUBLISHER_DELETES);
     if (items.some((i) => i.row.flag !== 'DELETE' && i.row.flag !== 'DELETING'))
       throw AppError.badRequest(STORAGE_MESSAGES.notInTrash, 'NOT_IN_TRASH');
     for (const item of items) await this.remove(item, actor.userId);
