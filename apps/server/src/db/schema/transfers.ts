@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { groups, projects, versions } from './storage';
 import { users } from './users';
 
@@ -63,12 +74,20 @@ export const transferRecipients = pgTable(
       .notNull()
       .references(() => transfers.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
+    /**
+     * This recipient's own link secret (192 random bits, base64url), in their e-mail only: downloads
+     * through it are theirs; the transfer's shared token counts as "someone with the link".
+     */
+    token: text('token').notNull(),
     position: integer('position').notNull().default(0),
     downloadCount: integer('download_count').notNull().default(0),
     lastDownloadAt: timestamp('last_download_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.transferId, t.email] })],
+  (t) => [primaryKey({ columns: [t.transferId, t.email] }), uniqueIndex('transfer_recipients_token_key').on(t.token)],
 );
+
+/** Postgres's set of integer ranges: which bytes of a file a download entry has delivered. */
+const byteRanges = customType<{ data: string }>({ dataType: () => 'int8multirange' });
 
 /** A file of a transfer: the project (and its one version) plus where it sits and its checksum. */
 export const transferFiles = pgTable(
@@ -106,10 +125,24 @@ export const transferDownloads = pgTable(
     fileName: text('file_name').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** The bytes delivered: the size of `served`, so overlapping or repeated ranges count once. */
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    /** The byte ranges of the file (or ZIP) its responses delivered, merged. */
+    served: byteRanges('served')
+      .notNull()
+      .default(sql`'{}'::int8multirange`),
   },
   (t) => [index('transfer_downloads_transfer_idx').on(t.transferId, t.startedAt.desc())],
 );
+
+/**
+ * The link secrets of deleted transfers (the shared token and each recipient's): such a link answers
+ * "no longer available" (410) like an expired one, rather than looking as if it never existed.
+ */
+export const retiredTransferTokens = pgTable('retired_transfer_tokens', {
+  token: text('token').primaryKey(),
+  retiredAt: timestamp('retired_at', { withTimezone: true }).notNull(),
+});
 
 /** "Request files": a link through which someone without an account uploads a transfer to the owner. */
 export const fileRequests = pgTable(

@@ -120,7 +120,8 @@ export class TransferCreationService {
         uploaderName: origin.request?.uploaderName ?? null,
         uploaderEmail: origin.request?.uploaderEmail ?? null,
       },
-      recipients: uniqueRecipients(form),
+      // Each recipient gets a link of their own: what comes through it is counted as theirs.
+      recipients: uniqueRecipients(form).map((email) => ({ email, token: randomBytes(24).toString('base64url') })),
       root: { ...itemBase, id: rootId, name: form.name.trim(), parentId: null, path: [rootId], flag: 'NONE' },
       folders: folders.map((f) => ({ ...itemBase, id: f.id, name: f.name, parentId: f.parentId, path: f.path })),
       files: form.files.map((f, position) => {

@@ -27,7 +27,8 @@ export interface TransferFileRecord {
 /** Everything a new transfer writes, in one transaction. */
 export interface NewTransfer {
   transfer: typeof transfers.$inferInsert;
-  recipients: string[];
+  /** Each recipient's address and own link token. */
+  recipients: { email: string; token: string }[];
   root: typeof groups.$inferInsert;
   folders: (typeof groups.$inferInsert)[];
   files: {
@@ -56,7 +57,7 @@ export class TransfersRepository {
     if (input.recipients.length)
       await tx
         .insert(transferRecipients)
-        .values(input.recipients.map((email, position) => ({ transferId: row.id, email, position })));
+        .values(input.recipients.map((recipient, position) => ({ transferId: row.id, ...recipient, position })));
     // Chunked: a transfer of thousands of files stays within the drivers' parameter limits.
     for (let i = 0; i < input.files.length; i += 500) {
       const chunk = input.files.slice(i, i + 500);
