@@ -17,6 +17,7 @@ export const TRANSFER_MESSAGES = {
   invalidEmail: 'Please add a valid email',
   tooLarge: (size: string) => `You have exceeded the maximum transfer size of ${size}.`,
   expiryOutOfRange: (min: string, max: string) => `The expiry date must lie between ${min} and ${max}.`,
+  expiryPast: "The expiry date can't be in the past. To end the transfer now, use Expire now.",
   passwordRequired: 'This transfer is password protected',
   wrongPassword: 'This transfer is password protected',
   tooManyAttempts: 'Too many wrong passwords. Please wait a few minutes and try again.',

@@ -101,6 +101,14 @@ export const transferEndpoints = {
     params: idParam,
     responses: { 204: z.null(), ...errors },
   }),
+  expire: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/transfers/:id/expire',
+    summary: 'End a live transfer now: the link stops working for every recipient',
+    params: idParam,
+    responses: { 200: transferDetail, ...errors, 410: errorResponse },
+  }),
   reload: endpoint({
     ...base,
     method: 'POST',

@@ -16,11 +16,15 @@ export function transferStatus(transfer: TransferRow, now: Date): TransferSummar
 export const purgeAt = (transfer: Pick<TransferRow, 'expiresAt'>) =>
   new Date(transfer.expiresAt.getTime() + TRANSFER_GRACE_DAYS * DAY_MS);
 
-/** The expiry may move from the start of the transfer's window to that plus the plan's longest duration. */
-export function expiryBounds(transfer: TransferRow, limits: PlanLimits): { min: Date; max: Date } {
+/**
+ * The expiry may move within the transfer's window (its start, sent or reloaded, to that plus the
+ * plan's longest duration), never before now: a date in the past would end the transfer for every
+ * recipient, which is the separate "Expire now" action.
+ */
+export function expiryBounds(transfer: TransferRow, limits: PlanLimits, now: Date): { min: Date; max: Date } {
   const start = transfer.sentAt ?? transfer.createdAt;
   const longest = Math.max(0, ...limits.transferDurationDays);
-  return { min: start, max: new Date(start.getTime() + longest * DAY_MS) };
+  return { min: new Date(Math.max(start.getTime(), now.getTime())), max: new Date(start.getTime() + longest * DAY_MS) };
 }
 
 export function presentFile(record: TransferFileRecord, folderId: string): TransferFile {
@@ -86,7 +90,7 @@ export function presentDetail(
   files: TransferFileRecord[],
   context: { now: Date; publicUrl: string; limits: PlanLimits },
 ): TransferDetail {
-  const bounds = expiryBounds(transfer, context.limits);
+  const bounds = expiryBounds(transfer, context.limits, context.now);
   const folderOf = (record: TransferFileRecord) => record.project.groupId ?? transfer.groupId;
   return {
     ...presentSummary(transfer, recipients, context),

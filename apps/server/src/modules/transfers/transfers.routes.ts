@@ -13,6 +13,7 @@ export const transfersRoutes: FastifyPluginAsyncZod<{ transfers: TransfersServic
   route(app, endpoints.get, (request) => transfers.get(requireActor(request), request.params.id));
   route(app, endpoints.update, (request) => transfers.update(requireActor(request), request.params.id, request.body));
   route(app, endpoints.remove, (request) => transfers.remove(requireActor(request), request.params.id));
+  route(app, endpoints.expire, (request) => transfers.expireNow(requireActor(request), request.params.id));
   route(app, endpoints.reload, (request) =>
     transfers.reload(requireActor(request), request.params.id, request.body.durationDays),
   );

@@ -74,19 +74,26 @@ export class TransfersService {
     return this.get(actor, id);
   }
 
-  /** Moves the expiry within its bounds, sets or removes the password (grants handed out before stop working). */
+  /**
+   * Moves the expiry within its bounds, sets or removes the password (grants handed out before stop
+   * working). A date outside the bounds is refused as it is, never moved to the nearest bound: the
+   * owner sees what was kept. One in the past is refused with its own text.
+   */
   async update(
     actor: Actor,
     id: string,
     body: { expiresAt?: string; password?: string | null },
   ): Promise<TransferDetail> {
     const transfer = await this.deps.policy.owned(actor, id);
-    if (transferStatus(transfer, this.deps.clock.now()) !== 'available') throw transferUnavailable();
+    const now = this.deps.clock.now();
+    if (transferStatus(transfer, now) !== 'available') throw transferUnavailable();
     const limits = await this.deps.limitsFor(actor.userId);
-    const changes: Partial<TransferRow> = { updatedAt: this.deps.clock.now() };
+    const changes: Partial<TransferRow> = { updatedAt: now };
     if (body.expiresAt !== undefined) {
       const expiresAt = new Date(body.expiresAt);
-      const bounds = expiryBounds(transfer, limits);
+      if (expiresAt.getTime() <= now.getTime())
+        throw AppError.badRequest(TRANSFER_MESSAGES.expiryPast, 'TRANSFER_EXPIRY_PAST');
+      const bounds = expiryBounds(transfer, limits, now);
       if (Number.isNaN(expiresAt.getTime()) || expiresAt < bounds.min || expiresAt > bounds.max)
         throw AppError.badRequest(
           TRANSFER_MESSAGES.expiryOutOfRange(dateOnly(bounds.min), dateOnly(bounds.max)),
@@ -103,6 +110,19 @@ export class TransfersService {
       changes.accessEpoch = transfer.accessEpoch + 1;
     }
     const updated = await this.deps.repository.update(transfer.id, changes);
+    await this.deps.bus.publish(transferChanged(actor.userId, transfer.id, 'updated')).catch(() => undefined);
+    return this.detail(updated);
+  }
+
+  /**
+   * Ends a live transfer now: its link, grants and files stop answering for every recipient. The
+   * owner confirms this in the web app; moving the expiry never does it.
+   */
+  async expireNow(actor: Actor, id: string): Promise<TransferDetail> {
+    const transfer = await this.deps.policy.owned(actor, id);
+    const now = this.deps.clock.now();
+    if (transferStatus(transfer, now) !== 'available') throw transferUnavailable();
+    const updated = await this.deps.repository.update(transfer.id, { expiresAt: now, updatedAt: now });
     await this.deps.bus.publish(transferChanged(actor.userId, transfer.id, 'updated')).catch(() => undefined);
     return this.detail(updated);
   }
