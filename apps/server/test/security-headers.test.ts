@@ -47,10 +47,34 @@ describe('security headers', () => {
   });
 
   it('pages whose URL carries a token send no referrer', async () => {
-    for (const path of ['/public/share?token=abc', '/public/reset-password?token=abc', '/auth/callback?code=x']) {
-      const response = await fetch(`${server.url}${path}`);
+    const pages = [
+      '/public/share?shared_group=abc',
+      '/public/share?transferId=abc&email=a%40b.test',
+      '/public/transfer?transferId=abc',
+      '/public/request?requestId=abc',
+      '/public/reset-password?token=abc',
+      '/public/confirm-email?token=abc',
+      '/public/live/abc',
+      '/j/abcdefgh',
+      '/join?id=x&type=group&t=1&invite=abcdefgh',
+      '/bootstrap?invite=abc',
+      '/auth/callback?code=x',
+    ];
+    for (const path of pages) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
       expectBaseline(response);
-      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
+    // The sign-in screen's address holds the interaction's id.
+    const interaction = await startInteraction(server.url);
+    const screen = await fetch(`${server.url}/oidc/interaction/${interaction.uid}`, {
+      headers: { cookie: interaction.cookies.header() },
+    });
+    expect(screen.headers.get('referrer-policy')).toBe('no-referrer');
+    // Pages without a secret keep the default.
+    for (const path of ['/public/landing', '/public/sign-in', '/settings']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
     }
   });
 

@@ -35,8 +35,27 @@ const COMMON: Headers = {
 /** The sign-in screen is the web app, served under the provider's interaction path. */
 const SIGN_IN_SCREEN = /^\/oidc\/interaction\/[^/]+$/;
 
-/** Pages whose URL carries a secret (public links, reset links) never send it onward. */
-const TOKEN_PAGES = /^\/(public\/(share|reset-password|transfer|live)|join|bootstrap|auth\/callback)(\/|$)/;
+/**
+ * Pages whose URL carries a secret never send it onward: public share and transfer links
+ * (`?shared_group=`, `?transferId=`), file requests (`?requestId=`), password reset and e-mail
+ * confirmation links (`?token=`), live room codes, invitations (`/j/{code}`, `/join?invite=`,
+ * `/bootstrap`), the sign-in screen (`/oidc/interaction/{uid}`) and the sign-in callback (`?code=`).
+ */
+const TOKEN_PAGES = new RegExp(
+  `^/(${[
+    'public/share',
+    'public/transfer',
+    'public/request',
+    'public/reset-password',
+    'public/confirm-email',
+    'public/live',
+    'j',
+    'join',
+    'bootstrap',
+    'oidc/interaction',
+    'auth/callback',
+  ].join('|')})(/|$)`,
+);
 
 export function securityHeaderSets(options: SecurityHeaderOptions) {
   const { blobOrigins, issuerOrigin, extraOrigins } = options;
