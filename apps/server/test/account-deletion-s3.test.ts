@@ -52,6 +52,17 @@ describe('account deletion on S3', () => {
     expect(before).not.toBeNull();
     expect(storedFiles().some((f) => f.includes(ticket.project.id))).toBe(true);
     expect(storedFiles().some((f) => f.includes('avatars'))).toBe(true);
+    // A "download my data" archive: a copy of the files, kept under the user's id.
+    const userId = ((await call(server.url, '/api/me', { token })).body as { id: string }).id;
+    expect((await call(server.url, '/api/me/exports', { method: 'POST', token })).status).toBe(202);
+    await waitFor(
+      async () =>
+        ((await call(server.url, '/api/me/exports', { token })).body.exports as { status: string }[]).some(
+          (e) => e.status === 'ready',
+        ),
+      { what: 'the archive', timeoutMs: 20_000 },
+    );
+    expect(storedFiles().some((f) => f.includes(`exports/${userId}`))).toBe(true);
 
     const deleted = await call(server.url, '/api/me/deletion', {
       method: 'POST',
@@ -65,6 +76,8 @@ describe('account deletion on S3', () => {
       timeoutMs: 20_000,
     });
     expect(await server.context.blobs.head(`projects/${ticket.project.id}/${ticket.version.id}/peaks.json`)).toBeNull();
-    expect(storedFiles().filter((f) => f.includes(ticket.project.id) || f.includes('avatars/'))).toEqual([]);
+    expect(
+      storedFiles().filter((f) => f.includes(ticket.project.id) || f.includes('avatars/') || f.includes(userId)),
+    ).toEqual([]);
   });
 });

@@ -362,4 +362,34 @@ describe('delete account', () => {
     await mailTo('leaving@studio.test', 'Your Mixroom account was deleted');
     await expect(tokenOf('leaving@studio.test', 'signin')).rejects.toThrow();
   });
+
+  it('removes the "download my data" archives (copies of the files) with the account', async () => {
+    const token = await tokenOf('archived@studio.test');
+    const userId = userIdOf(token);
+    await storageClient(server.url, token).upload(makeAudio('Copied.wav', { seconds: 1 }), null);
+    const started = await call(server.url, '/api/me/exports', { method: 'POST', token });
+    expect(started.status).toBe(202);
+    await waitFor(
+      async () =>
+        ((await call(server.url, '/api/me/exports', { token })).body.exports as { status: string }[]).some(
+          (e) => e.status === 'ready',
+        ),
+      { what: 'the archive', timeoutMs: 20_000 },
+    );
+    const archives = join(server.dataDir, 'blobs', 'objects', 'exports', userId);
+    expect(readdirSync(archives)).toHaveLength(1);
+
+    const deleted = await call(server.url, '/api/me/deletion', {
+      method: 'POST',
+      token,
+      body: { email: 'archived@studio.test' },
+    });
+    expect(deleted.status).toBe(202);
+    const { db } = server.context.database;
+    await waitFor(async () => (await db.select().from(users).where(eq(users.id, userId))).length === 0, {
+      what: 'the user row gone',
+      timeoutMs: 20_000,
+    });
+    expect(existsSync(archives)).toBe(false);
+  });
 });

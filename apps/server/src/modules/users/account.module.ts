@@ -7,7 +7,7 @@ import type { UserDataContribution } from '../user-data';
 import { AccountDeletionService, accountErasureJob } from './account-deletion.service';
 import { AccountRepository } from './account.repository';
 import { accountRoutes } from './account.routes';
-import { DataExportService, dataExportJob } from './data-export.service';
+import { DataExportService, dataExportJob, exportPrefix } from './data-export.service';
 import { Notifier } from './notifier';
 import { ProfileService } from './profile.service';
 import type { UsersRepository } from './users.repository';
@@ -90,6 +90,8 @@ export function createAccountModule(
     contributions: deps.contributions,
   });
   const userData: UserDataContribution = {
+    // The "download my data" archives hold copies of the user's files: they go with the account.
+    blobPrefixes: async (userId) => [exportPrefix(userId)],
     export: async (userId, archive) => {
       const user = await deps.usersRepository.findById(userId);
       if (!user) return;

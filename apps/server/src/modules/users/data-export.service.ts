@@ -23,6 +23,9 @@ export const dataExportJob = {
 } satisfies JobType;
 
 const TOKEN_PURPOSE = 'data-export';
+
+/** Where a user's archives are stored; account deletion removes everything under it. */
+export const exportPrefix = (userId: string) => `exports/${userId}/`;
 const DAY_MS = 86_400_000;
 
 type Entry =
@@ -105,7 +108,7 @@ export class DataExportService {
     try {
       const archive = new CollectedArchive();
       for (const contribution of this.deps.contributions()) await contribution.export?.(row.userId, archive);
-      const key = `exports/${row.userId}/${exportId}.zip`;
+      const key = `${exportPrefix(row.userId)}${exportId}.zip`;
       const size = await this.write(archive, key, async (percent) => {
         await this.deps.repository.updateExport(exportId, { progress: percent });
         await context.progress(percent);
