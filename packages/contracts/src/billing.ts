@@ -32,7 +32,11 @@ export const entitlementsSummary = z
       limitBytes: z.number().nullable(),
       /** What uses the storage, largest first. */
       breakdown: z.array(
-        z.object({ kind: z.enum(['projects', 'attachments', 'trash', 'transfers']), bytes: z.number() }),
+        z.object({
+          /** incoming: uploads others are sending into the user's storage (what arrived so far). */
+          kind: z.enum(['projects', 'attachments', 'trash', 'transfers', 'incoming']),
+          bytes: z.number(),
+        }),
       ),
     }),
     transfersThisMonth: z.number(),

@@ -1,8 +1,18 @@
-import { and, desc, eq, gt, gte, isNull, or, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, isNull, or, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { billingSubscriptions, creditBalances, groups, planGrants, projects, users, versions } from '../db/schema';
+import { quotaBytes, uploadingByOther } from '../db/quota';
+import {
+  billingSubscriptions,
+  creditBalances,
+  groups,
+  planGrants,
+  projects,
+  transfers,
+  users,
+  versions,
+} from '../db/schema';
 
-export type StorageUse = { kind: 'projects' | 'attachments' | 'trash' | 'transfers'; bytes: number };
+export type StorageUse = { kind: 'projects' | 'attachments' | 'trash' | 'transfers' | 'incoming'; bytes: number };
 export type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 export type GrantFact = { sku: string; startsAt: Date; endsAt: Date | null };
 
@@ -35,16 +45,18 @@ export class EntitlementsRepository {
 
   /**
    * Bytes the user's files take, by what they are. The total is what the quota counts (every version
-   * of every project the user publishes, reservations of running uploads included).
+   * of every project the user publishes, reservations of running uploads included). Uploads others
+   * are sending into it (collaborators, file request links) show apart, at what they hold so far.
    */
   async storageUse(userId: string): Promise<StorageUse[]> {
     const kind = sql<StorageUse['kind']>`case
+      when ${uploadingByOther} then 'incoming'
       when ${projects.mode} = 'TRANSFER' then 'transfers'
       when ${projects.deletedAt} is not null or ${projects.flag} in ('DELETE', 'DELETING') then 'trash'
       when ${projects.parentProjectId} is not null then 'attachments'
       else 'projects' end`;
     const rows = await this.db
-      .select({ kind, bytes: sum(versions.fileSize) })
+      .select({ kind, bytes: sum(quotaBytes) })
       .from(versions)
       .innerJoin(projects, eq(projects.id, versions.projectId))
       .where(eq(projects.publisherId, userId))
@@ -52,17 +64,25 @@ export class EntitlementsRepository {
     return rows.map((r) => ({ kind: r.kind, bytes: Number(r.bytes ?? 0) })).sort((a, b) => b.bytes - a.bytes);
   }
 
-  /** Transfers the user sent since `since` (transfers are kept as folders of the TRANSFER area). */
+  /**
+   * Transfers the user sent since `since` (transfers are kept as folders of the TRANSFER area). One
+   * received through a file request counts once it is complete (sent), not when a stranger starts it:
+   * starts that never upload must not use up the owner's month.
+   */
   async transfersSince(userId: string, since: Date): Promise<number> {
     const [row] = await this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(groups)
+      .leftJoin(transfers, eq(transfers.groupId, groups.id))
       .where(
         and(
           eq(groups.publisherId, userId),
           eq(groups.mode, 'TRANSFER'),
           sql`${groups.parentId} is null`,
-          gte(groups.createdAt, since),
+          or(
+            and(isNull(transfers.requestId), gte(groups.createdAt, since)),
+            and(isNotNull(transfers.requestId), gte(transfers.sentAt, since)),
+          ),
         ),
       );
     return Number(row?.n ?? 0);

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { fileRequests, transfers } from '../../db/schema';
+import { fileRequests, transferFiles, transfers, versions } from '../../db/schema';
 
 export type FileRequestRow = typeof fileRequests.$inferSelect;
 
@@ -17,6 +17,22 @@ export class FileRequestsRepository {
   async findByToken(token: string): Promise<FileRequestRow | null> {
     const [row] = await this.db.select().from(fileRequests).where(eq(fileRequests.token, token));
     return row ?? null;
+  }
+
+  async find(id: string): Promise<FileRequestRow | null> {
+    const [row] = await this.db.select().from(fileRequests).where(eq(fileRequests.id, id));
+    return row ?? null;
+  }
+
+  /** Upload sessions still open for files of transfers started through the request and not yet sent. */
+  async openUploadIds(requestId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ uploadId: versions.uploadId })
+      .from(transfers)
+      .innerJoin(transferFiles, eq(transferFiles.transferId, transfers.id))
+      .innerJoin(versions, eq(versions.id, transferFiles.versionId))
+      .where(and(eq(transfers.requestId, requestId), eq(transfers.flag, 'CREATE'), eq(versions.status, 'uploading')));
+    return rows.flatMap((r) => (r.uploadId ? [r.uploadId] : []));
   }
 
   /** The owner's live links, newest first, each with the transfers received through it. */

@@ -82,9 +82,14 @@ export class FileRequestsService {
     return { items: (await this.deps.requests.listLive(actor.userId)).map((r) => this.present(r)) };
   }
 
+  /**
+   * Turns the link off, and with it every upload started through it and not finished: their grants
+   * are refused from now on, and their sessions close, so a part URL handed out earlier stores nothing.
+   */
   async revoke(actor: Actor, id: string): Promise<void> {
     if (!(await this.deps.requests.revoke(id, actor.userId, this.deps.clock.now())))
       throw AppError.notFound('No such file request.');
+    for (const uploadId of await this.deps.requests.openUploadIds(id)) await this.deps.uploads.abortSession(uploadId);
   }
 
   private async live(token: string): Promise<FileRequestRow> {
@@ -162,6 +167,9 @@ export class FileRequestsService {
     if (!claims || (transferId && claims.t !== transferId)) throw AppError.notFound('No such upload.');
     const transfer = await this.deps.repository.find(claims.t);
     if (!transfer || transfer.requestId !== claims.r) throw AppError.notFound('No such upload.');
+    // A grant lives a day, the link may be turned off sooner: every use asks whether it still is on.
+    const request = await this.deps.requests.find(claims.r);
+    if (!request || request.revokedAt) throw unavailable();
     return transfer;
   }
 

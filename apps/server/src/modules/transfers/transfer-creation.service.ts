@@ -6,6 +6,8 @@ import {
   extensionOf,
   formatTransferSize,
   isAudioExtension,
+  MESSAGES,
+  storageLimitBytes,
   storedExtension,
   TRANSFER_MESSAGES,
   UNLIMITED,
@@ -152,6 +154,8 @@ export class TransferCreationService {
             fileExtension: extension,
             fileSize: f.size,
             blobKey: `projects/${projectId}/${versionId}/original.${storedExtension(extension)}`,
+            // No creator for a file request's upload: it holds the owner's quota only as bytes arrive.
+            createdBy: origin.request ? null : origin.ownerId,
             createdAt: now,
           },
           file: { projectId, transferId, versionId, path: folder.relative, position },
@@ -196,7 +200,18 @@ export class TransferCreationService {
     const { version, project } = await this.uploadingFile(ownerId, transfer, fileId);
     if (version.status !== 'uploading' || !version.uploadId) return presentVersion(version);
     const { size } = await this.deps.uploads.complete(ownerId, version.uploadId);
+    // A file request's upload held only the bytes that arrived: its whole size must fit the owner's quota now.
+    const byOther = version.createdBy !== project.publisherId;
+    const limitBytes = byOther ? storageLimitBytes(await this.deps.limitsFor(project.publisherId)) : 0;
     const updated = await this.deps.unitOfWork(async (tx) => {
+      if (
+        byOther &&
+        !(await this.deps.repository.fitsOnCompletion(tx, version, {
+          publisherId: project.publisherId,
+          limitBytes: Math.min(limitBytes, Number.MAX_SAFE_INTEGER),
+        }))
+      )
+        return null;
       const row = await this.deps.repository.updateVersion(
         version.id,
         { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: this.deps.clock.now() },
@@ -207,6 +222,13 @@ export class TransferCreationService {
       await this.deps.outbox.job(tx, transferChecksumJob, { versionId: version.id });
       return row;
     });
+    if (!updated) {
+      // The file is not kept. Without its session it holds nothing of the quota, and a new upload
+      // ticket starts afresh (once the owner has made room).
+      await this.deps.blobs.delete(version.blobKey).catch(() => undefined);
+      await this.deps.repository.updateVersion(version.id, { uploadId: null });
+      throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
+    }
     await this.sendWhenComplete(actorName, transfer.id);
     void this.deps.outbox.flush().catch(() => undefined);
     return presentVersion(updated);

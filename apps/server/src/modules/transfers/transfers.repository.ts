@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { ItemScope } from '../../access/item-scope';
 import type { Db, Tx } from '../../db/database';
+import { fitsOnCompletion } from '../../db/quota';
 import type { GroupRow, ProjectRow, VersionRow } from '../../db/rows';
 import {
   fileRequests,
@@ -48,6 +49,15 @@ export class TransfersRepository {
     private readonly db: Db,
     private readonly scope: ItemScope,
   ) {}
+
+  /** In `tx`, under the owner's quota lock: whether a file request's upload fits at its full size. */
+  fitsOnCompletion(
+    tx: Tx,
+    version: { id: string; fileSize: number },
+    quota: { publisherId: string; limitBytes: number },
+  ): Promise<boolean> {
+    return fitsOnCompletion(tx, version, quota);
+  }
 
   async insert(tx: Tx, input: NewTransfer): Promise<TransferRow> {
     await tx.insert(groups).values(input.root);

@@ -229,7 +229,18 @@ export class ProjectsService {
     const { version, project } = await this.uploadingVersion(actor, versionId);
     if (version.status !== 'uploading') return presentVersion(version);
     const { size } = await this.deps.uploads.complete(actor.userId, version.uploadId!);
+    // A collaborator's upload held only the bytes that arrived: its whole size must fit now.
+    const byOther = version.createdBy !== project.publisherId;
+    const limitBytes = byOther ? storageLimitBytes(await this.deps.limitsFor(project.publisherId)) : 0;
     const updated = await this.deps.unitOfWork(async (tx) => {
+      if (
+        byOther &&
+        !(await this.deps.versions.fitsOnCompletion(tx, version, {
+          publisherId: project.publisherId,
+          limitBytes: Math.min(limitBytes, Number.MAX_SAFE_INTEGER),
+        }))
+      )
+        return null;
       const row = await this.deps.versions.update(
         versionId,
         { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: new Date() },
@@ -239,6 +250,10 @@ export class ProjectsService {
       await this.deps.outbox.job(tx, processVersionJob, { versionId });
       return row;
     });
+    if (!updated) {
+      await this.dropUploadingVersion(version, project);
+      throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
+    }
     this.deps.faults.crashIf('version-complete:after-commit');
     void this.deps.outbox.flush().catch(() => undefined);
     await this.deps.events.changed(eventItem.project(project), 'uploaded');

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/database';
+import { fitsOnCompletion, lockQuota, quotaUsed } from '../../../db/quota';
 import { uuidArray } from '../../../db/sql';
 import { projects, uploads, versions } from '../../../db/schema';
 
@@ -37,13 +38,8 @@ export class VersionsRepository {
     quota: { publisherId: string; limitBytes: number },
   ): Promise<VersionRow | null> {
     return this.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`quota:${quota.publisherId}`}, 0))`);
-      const [used] = await tx
-        .select({ total: sum(versions.fileSize) })
-        .from(versions)
-        .innerJoin(projects, eq(projects.id, versions.projectId))
-        .where(eq(projects.publisherId, quota.publisherId));
-      if (Number(used?.total ?? 0) + values.fileSize > quota.limitBytes) return null;
+      await lockQuota(tx, quota.publisherId);
+      if ((await quotaUsed(tx, quota.publisherId)) + values.fileSize > quota.limitBytes) return null;
       await tx.execute(sql`select 1 from ${projects} where ${projects.id} = ${values.projectId} for update`);
       const [max] = await tx
         .select({ n: sql<number>`coalesce(max(${versions.number}), 0)` })
@@ -161,13 +157,17 @@ export class VersionsRepository {
     };
   }
 
-  /** Bytes a publisher's projects hold, trash included (it still occupies the store). */
+  /** Bytes a publisher's projects hold, trash included (it still occupies the store); see `quotaBytes`. */
   async usedBytes(publisherId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ total: sum(versions.fileSize) })
-      .from(versions)
-      .innerJoin(projects, eq(projects.id, versions.projectId))
-      .where(eq(projects.publisherId, publisherId));
-    return Number(row?.total ?? 0);
+    return quotaUsed(this.db, publisherId);
+  }
+
+  /** In `tx`, under the publisher's lock: whether someone else's upload may complete at its full size. */
+  fitsOnCompletion(
+    tx: Tx,
+    version: { id: string; fileSize: number },
+    quota: { publisherId: string; limitBytes: number },
+  ): Promise<boolean> {
+    return fitsOnCompletion(tx, version, quota);
   }
 }

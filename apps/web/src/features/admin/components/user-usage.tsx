@@ -3,7 +3,13 @@ import type { AdminUserDetail } from '@mixroom/contracts';
 import { formatBytes, formatLimit } from '../../../lib/format/format';
 import { Section } from './section';
 
-const KIND_LABELS = { projects: 'Projects', attachments: 'Attachments', trash: 'Trash', transfers: 'Transfers' };
+const KIND_LABELS = {
+  projects: 'Projects',
+  attachments: 'Attachments',
+  trash: 'Trash',
+  transfers: 'Transfers',
+  incoming: 'Uploads from others in progress',
+};
 
 /** Storage used against the merged plan's limit, and this month's transfers and live minutes. */
 export function UserUsage({ detail }: { detail: AdminUserDetail }) {

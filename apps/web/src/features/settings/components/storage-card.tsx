@@ -8,6 +8,7 @@ const KIND_LABELS: Record<EntitlementsSummary['storage']['breakdown'][number]['k
   attachments: 'Attachments',
   trash: 'In the trash',
   transfers: 'Transfers',
+  incoming: 'Uploads from others in progress',
 };
 
 /** Used storage against the plan's limit (used ÷ limit), and what takes it. */
