@@ -30,7 +30,8 @@ export const reviewEndpoints = {
     summary: 'Render notes (as shown in the editor) to a PDF',
     body: noteBody,
     raw: 'file',
-    responses: errors,
+    // 422: the notes reached the export's time or memory limit; 503: too many exports at once.
+    responses: { ...errors, 422: errorResponse, 503: errorResponse },
   }),
   presence: endpoint({
     ...base,

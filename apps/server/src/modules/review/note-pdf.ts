@@ -19,6 +19,35 @@ const FONTS = {
 const HEADING_PT = [0, 24, 20, 16, 14, 12];
 const BODY_PT = 12;
 
+/**
+ * pdfkit breaks a word wider than the line by measuring ever longer prefixes of it, which grows with
+ * the square of its length: one 20,000-character word took 10 s, 200,000 ran out of memory. A word
+ * longer than LONG_WORD is therefore handed over in PIECE-character pieces, each its own text call:
+ * the line may break between them, and none is long enough to be slow.
+ */
+const LONG_WORD = 48;
+const PIECE = 24;
+
+/** `text` as pieces to write one after another: long words cut, everything else as it was. */
+export function cutLongWords(text: string): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  for (const token of text.split(/(\s+)/)) {
+    if (token.length <= LONG_WORD) {
+      current += token;
+      continue;
+    }
+    // By code points, so no piece ends in half a surrogate pair.
+    const chars = Array.from(token);
+    for (let at = 0; at < chars.length; at += PIECE) {
+      pieces.push(current + chars.slice(at, at + PIECE).join(''));
+      current = '';
+    }
+  }
+  if (current || pieces.length === 0) pieces.push(current);
+  return pieces;
+}
+
 const fontFor = (run: NoteRun, heading: boolean) => {
   if (run.code) return 'mono';
   const bold = run.bold || heading;
@@ -51,13 +80,14 @@ function writeBlock(doc: PDFKit.PDFDocument, block: NoteBlock): void {
   // One paragraph is one pdfkit text flow: the first call places it, the others continue it.
   const parts = prefix ? [{ text: prefix, font: 'regular', size: base, underline: false, strike: false }] : [];
   for (const run of runs)
-    parts.push({
-      text: run.text,
-      font: fontFor(run, heading),
-      size: run.sizePt ?? base,
-      underline: run.underline,
-      strike: run.strike,
-    });
+    for (const text of cutLongWords(run.text))
+      parts.push({
+        text,
+        font: fontFor(run, heading),
+        size: run.sizePt ?? base,
+        underline: run.underline,
+        strike: run.strike,
+      });
   parts.forEach((part, index) => {
     const options = { continued: index < parts.length - 1, underline: part.underline, strike: part.strike, lineGap: 2 };
     doc.font(part.font).fontSize(part.size);
@@ -67,8 +97,17 @@ function writeBlock(doc: PDFKit.PDFDocument, block: NoteBlock): void {
   doc.moveDown(heading ? 0.3 : 0.35);
 }
 
-/** Renders version notes (sanitized HTML) to a PDF: a title line, then the notes as written. */
-export function renderNotePdf(input: { title: string; subtitle: string; html: string }): Promise<Buffer> {
+export interface NotePdfInput {
+  title: string;
+  subtitle: string;
+  html: string;
+}
+
+/**
+ * Renders version notes (sanitized HTML) to a PDF: a title line, then the notes as written. CPU-bound
+ * and as heavy as its input: requests run it in a worker thread with limits (note-pdf.runner.ts).
+ */
+export function renderNotePdf(input: NotePdfInput): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: input.title, Creator: 'Mixroom' } });
   for (const [name, path] of Object.entries(FONTS)) doc.registerFont(name, path);
   const chunks: Buffer[] = [];

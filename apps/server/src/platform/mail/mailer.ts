@@ -26,6 +26,9 @@ export function createMailer(
 ): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
+    // A pooled transport (`?pool=true`) reports a dropped idle connection as an 'error' event;
+    // sends still fail through their own promise, so the event is only logged.
+    transport.on('error', (error) => log.warn({ err: error }, 'SMTP transport error'));
     return {
       mode: 'smtp',
       async send(message) {

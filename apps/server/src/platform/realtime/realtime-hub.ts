@@ -10,6 +10,8 @@ import type { TopicAuthorizer } from './topic-authorizer';
 const AUTH_TIMEOUT_MS = 10_000;
 const HEARTBEAT_MS = 30_000;
 const MAX_TOPICS = 500;
+/** A client message larger than this closes its socket with 1009 (auth, subscribe and ping are tiny). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** The error code authentication throws for a disabled account. */
 const ACCOUNT_DISABLED = 'ACCOUNT_DISABLED';
 
@@ -42,7 +44,7 @@ interface Connection {
  * - a socket whose token expires without being renewed is closed.
  */
 export class RealtimeHub {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly connections = new Set<Connection>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
@@ -54,6 +56,7 @@ export class RealtimeHub {
     private readonly log: Logger,
   ) {
     this.unsubscribe = bus.subscribe((event) => this.deliver(event));
+    this.wss.on('error', (error) => this.log.warn({ err: error }, 'realtime server error'));
     this.heartbeat = setInterval(() => this.sweep(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -78,6 +81,9 @@ export class RealtimeHub {
       () => !connection.actor && socket.close(4401, 'authentication timeout'),
       AUTH_TIMEOUT_MS,
     );
+    // ws reports a frame over maxPayload (after answering 1009), a bad frame or a reset connection as
+    // 'error' and then closes the socket; unheard, the event would end the process.
+    socket.on('error', (error) => this.log.debug({ err: error }, 'realtime socket error; closed'));
     socket.on('pong', () => (connection.alive = true));
     socket.on('close', () => {
       clearTimeout(authTimer);
