@@ -4,12 +4,12 @@ import { usePlayerState } from '../hooks/use-player';
 import { rulerTicks } from '../ruler-ticks';
 import classes from './review.module.css';
 
-/** Room a label needs after its tick before the waveform ends, in pixels. */
-const LABEL_END_PX = 56;
+/** How far before the view a tick may sit and still show part of its label, in pixels. */
+const LABEL_REACH_PX = 56;
 
 /**
  * The time ruler under the waveform, drawn for the part in view only: it follows zoom and scroll,
- * and its labels keep one clock format and never touch.
+ * and its labels keep one clock format, never touch, and run to the end of the file.
  */
 export const TimeRuler = memo(function TimeRuler({
   player,
@@ -26,7 +26,7 @@ export const TimeRuler = memo(function TimeRuler({
     return rulerTicks({
       pxPerSecond,
       duration,
-      from: (scroll - LABEL_END_PX) / pxPerSecond,
+      from: (scroll - LABEL_REACH_PX) / pxPerSecond,
       to: (scroll + viewport) / pxPerSecond,
     });
   }, [width, scroll, viewport, duration]);
@@ -38,8 +38,11 @@ export const TimeRuler = memo(function TimeRuler({
           className={tick.label ? classes.rulerMajor : classes.rulerMinor}
           style={{ transform: `translateX(${tick.x - scroll}px)` }}
         >
-          {tick.label && tick.x + LABEL_END_PX <= width && (
-            <span className={classes.rulerLabel} data-testid="ruler-label">
+          {tick.label && (
+            <span
+              className={tick.align === 'end' ? classes.rulerLabelEnd : classes.rulerLabel}
+              data-testid="ruler-label"
+            >
               {tick.label}
             </span>
           )}
