@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransferDetail, TransferUploadTicket, Version } from '@mixroom/contracts';
 import { MESSAGES, TRANSFER_MESSAGES } from '@mixroom/shared';
 import { uploadFile } from '../../web/src/features/uploads/upload-engine';
+import type { TransfersModule } from '../src/modules/transfers/transfers.module';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { storageClient } from './helpers/storage-client';
@@ -116,6 +117,9 @@ async function startFrom(t: string, address: string, name: string, files: { file
   return { ...started, u, file };
 }
 
+const housekeeping = () =>
+  (server.context.modules.find((m) => m.name === 'transfers') as TransfersModule).services.housekeeping;
+
 const usedBytes = async (token: string) =>
   ((await call(server.url, '/api/storage', { token })).body as { usedBytes: number }).usedBytes;
 
@@ -203,6 +207,33 @@ describe('request files: what a stranger holding the link can cost the owner', (
     expect(await usedBytes(free)).toBe(15_000_000_000 - 1000 - ticket.upload.partSize);
     const { version } = own.body as { version: { id: string } };
     await call(server.url, `/api/versions/${version.id}/cancel`, { method: 'POST', token: free });
+  });
+
+  it('drops a start through a request that nothing moved for an hour, and what it held of the quota', async () => {
+    const fran = storageClient(server.url, free);
+    const { t } = await newRequest(fran, null);
+    const started = await startFrom(t, '198.51.100.17', 'Idle', [{ fileName: 'idle.wav', size: 5_000_000_000 }]);
+    const ticket = (await call(server.url, `${started.file()}/upload?u=${started.u}`, { method: 'POST' }))
+      .body as unknown as TransferUploadTicket;
+    const partUrl = `/api/public/uploads/${ticket.upload.id}/parts/1/url?u=${started.u}`;
+    const incoming = async () =>
+      (
+        (await call(server.url, '/api/me', { token: free })).body as {
+          entitlements: { storage: { breakdown: { kind: string }[] } };
+        }
+      ).entitlements.storage.breakdown.filter((b) => b.kind === 'incoming');
+    expect(await incoming()).toHaveLength(1);
+    // A start that is moving stays.
+    await housekeeping().purge();
+    expect((await call(server.url, partUrl, { method: 'POST' })).status).toBe(200);
+    server.clock.advance(2 * 3_600_000);
+    try {
+      await housekeeping().purge();
+    } finally {
+      server.clock.set(new Date());
+    }
+    expect((await call(server.url, partUrl, { method: 'POST' })).status).toBe(404);
+    expect(await incoming()).toEqual([]);
   });
 
   it("counts a request's transfer in the owner's month when it completes, not when a stranger starts it", async () => {

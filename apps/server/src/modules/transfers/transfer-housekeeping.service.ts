@@ -8,6 +8,11 @@ import type { TransfersService } from './transfers.service';
 
 /** An upload nobody finished within a day is abandoned: its transfer is removed. */
 export const ABANDONED_AFTER_MS = DAY_MS;
+/**
+ * A start through a file request that nothing moved for an hour is dropped sooner: a stranger's upload
+ * holds its owner's storage (what arrived) only while it goes on.
+ */
+export const REQUEST_STALE_AFTER_MS = 3_600_000;
 /** Reminders go out this long before expiry. */
 export const REMINDER_BEFORE_MS = DAY_MS;
 
@@ -47,7 +52,9 @@ export class TransferHousekeepingService {
     }
     const abandoned = await this.deps.repository.abandoned(new Date(now.getTime() - ABANDONED_AFTER_MS));
     for (const transfer of abandoned) await this.transfers.erase(transfer);
-    return { purged, abandoned: abandoned.length };
+    const stale = await this.deps.repository.staleRequestUploads(new Date(now.getTime() - REQUEST_STALE_AFTER_MS));
+    for (const transfer of stale) await this.transfers.erase(transfer);
+    return { purged, abandoned: abandoned.length + stale.length };
   }
 
   /** Once per transfer, a day before it expires: a reminder to each recipient who has not downloaded. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { ItemScope } from '../../access/item-scope';
 import type { Db, Tx } from '../../db/database';
 import { fitsOnCompletion } from '../../db/quota';
@@ -248,6 +248,27 @@ export class TransfersRepository {
       .select()
       .from(transfers)
       .where(and(eq(transfers.flag, 'CREATE'), lt(transfers.updatedAt, before)))
+      .limit(limit);
+  }
+
+  /**
+   * Transfers started through a file request that nothing moved since `before`: not sent, created
+   * before it, and no part of any of their files recorded after it.
+   */
+  async staleRequestUploads(before: Date, limit = 100): Promise<TransferRow[]> {
+    return this.db
+      .select()
+      .from(transfers)
+      .where(
+        and(
+          eq(transfers.flag, 'CREATE'),
+          isNotNull(transfers.requestId),
+          lt(transfers.createdAt, before),
+          sql`not exists (select 1 from transfer_files tf join versions v on v.id = tf.version_id
+            join uploads u on u.id = v.upload_id
+            where tf.transfer_id = ${transfers}.id and u.updated_at >= ${before.toISOString()})`,
+        ),
+      )
       .limit(limit);
   }
 
