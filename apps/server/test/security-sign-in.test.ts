@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPasswordStrength } from '@mixroom/shared';
 import { SIGN_UP_CHECK_MAIL } from '../src/modules/accounts/accounts.service';
 import { SIGN_IN_RULES, TOO_MANY_SIGN_IN_ATTEMPTS } from '../src/platform/security/attempt-limiter';
 import { PASSWORD_TOO_COMMON } from '../src/platform/security/common-passwords';
@@ -106,6 +107,24 @@ describe('new passwords', () => {
     ).toBe(400);
   });
 
+  it('refuses guessable passwords at sign-up, saying why', async () => {
+    const interaction = await startInteraction(server.url);
+    const account = { displayName: 'Rita Weak', email: 'rita@abuse.test' };
+    const expectations: [string, string][] = [
+      ['aaaaaaaaaaaa', 'repeated characters'],
+      ['Mixroom123', 'the name Mixroom'],
+      ['Rita-abuse-1234', 'parts of your name or e-mail address'],
+    ];
+    for (const [password, why] of expectations) {
+      const answer = await submit(interaction, 'signup', { ...account, password });
+      expect(answer.status, password).toBe(400);
+      expect(answer.error?.code).toBe('PASSWORD_TOO_WEAK');
+      expect(answer.error?.message).toContain(why);
+    }
+    const accepted = await submit(interaction, 'signup', { ...account, password: 'Rita-plays-cello-loud' });
+    expect(accepted.status).toBe(200);
+  });
+
   it('refuses a common password at reset, and the link still works for a better one', async () => {
     await server.context.services.accounts!.requestPasswordReset(victim.email);
     const outbox = join(server.dataDir, 'outbox');
@@ -129,6 +148,17 @@ describe('new passwords', () => {
     });
     expect(weak.status).toBe(400);
     expect(weak.body.error?.message).toBe(PASSWORD_TOO_COMMON);
+    // The account's own name and e-mail count for little, as on sign-up.
+    const personal = await call(server.url, '/api/auth/password-reset/confirm', {
+      method: 'POST',
+      body: { token, password: 'Vic-abuse-2222' },
+    });
+    expect(personal.status).toBe(400);
+    expect(personal.body.error).toEqual({
+      code: 'PASSWORD_TOO_WEAK',
+      message: checkPasswordStrength('Vic-abuse-2222', victim).message,
+    });
+    expect(personal.body.error?.message).toContain('parts of your name or e-mail address');
     const strong = await call(server.url, '/api/auth/password-reset/confirm', {
       method: 'POST',
       body: { token, password: 'vic-new-password' },

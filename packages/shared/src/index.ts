@@ -7,5 +7,8 @@ export * from './files';
 export * from './comments';
 export * from './review';
 export * from './names';
+export * from './folder-tree';
+export * from './input-scan';
 export * from './markers';
 export * from './transfers';
+export * from './password-strength';

@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { interactionDetails, signInBody, signUpBody, type InteractionDetails } from '@mixroom/contracts';
-import { MESSAGES } from '@mixroom/shared';
+import { checkPasswordStrength, MESSAGES } from '@mixroom/shared';
 import { Logo } from '../components/logo';
 import { api, ApiError } from '../lib/api-client';
 
@@ -80,6 +80,12 @@ function SignInForms({ details }: { details: InteractionDetails }) {
     const parsed = schema.safeParse(values);
     if (!parsed.success) {
       setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    // The server's rule for new passwords, said before the form leaves (it checks again).
+    const strength = screen === 'signup' ? checkPasswordStrength(values.password, values) : null;
+    if (strength && !strength.ok) {
+      setErrors({ password: strength.message ?? '' });
       return;
     }
     setErrors({});

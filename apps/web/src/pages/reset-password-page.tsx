@@ -2,7 +2,7 @@ import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from 
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { passwordResetConfirmBody } from '@mixroom/contracts';
-import { MESSAGES } from '@mixroom/shared';
+import { checkPasswordStrength, MESSAGES } from '@mixroom/shared';
 import { Logo } from '../components/logo';
 import { api, ApiError } from '../lib/api-client';
 
@@ -24,6 +24,12 @@ export function ResetPasswordPage() {
           ? MESSAGES.passwordResetInvalid
           : (parsed.error.issues[0]?.message ?? null),
       );
+      return;
+    }
+    // The server's rule for new passwords (it also weighs the account's own name and e-mail).
+    const strength = checkPasswordStrength(password);
+    if (!strength.ok) {
+      setError(strength.message);
       return;
     }
     setBusy(true);

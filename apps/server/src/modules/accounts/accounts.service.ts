@@ -12,7 +12,7 @@ import {
   type AttemptLimiter,
   type LimitRule,
 } from '../../platform/security/attempt-limiter';
-import { isCommonPassword, PASSWORD_TOO_COMMON } from '../../platform/security/common-passwords';
+import { assertAcceptablePassword } from '../../platform/security/common-passwords';
 import type { UsersRepository, UserRow } from '../users/users.repository';
 import type { PasswordResetsRepository } from './password-resets.repository';
 import { accountExistsMail } from './account-exists.mail';
@@ -60,7 +60,7 @@ export class AccountsService {
    * sign-in limits so the form can't be used to test many addresses.
    */
   async signUp(input: SignUpBody, address: string): Promise<SignUpOutcome> {
-    assertUncommon(input.password);
+    assertAcceptablePassword(input.password, { email: input.email, displayName: input.displayName });
     const existing = await this.users.findByEmail(input.email);
     if (existing) return this.signUpExisting(existing, input, address);
     const passwordHash = await hash(input.password);
@@ -135,7 +135,10 @@ export class AccountsService {
 
   /** A new password signs the account out everywhere: whoever knew the old one loses their sessions. */
   async confirmPasswordReset(token: string, password: string): Promise<void> {
-    assertUncommon(password);
+    // Checked before the token is used, so the same link still works for a better password.
+    const pending = await this.resets.userOf(sha256(token));
+    const owner = pending ? await this.users.findById(pending) : null;
+    assertAcceptablePassword(password, { email: owner?.email, displayName: owner?.displayName });
     const userId = await this.resets.consume(sha256(token));
     if (!userId) throw new AppError(400, 'RESET_INVALID', MESSAGES.passwordResetInvalid);
     await this.users.setPassword(userId, await hash(password));
@@ -161,10 +164,6 @@ export class AccountsService {
     await this.security.limiter.recordFailure(SIGN_IN_RULES.accountAddress, keys.accountAddress);
     await this.security.limiter.recordFailure(SIGN_IN_RULES.address, keys.address);
   }
-}
-
-function assertUncommon(password: string): void {
-  if (isCommonPassword(password)) throw new AppError(400, 'PASSWORD_TOO_COMMON', PASSWORD_TOO_COMMON);
 }
 
 /** A disabled account can't sign in, and says why in plain words. */

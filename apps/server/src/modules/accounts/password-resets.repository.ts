@@ -18,6 +18,21 @@ export class PasswordResetsRepository {
     return row?.n ?? 0;
   }
 
+  /** The user of a valid, unused token, without using it; null when invalid, used or expired. */
+  async userOf(tokenHash: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ userId: passwordResets.userId })
+      .from(passwordResets)
+      .where(
+        and(
+          eq(passwordResets.tokenHash, tokenHash),
+          isNull(passwordResets.usedAt),
+          gt(passwordResets.expiresAt, new Date()),
+        ),
+      );
+    return row?.userId ?? null;
+  }
+
   /** Marks a valid, unused token used and returns its user; null when invalid, used or expired. */
   async consume(tokenHash: string): Promise<string | null> {
     const [row] = await this.db
