@@ -136,8 +136,8 @@ describe('audio projects and versions', () => {
     expect(version.media).toMatchObject({ channels: 2, sampleRate: 48000, bitDepth: 24, codec: 'pcm_s24le' });
     expect(version.durationSeconds).toBeCloseTo(4, 1);
     const reference = referenceLoudness(source);
-    expect(Math.abs(version.loudness!.integrated - reference.integrated)).toBeLessThanOrEqual(0.1);
-    expect(Math.abs(version.loudness!.truePeak - reference.truePeak)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(version.loudness!.integrated! - reference.integrated)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(version.loudness!.truePeak! - reference.truePeak)).toBeLessThanOrEqual(0.1);
 
     const thumbnail = await fetch(`${server.url}/api/versions/${version.id}/thumbnail`, {
       headers: { authorization: `Bearer ${anaToken}` },

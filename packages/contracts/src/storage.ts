@@ -35,7 +35,15 @@ export const mediaInfo = z.object({
   bitDepth: z.number().nullable(),
   bitRate: z.number().nullable(),
 });
-export const loudnessInfo = z.object({ integrated: z.number(), truePeak: z.number(), range: z.number().nullable() });
+/**
+ * EBU R128 measurements of a version. One that doesn't exist is null, never a made-up number: a
+ * digitally silent file has no true peak (−∞) and nothing above the gate to integrate.
+ */
+export const loudnessInfo = z.object({
+  integrated: z.number().nullable(),
+  truePeak: z.number().nullable(),
+  range: z.number().nullable(),
+});
 
 export const versionApproval = z.enum(['none', 'needs_changes', 'approved']);
 export type VersionApproval = z.infer<typeof versionApproval>;

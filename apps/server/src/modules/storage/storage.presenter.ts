@@ -1,6 +1,7 @@
 import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
 import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
 import type { BlobStore } from '../../platform/blob/blob-store';
+import { presentDuration, presentLoudness, presentMedia } from './measurements.presenter';
 import type { GroupRow } from './folders/groups.repository';
 import type { ProjectRow } from './projects/projects.repository';
 import type { VersionRow } from './projects/versions.repository';
@@ -31,9 +32,9 @@ export function presentVersion(v: VersionRow, thumbnailUrl: string | null = null
     progress: v.progress,
     error: v.error,
     warning: v.warning,
-    durationSeconds: v.durationSeconds,
-    media: (v.media as Version['media']) ?? null,
-    loudness: (v.loudness as Version['loudness']) ?? null,
+    durationSeconds: presentDuration(v.durationSeconds),
+    media: presentMedia(v.media),
+    loudness: presentLoudness(v.loudness),
     hasThumbnail: Boolean(v.thumbnailKey),
     thumbnailUrl,
     approval: v.approval,

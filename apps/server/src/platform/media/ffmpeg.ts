@@ -130,18 +130,29 @@ export async function probe(tools: MediaTools, input: string): Promise<ProbeResu
   };
 }
 
-export type Loudness = { integrated: number; truePeak: number; range: number | null };
+/** A measurement that doesn't exist (a silent file's true peak, its gated-out loudness) is null. */
+export type Loudness = { integrated: number | null; truePeak: number | null; range: number | null };
 
-const number = (text: string | undefined) => (text === undefined ? null : Number(text));
+/** ebur128's floor: every block below the absolute gate, so nothing was integrated. */
+const GATED_OUT_LUFS = -70;
+
+// '-inf' (the true peak of digital silence) is no number: JSON would store it as null anyway.
+const number = (text: string | undefined) => {
+  const value = Number(text);
+  return text === undefined || !Number.isFinite(value) ? null : value;
+};
 
 /** Parses the summary ebur128 prints when the stream ends. */
 export function parseEbur128(stderr: string): Loudness | null {
-  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
-  const integrated = number(/I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)?.[1]);
-  const range = number(/LRA:\s+(-?[\d.]+) LU/.exec(summary)?.[1]);
-  const peak = number(/Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(summary)?.[1]);
-  if (integrated === null || peak === null) return null;
-  return { integrated, truePeak: peak, range };
+  const at = stderr.lastIndexOf('Summary:');
+  if (at < 0) return null;
+  const summary = stderr.slice(at);
+  const measured = number(/I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)?.[1]);
+  const truePeak = number(/Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(summary)?.[1]);
+  // Digital silence: no block passes the gate, so there is no loudness and no range to give.
+  const integrated = measured !== null && measured > GATED_OUT_LUFS ? measured : null;
+  const range = integrated === null ? null : number(/LRA:\s+(-?[\d.]+) LU/.exec(summary)?.[1]);
+  return { integrated, truePeak, range };
 }
 
 function collect(

@@ -23,6 +23,12 @@ describe('platform preview gain', () => {
     expect(platformGain('Original', loud)).toBe(0);
     expect(platformGain('Spotify', null)).toBe(0);
   });
+
+  it('plays a digitally silent file (no loudness, no true peak) as it is, and matches nothing to it', () => {
+    const silent = { integrated: null, truePeak: null, range: null };
+    expect(platformGain('Spotify', silent)).toBe(0);
+    expect(playbackGains({ platform: 'Original', match: true, a: quiet, b: silent })).toEqual({ a: 0, b: 0 });
+  });
 });
 
 describe('A/B gains', () => {

@@ -15,8 +15,9 @@ export const dbToGain = (db: number) => 10 ** (db / 20);
  */
 export function platformGain(platform: PlatformChoice, loudness: Loudness): number {
   const target = LOUDNESS_TARGETS.find((t) => t.platform === platform);
-  if (!target || !loudness) return 0;
-  return appliedGain(target.platform, loudness.integrated, loudness.truePeak, target.lufs);
+  if (!target || loudness?.integrated == null) return 0;
+  // Without a true peak the headroom is unknown: no boost is counted on it.
+  return appliedGain(target.platform, loudness.integrated, loudness.truePeak ?? -1, target.lufs);
 }
 
 /**
@@ -30,9 +31,11 @@ export function playbackGains(options: { platform: PlatformChoice; match: boolea
 } {
   const a = platformGain(options.platform, options.a);
   const b = platformGain(options.platform, options.b);
-  if (!options.match || !options.a || !options.b) return { a, b };
-  const heardA = options.a.integrated + a;
-  const heardB = options.b.integrated + b;
+  const loudnessA = options.a?.integrated;
+  const loudnessB = options.b?.integrated;
+  if (!options.match || loudnessA == null || loudnessB == null) return { a, b };
+  const heardA = loudnessA + a;
+  const heardB = loudnessB + b;
   return { a, b: round(b + heardA - heardB) };
 }
 

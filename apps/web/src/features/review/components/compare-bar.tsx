@@ -107,7 +107,7 @@ export function CompareBar({
             size="xs"
             label="Match loudness"
             checked={compare.match}
-            disabled={!version.loudness || !other?.loudness}
+            disabled={version.loudness?.integrated == null || other?.loudness?.integrated == null}
             onChange={(e) => compare.setMatch(e.currentTarget.checked)}
           />
           <GainBadge side="A" db={gainA} />
@@ -135,7 +135,7 @@ export function CompareBar({
         {platform !== 'Original' && !comparing && (
           <Tooltip
             label={
-              version.loudness
+              version.loudness?.integrated != null
                 ? `${platform} plays v${version.number} (${version.loudness.integrated.toFixed(1)} LUFS) at this gain`
                 : 'This version has no loudness measurement yet: it plays as is.'
             }

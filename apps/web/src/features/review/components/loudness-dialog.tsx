@@ -3,10 +3,13 @@ import { IconHeadphones } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Version } from '@mixroom/contracts';
 import { appliedGain, LOUDNESS_TARGETS, normalisationGain } from '@mixroom/shared';
+import { formatMeasure } from '../../../lib/format/measurement-format';
 
 const dB = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(2)} dB`;
 
 type Loudness = NonNullable<Version['loudness']>;
+/** A loudness whose integrated figure exists: the platforms' gains follow from it. */
+type Integrated = Loudness & { integrated: number };
 
 interface PlatformRow {
   platform: string;
@@ -15,13 +18,17 @@ interface PlatformRow {
   applied: number;
 }
 
-const rowsFor = (loudness: Loudness): PlatformRow[] =>
+// Without a true peak the headroom is unknown: a boost is counted as if none were left.
+const rowsFor = (loudness: Integrated): PlatformRow[] =>
   LOUDNESS_TARGETS.map((target) => ({
     platform: target.platform,
     lufs: target.lufs,
     gain: normalisationGain(loudness.integrated, target.lufs),
-    applied: appliedGain(target.platform, loudness.integrated, loudness.truePeak, target.lufs),
+    applied: appliedGain(target.platform, loudness.integrated, loudness.truePeak ?? -1, target.lufs),
   }));
+
+const integrated = (loudness: Loudness): Integrated | null =>
+  loudness.integrated === null ? null : { ...loudness, integrated: loudness.integrated };
 
 /** What a platform's normalisation does to the track, in words. */
 function Outcome({ row }: { row: PlatformRow }) {
@@ -151,6 +158,7 @@ export function LoudnessDialog({
 }) {
   const compact = useMediaQuery('(max-width: 36em)') ?? false;
   const loudness = version.loudness;
+  const measured = loudness ? integrated(loudness) : null;
   return (
     <Modal opened={opened} onClose={onClose} title="Loudness levels" centered size="lg">
       {!loudness ? (
@@ -164,21 +172,21 @@ export function LoudnessDialog({
         )
       ) : (
         <Stack>
-          <SimpleGrid cols={loudness.range !== null ? 3 : 2} spacing="xs">
+          <SimpleGrid cols={3} spacing="xs">
             <Figure
               label="Integrated loudness"
-              value={`${loudness.integrated.toFixed(2)} LUFS`}
+              value={formatMeasure(loudness.integrated, 'LUFS')}
               testId="integrated-loudness"
             />
             <Figure
               label="True peak"
-              value={`${loudness.truePeak.toFixed(2)} dBTP`}
-              color={loudness.truePeak > -1 ? 'orange' : undefined}
+              value={formatMeasure(loudness.truePeak, 'dBTP')}
+              color={loudness.truePeak !== null && loudness.truePeak > -1 ? 'orange' : undefined}
               testId="true-peak"
             />
-            {loudness.range !== null && <Figure label="Loudness range" value={`${loudness.range.toFixed(2)} LU`} />}
+            <Figure label="Loudness range" value={formatMeasure(loudness.range, 'LU')} testId="loudness-range" />
           </SimpleGrid>
-          <PlatformTable rows={rowsFor(loudness)} compact={compact} />
+          {measured && <PlatformTable rows={rowsFor(measured)} compact={compact} />}
           <Text size="xs" c="dimmed">
             Measured with EBU R128 (ITU-R BS.1770) over the whole file. Platforms that raise quiet tracks stop at −1
             dBTP; the others leave them as they are.

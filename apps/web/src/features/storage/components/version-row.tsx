@@ -2,6 +2,7 @@ import { ActionIcon, Anchor, Badge, Card, Group, Text, Tooltip } from '@mantine/
 import { IconDownload } from '@tabler/icons-react';
 import type { Version } from '@mixroom/contracts';
 import { formatBytes, formatDate, formatDuration } from '../../../lib/format/format';
+import { formatMeasure } from '../../../lib/format/measurement-format';
 import { useDownloadVersion } from '../hooks/use-download';
 import { VerdictBadge } from './verdict-badge';
 import { VersionMenu } from './version-menu';
@@ -34,7 +35,7 @@ export function VersionRow({
     formatBytes(version.fileSize),
     formatDate(version.createdAt),
     version.durationSeconds ? formatDuration(version.durationSeconds) : null,
-    version.loudness ? `${version.loudness.integrated.toFixed(1)} LUFS` : null,
+    version.loudness ? formatMeasure(version.loudness.integrated, 'LUFS', 1) : null,
   ].filter(Boolean);
   return (
     <Card withBorder radius="md" padding="sm" data-testid="version-row">
