@@ -6,6 +6,14 @@ const seconds = (ms: number, digits: number) => (ms / 1000).toFixed(digits);
 const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
 /**
+ * A cell a spreadsheet shows as text: one starting with = + - @ (or a tab or carriage return, which
+ * spreadsheets skip before reading a formula) would run as a formula in the publisher's spreadsheet
+ * (`=HYPERLINK(…)`), so it gets the single quote spreadsheets take as "this is text". Only for the
+ * spreadsheet CSV: a DAW reads marker names literally, and a quote there would show in the name.
+ */
+export const spreadsheetText = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/**
  * Reaper's Region/Marker Manager CSV: markers as M1, M2…, range comments as regions R1, R2… with
  * their end and length; times in seconds to the millisecond.
  */
@@ -41,8 +49,8 @@ export function plainCsvMarkers(markers: Marker[], offsetMs = 0): string {
     [
       seconds(toMs(marker.start, offsetMs), 3),
       marker.end === null ? '' : seconds(toMs(marker.end, offsetMs), 3),
-      field(marker.author),
-      field(marker.text),
+      field(spreadsheetText(marker.author)),
+      field(spreadsheetText(marker.text)),
       String(marker.replies),
       marker.resolved ? 'yes' : 'no',
     ].join(','),
