@@ -15,6 +15,7 @@ import { APP_VERSION } from '@mixroom/shared';
 import type { AppContext } from './context';
 import { registerAuthentication } from './http/authentication';
 import { registerErrorHandler } from './http/error-handler';
+import { registerInputGuard } from './http/input-guard';
 import { registerSecurityHeaders } from './http/security-headers';
 import { diskBlobRoutes } from './platform/blob/disk-blob.routes';
 import { DiskBlobStore } from './platform/blob/disk-blob-store';
@@ -52,6 +53,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app, config);
+  registerInputGuard(app);
 
   await app.register(fastifySwagger, {
     openapi: {

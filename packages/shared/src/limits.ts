@@ -24,3 +24,10 @@ export const LIMITS = {
 } as const;
 
 export const APP_VERSION = '0.1.0';
+
+/** The instants a request may name (an end date, an expiry): later than this is no date a user means. */
+export const DATE_BOUNDS = {
+  min: '2000-01-01T00:00:00.000Z',
+  max: '2200-12-31T23:59:59.999Z',
+  message: 'Choose a date between the years 2000 and 2200.',
+} as const;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fileNameProblem, NAME_MESSAGES, nameProblem, storedExtension, textProblem } from './names';
+import {
+  fileNameProblem,
+  inputProblem,
+  messageProblem,
+  NAME_MESSAGES,
+  nameProblem,
+  storedExtension,
+  textProblem,
+} from './names';
 
 describe('the one name rule', () => {
   it('accepts ordinary names in any script', () => {
@@ -17,6 +25,59 @@ describe('the one name rule', () => {
     expect(fileNameProblem('a\\b')).toBe(NAME_MESSAGES.separator);
     expect(nameProblem('..')).toBe(NAME_MESSAGES.dots);
     expect(nameProblem(' . ')).toBe(NAME_MESSAGES.dots);
+  });
+
+  it('refuses invisible characters that let one name pass for another', () => {
+    for (const name of [
+      'ad\u200Bmin',
+      '\u3164',
+      'Bob\u3164',
+      'a\u2060b',
+      '\uFEFFMix',
+      'x\u{E0041}',
+      'ad\u200Cmin',
+      'a\uFE0Fdmin',
+    ])
+      expect(nameProblem(name), JSON.stringify(name)).toBe(NAME_MESSAGES.invisible);
+    expect(nameProblem('a\u200Fb')).toBe(NAME_MESSAGES.direction);
+    expect(nameProblem('a\u2067b')).toBe(NAME_MESSAGES.direction);
+  });
+
+  it('keeps the invisible characters of what people write: emoji sequences, flags, Persian joiners', () => {
+    for (const name of [
+      '👩\u200D💻 Studio',
+      '❤\uFE0F mixes',
+      '1\uFE0F\u20E3',
+      '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}',
+      'می\u200Cخواهم',
+      '👍🏽',
+    ])
+      expect(nameProblem(name), JSON.stringify(name)).toBeNull();
+  });
+
+  it('refuses names made of dots and spaces only, and half surrogate pairs', () => {
+    for (const name of ['. .', '. . .', ' .. ', '\u2800', '.\u3000.'])
+      expect(nameProblem(name)).toBe(NAME_MESSAGES.dots);
+    expect(nameProblem('. .x')).toBeNull();
+    expect(nameProblem('a\uD800b')).toBe(NAME_MESSAGES.text);
+    expect(nameProblem('\uDC00')).toBe(NAME_MESSAGES.text);
+    expect(nameProblem('😀')).toBeNull();
+  });
+
+  it('refuses controls and broken characters in any value; only free text keeps tabs and line breaks', () => {
+    expect(inputProblem('ab\u0000', false)).toBe(NAME_MESSAGES.text);
+    expect(inputProblem('a\u0085', true)).toBe(NAME_MESSAGES.text);
+    expect(inputProblem('a\tb', false)).toBe(NAME_MESSAGES.text);
+    expect(inputProblem('a\tb\nc', true)).toBeNull();
+    expect(inputProblem('x\uD83D', true)).toBe(NAME_MESSAGES.text);
+    expect(inputProblem('ミックス 😀', false)).toBeNull();
+  });
+
+  it('keeps line breaks in messages but no direction or invisible characters', () => {
+    expect(messageProblem('Hi,\n\tthe mixes.')).toBeNull();
+    expect(messageProblem('Hi \u202Egnp.exe')).toBe(NAME_MESSAGES.text);
+    expect(messageProblem('Pay\u200Bpal')).toBe(NAME_MESSAGES.text);
+    expect(messageProblem('a\u0000')).toBe(NAME_MESSAGES.text);
   });
 
   it('lets free text keep tabs and line breaks, never NUL', () => {

@@ -5,6 +5,7 @@ import {
   isEarlyAccessSku,
   isEarlyAccessValid,
   PLAN_SKUS,
+  scanInput,
   type PlanSku,
 } from '@mixroom/shared';
 import type { Tx } from '../../db/database';
@@ -70,6 +71,10 @@ export class ShopWebhookService {
     } catch {
       throw AppError.badRequest('The event is not valid JSON.');
     }
+    // The body is parsed here, after the signature, so the request's input check never saw its strings.
+    const issue = scanInput(json, 'event', false);
+    if (issue)
+      throw new AppError(400, 'VALIDATION', `The event is not one Mixroom understands: ${issue.message}`, [issue]);
     const parsed = billingEvent.safeParse(json);
     if (!parsed.success)
       throw AppError.badRequest(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FOLDER_TREE_LIMITS, FOLDER_TREE_MESSAGES } from '@mixroom/shared';
 import { folderSegments, planFolders } from './transfer-tree';
 
 describe('a transfer folder tree', () => {
@@ -12,5 +13,22 @@ describe('a transfer folder tree', () => {
 
   it('drops empty, dot and dot-dot segments, whichever separator', () => {
     expect(folderSegments('../a//./b\\c/')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('turns a name of dots and spaces into _', () => {
+    expect(folderSegments('. ./y')).toEqual(['_', 'y']);
+  });
+
+  it('refuses a path deeper than the limit, however deep, without recursing on it', () => {
+    const deep = Array.from({ length: 20_000 }, (_, i) => `f${i}`).join('/');
+    expect(() => planFolders('root', [deep])).toThrow(FOLDER_TREE_MESSAGES.tooDeep);
+    const limit = Array.from({ length: FOLDER_TREE_LIMITS.depthMax }, () => 'f').join('/');
+    expect(planFolders('root', [limit]).folders).toHaveLength(FOLDER_TREE_LIMITS.depthMax);
+  });
+
+  it('refuses more folders than one request may create', () => {
+    const paths = Array.from({ length: 80 }, (_, i) => Array.from({ length: 30 }, (_, j) => `b${i}-${j}`).join('/'));
+    expect(() => planFolders('root', paths)).toThrow(FOLDER_TREE_MESSAGES.tooMany);
+    expect(planFolders('root', paths.slice(0, 10)).folders).toHaveLength(300);
   });
 });

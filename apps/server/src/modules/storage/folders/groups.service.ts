@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { fileKind, groupCapabilities, STORAGE_MESSAGES, type Role } from '@mixroom/shared';
+import {
+  fileKind,
+  FOLDER_TREE_LIMITS,
+  FOLDER_TREE_MESSAGES,
+  groupCapabilities,
+  STORAGE_MESSAGES,
+  type Role,
+} from '@mixroom/shared';
 import type { GroupItem, Listing, ListQuery } from '@mixroom/contracts';
 import type { AccessChanges } from '../../../access/access-changes';
 import { NOT_AUTHORIZED_GROUP, type ItemNeed, type ItemPolicy, type ResolvedFolder } from '../../../access/item.policy';
@@ -142,6 +149,8 @@ export class GroupsService {
     input: { name: string; parentId: string | null; color?: string | null | undefined },
   ): Promise<GroupItem> {
     const parent = input.parentId ? await this.resolve(actor, input.parentId, 'edit') : null;
+    if ((parent?.group.path.length ?? 0) >= FOLDER_TREE_LIMITS.depthMax)
+      throw AppError.badRequest(FOLDER_TREE_MESSAGES.tooDeep, 'FOLDER_TOO_DEEP');
     const id = randomUUID();
     const row = await this.deps.groups.insert({
       id,
@@ -201,24 +210,45 @@ export class GroupsService {
 
   /**
    * Creates the folders of a dropped tree that do not exist yet, below `parentId`, and returns the
-   * id of every path ("Live/Drums" → id). Existing folders with the same name are reused.
+   * id of every path ("Live/Drums" → id). Existing folders with the same name are reused. The
+   * contract bounds the tree (depth, folders per request); here the whole tree must also fit below
+   * the parent's own depth, decided before anything is created.
    */
   async ensureFolders(actor: Actor, parentId: string | null, paths: string[]): Promise<Record<string, string>> {
     // The parent is checked first: existing sub-folders must not reveal their ids to outsiders.
-    if (parentId) await this.resolve(actor, parentId, 'edit');
-    const ids: Record<string, string> = {};
-    const sorted = [
-      ...new Set(paths.flatMap((p) => p.split('/').map((_, i, all) => all.slice(0, i + 1).join('/')))),
-    ].sort((a, b) => a.split('/').length - b.split('/').length);
-    for (const path of sorted) {
+    const base = parentId ? (await this.resolve(actor, parentId, 'edit')).group.path.length : 0;
+    const prefixes = new Map<string, string[]>();
+    for (const path of paths) {
       const segments = path.split('/');
+      if (base + segments.length > FOLDER_TREE_LIMITS.depthMax)
+        throw AppError.badRequest(FOLDER_TREE_MESSAGES.tooDeep, 'FOLDER_TOO_DEEP');
+      for (let depth = 1; depth <= segments.length; depth++) {
+        const prefix = segments.slice(0, depth);
+        prefixes.set(prefix.join('/'), prefix);
+      }
+    }
+    const sorted = [...prefixes.entries()].sort(([, a], [, b]) => a.length - b.length);
+    const ids: Record<string, string> = {};
+    // Each parent's children are read once, not once per new folder (a wide drop stays linear).
+    const childrenOf = new Map<string | null, Map<string, string>>();
+    for (const [path, segments] of sorted) {
       const name = segments.at(-1)!.trim();
       const parent = segments.length > 1 ? ids[segments.slice(0, -1).join('/')]! : parentId;
-      const siblings = parent
-        ? await this.deps.groups.children(parent, 'alphabetical')
-        : await this.deps.groups.ownedRoots(actor.userId, 'alphabetical');
-      const existing = siblings.find((g) => g.name === name);
-      ids[path] = existing?.id ?? (await this.create(actor, { name, parentId: parent })).id;
+      let children = childrenOf.get(parent);
+      if (!children) {
+        const rows = parent
+          ? await this.deps.groups.children(parent, 'alphabetical')
+          : await this.deps.groups.ownedRoots(actor.userId, 'alphabetical');
+        children = new Map(rows.toReversed().map((g) => [g.name, g.id]));
+        childrenOf.set(parent, children);
+      }
+      let id = children.get(name);
+      if (!id) {
+        id = (await this.create(actor, { name, parentId: parent })).id;
+        children.set(name, id);
+        childrenOf.set(id, new Map());
+      }
+      ids[path] = id;
     }
     return ids;
   }
