@@ -1,4 +1,4 @@
-import { FILE_KIND_FILTERS, LIMITS, nameProblem, STORAGE_MESSAGES } from '@mixroom/shared';
+import { FILE_KIND_FILTERS, folderTreeProblem, LIMITS, nameProblem, STORAGE_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
 import { isoDate, safeFileName, safeName } from './common';
 
@@ -201,12 +201,19 @@ export const uploadTicket = z
   .meta({ id: 'UploadTicket' });
 export type UploadTicket = z.infer<typeof uploadTicket>;
 
-/** Relative folder paths of a dropped tree ("Live/Drums"), created below a group if missing. */
+/**
+ * Relative folder paths of a dropped tree ("Live/Drums"), created below a group if missing: as deep
+ * and as many folders as one request may create (checked before any folder is looked up).
+ */
 export const ensureFoldersBody = z.object({
   parentId: z.uuid().nullable(),
   paths: z
     .array(z.string().min(1).max(1000))
     .max(2000)
+    .superRefine((paths, context) => {
+      const problem = folderTreeProblem(paths.map((path) => path.split('/')));
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
     .refine(
       (paths) =>
         paths.every((p) =>
@@ -217,7 +224,8 @@ export const ensureFoldersBody = z.object({
       },
     )
     .refine((paths) => paths.every((p) => p.split('/').every((segment) => nameProblem(segment) === null)), {
-      message: 'Folder names cannot contain control or text-direction characters, or be made of dots only.',
+      message:
+        'Folder names cannot contain control, text-direction or invisible characters, or be made of dots and spaces only.',
     }),
 });
 export const ensureFoldersResponse = z.object({ folders: z.record(z.string(), z.uuid()) });

@@ -1,6 +1,6 @@
 import { isRecipientEmail, TRANSFER_DURATION_DAYS, TRANSFER_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
-import { isoDate, safeFileName, safeText } from './common';
+import { isoDate, safeFileName, safeMessage, safeName } from './common';
 import { version } from './storage';
 
 /** A recipient address as the transfer form accepts it. */
@@ -25,8 +25,8 @@ export const transferFileInput = z.object({
  * server checks them in the order users know, each with its own text.
  */
 export const createTransferBody = z.object({
-  name: safeText(z.string().trim().max(100)),
-  message: safeText(z.string().trim().max(5000)),
+  name: safeName(z.string().trim().max(100)),
+  message: safeMessage(z.string().trim().max(5000)),
   mode: z.enum(['link', 'email']),
   recipients: z.array(recipientEmail).max(50).default([]),
   durationDays: transferDurationDays,
@@ -215,7 +215,7 @@ export const fileRequest = z
   .meta({ id: 'FileRequest' });
 export type FileRequest = z.infer<typeof fileRequest>;
 export const createFileRequestBody = z.object({
-  message: safeText(z.string().trim().max(5000)).default(''),
+  message: safeMessage(z.string().trim().max(5000)).default(''),
   maxBytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().default(null),
 });
 export const fileRequestList = z.object({ items: z.array(fileRequest) });
@@ -225,9 +225,9 @@ export const publicFileRequestParams = z.object({ token: transferToken });
 export const publicFileRequest = z.object({ ownerName: z.string(), message: z.string(), maxBytes: z.number() });
 export const fileRequestUploadBody = z.object({
   /** The uploader's name and address, shown to the owner. */
-  name: safeText(z.string().trim().max(100)).default(''),
+  name: safeName(z.string().trim().max(100)).default(''),
   email: z.string().trim().max(254).default(''),
-  message: safeText(z.string().trim().max(5000)).default(''),
+  message: safeMessage(z.string().trim().max(5000)).default(''),
   files: z.array(transferFileInput).max(5000),
 });
 /** The uploader's transfer (its files in request order) and the grant that lets them upload into it. */
