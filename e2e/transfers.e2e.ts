@@ -158,9 +158,10 @@ describe('a transfer in Chromium', () => {
     expect(transfer.hasPassword).toBe(true);
 
     const mail = await waitFor(() => smtp.inbox.find((m) => m.to.includes('rita@mastering.io')), { what: 'the mail' });
-    mailLink = /https?:\/\/\S+\/public\/share\?transferId=[\w-]+&email=[^\s"<]+/.exec(decoded(mail.raw))?.[0] ?? '';
-    expect(new URL(mailLink).searchParams.get('transferId')).toBe(new URL(link).searchParams.get('transferId'));
-    expect(new URL(mailLink).searchParams.get('email')).toBe('rita@mastering.io');
+    mailLink = /https?:\/\/\S+\/public\/share\?transferId=[\w-]+/.exec(decoded(mail.raw))?.[0] ?? '';
+    // Rita's own link: what she downloads through it counts as hers, which the shared link cannot claim.
+    expect(new URL(mailLink).searchParams.get('transferId')).toMatch(/^[\w-]{22,}$/);
+    expect(new URL(mailLink).searchParams.get('transferId')).not.toBe(new URL(link).searchParams.get('transferId'));
   }, 60_000);
 
   it('opens for Rita, signed out, only with the password; she hears a file and downloads it and the ZIP', async () => {

@@ -163,10 +163,9 @@ export const publicTransferHead = z
   })
   .meta({ id: 'PublicTransferHead' });
 
+/** Whose downloads they are follows from the link's token (a recipient's own, or the shared one), never from the body. */
 export const transferAccessBody = z.object({
   password: z.string().max(200).optional(),
-  /** The recipient's address from the link (&email=), counted as theirs when it is one of the recipients. */
-  email: z.string().max(254).optional(),
 });
 export const transferAccessGrant = z.object({ grant: z.string(), expiresAt: isoDate });
 

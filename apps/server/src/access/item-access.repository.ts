@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { strongestRole, type Role } from '@mixroom/shared';
 import type { Db } from '../db/database';
 import type { GroupRow, ProjectRow, VersionRow } from '../db/rows';
-import { groups, memberships, projects, shareLinks, versions } from '../db/schema';
+import { groups, memberships, projects, shareLinks, users, versions } from '../db/schema';
 import { queryRows, uuidArray } from '../db/sql';
 import type { ItemScope } from './item-scope';
 
@@ -153,6 +153,18 @@ export class ItemAccessRepository {
       .from(memberships)
       .where(inArray(memberships.resourceId, itemIds));
     return rows.map((r) => r.userId);
+  }
+
+  /**
+   * Whether an account may publish now: not disabled by an administrator, not being deleted. What it
+   * handed out to people without an account (public links) answers only while it may.
+   */
+  async accountActive(userId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.disabledAt), isNull(users.deletionRequestedAt)));
+    return Boolean(row);
   }
 
   async shareLink(token: string): Promise<ShareLinkRow | null> {

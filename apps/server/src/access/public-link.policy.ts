@@ -11,6 +11,7 @@ export type PublicRoot = { type: 'group'; row: GroupRow } | { type: 'project'; r
  * project), read-only; nothing outside it, nothing still uploading, nothing in the trash. A revoked
  * link, a missing item and anything outside the share all answer the same 404, so a token reveals
  * nothing about what it does not share. Originals leave only for projects whose downloads are on.
+ * While the publisher's account is disabled, its links answer the same 404.
  */
 export class PublicLinkPolicy {
   constructor(private readonly facts: ItemAccessRepository) {}
@@ -18,12 +19,19 @@ export class PublicLinkPolicy {
   async root(token: string): Promise<PublicRoot> {
     const link = await this.facts.shareLink(token);
     if (!link || link.kind !== 'public' || !link.active) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
-    if (link.resourceType === 'group') {
-      const found = await this.facts.folder(link.resourceId);
+    const root = await this.liveRoot(link.resourceType, link.resourceId);
+    // A disabled publisher's links rest with the account, and answer again once it is enabled.
+    if (!(await this.facts.accountActive(root.row.publisherId))) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+    return root;
+  }
+
+  private async liveRoot(type: 'group' | 'project', id: string): Promise<PublicRoot> {
+    if (type === 'group') {
+      const found = await this.facts.folder(id);
       if (!found || found.trashed) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
       return { type: 'group', row: found.row };
     }
-    const found = await this.facts.project(link.resourceId);
+    const found = await this.facts.project(id);
     if (!found || found.trashed || found.row.flag !== 'NONE') throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
     return { type: 'project', row: found.row };
   }

@@ -7,13 +7,27 @@ import type { TokenSigner } from '../platform/secrets/token-signer';
 
 type TransferRow = typeof transfers.$inferSelect;
 
+/** A link's transfer, and whose link it is: a recipient's own (their address), or the shared one (null). */
+export interface TransferLink {
+  transfer: TransferRow;
+  email: string | null;
+}
+
 /** How the policy looks transfers up (the transfers module's repository). */
 export interface TransferFacts {
   find(id: string): Promise<TransferRow | null>;
-  findByToken(token: string): Promise<TransferRow | null>;
+  /** The transfer behind a shared or a recipient's token. */
+  findLink(token: string): Promise<TransferLink | null>;
+  /** Whether the token was a link of a transfer deleted since. */
+  isRetired(token: string): Promise<boolean>;
+  /** Whether the owner's account is neither disabled nor being deleted. */
+  ownerActive(userId: string): Promise<boolean>;
 }
 
-/** What a grant lets its holder do: browse and download one transfer, counted as `email` (or anonymous). */
+/**
+ * What a grant lets its holder do: browse and download one transfer, counted as `email` (the
+ * recipient whose own link it came through) or as someone with the shared link (null).
+ */
 export interface TransferGrant {
   transfer: TransferRow;
   email: string | null;
@@ -38,9 +52,11 @@ const passwordRequired = () => new AppError(401, 'PASSWORD_REQUIRED', TRANSFER_M
 
 /**
  * Who may reach a transfer. The owner reaches it by id (anyone else gets the same 404 as for an id
- * that does not exist). A recipient reaches it by the link's token: the head (title, expiry) at
+ * that does not exist). A recipient reaches it by a link's token (the shared one, or their own from
+ * their e-mail, which alone makes their downloads count as theirs): the head (title, expiry) at
  * once, everything else with a grant, which the password check hands out. Expiry is decided here on
- * every read, by the clock: an expired, deleted or purged transfer answers 410 whatever grant is shown.
+ * every read, by the clock: an expired, deleted or purged transfer answers 410 whatever grant is
+ * shown, and so does one whose owner's account is disabled (until it is enabled again).
  */
 export class TransferPolicy {
   constructor(
@@ -71,12 +87,21 @@ export class TransferPolicy {
     return transfer;
   }
 
-  /** A link's transfer while it may be opened: 404 for a token nobody holds, 410 once it is gone. */
+  /**
+   * A link's transfer, and whose link it is, while it may be opened: 404 for a token nobody ever
+   * held, 410 once it is gone (expired, purged or deleted) or while its owner's account is disabled.
+   */
+  async link(token: string): Promise<TransferLink> {
+    const found = await this.facts.findLink(token);
+    if (!found) throw (await this.facts.isRetired(token)) ? transferUnavailable() : unknownTransfer();
+    if (found.transfer.flag === 'CREATE') throw unknownTransfer();
+    if (!this.isAvailable(found.transfer) || !(await this.facts.ownerActive(found.transfer.publisherId)))
+      throw transferUnavailable();
+    return found;
+  }
+
   async byToken(token: string): Promise<TransferRow> {
-    const transfer = await this.facts.findByToken(token);
-    if (!transfer || transfer.flag === 'CREATE') throw unknownTransfer();
-    if (!this.isAvailable(transfer)) throw transferUnavailable();
-    return transfer;
+    return (await this.link(token)).transfer;
   }
 
   issue(transfer: TransferRow, email: string | null, owner: boolean): { grant: string; expiresAt: string } {

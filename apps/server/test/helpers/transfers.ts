@@ -47,6 +47,8 @@ export async function sendTransfer(
 export interface TransferWorld {
   smtp: Awaited<ReturnType<typeof startSmtp>>;
   server: TestServer & { clock: TestClock };
+  /** The administrator (the first account). */
+  admin: string;
   free: string;
   paid: string;
   other: string;
@@ -78,6 +80,7 @@ export async function startTransferWorld(): Promise<TransferWorld> {
   return {
     smtp,
     server,
+    admin,
     free,
     paid,
     other,

@@ -107,7 +107,7 @@ function Player({ token, item, onClose }: { token: string; item: Item | null; on
 export function PublicSharePage() {
   const [params] = useSearchParams();
   const transferId = params.get('transferId');
-  if (transferId) return <TransferSharePage token={transferId} email={params.get('email')} />;
+  if (transferId) return <TransferSharePage token={transferId} />;
   return <SharedLinkPage />;
 }
 

@@ -12,13 +12,14 @@ import { useAuth } from '../lib/auth/auth-context';
 import { formatBytes, formatDate } from '../lib/format/format';
 
 /**
- * /public/share?transferId=…[&email=…]: what a recipient opens. The password first when there is
+ * /public/share?transferId=…: what a recipient opens (a recipient's e-mail carries a token of their
+ * own, so what they download counts as theirs). The password first when there is
  * one; then the title, expiry, sender and message, Download all, and the folders and files to
  * browse, hear and download one by one.
  */
-export function TransferSharePage({ token, email }: { token: string; email: string | null }) {
+export function TransferSharePage({ token }: { token: string }) {
   const { user } = useAuth();
-  const access = useTransferAccess(token, email);
+  const access = useTransferAccess(token);
   const zip = useTransferZip();
   const [folderId, setFolderId] = useState<string | null>(null);
   const [fileId, setFileId] = useState<string | null>(null);

@@ -95,7 +95,8 @@ export class FileRequestsService {
   private async live(token: string): Promise<FileRequestRow> {
     const request = await this.deps.requests.findByToken(token);
     if (!request) throw new AppError(404, 'REQUEST_NOT_FOUND', TRANSFER_MESSAGES.requestUnavailable);
-    if (request.revokedAt) throw unavailable();
+    // Off while the owner's account is disabled, on again once it is enabled.
+    if (request.revokedAt || !(await this.deps.links.ownerActive(request.ownerId))) throw unavailable();
     return request;
   }
 
@@ -169,7 +170,7 @@ export class FileRequestsService {
     if (!transfer || transfer.requestId !== claims.r) throw AppError.notFound('No such upload.');
     // A grant lives a day, the link may be turned off sooner: every use asks whether it still is on.
     const request = await this.deps.requests.find(claims.r);
-    if (!request || request.revokedAt) throw unavailable();
+    if (!request || request.revokedAt || !(await this.deps.links.ownerActive(request.ownerId))) throw unavailable();
     return transfer;
   }
 

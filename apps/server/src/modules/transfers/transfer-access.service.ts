@@ -1,5 +1,5 @@
 import type { PublicTransferContent } from '@mixroom/contracts';
-import { isRecipientEmail, TRANSFER_MESSAGES } from '@mixroom/shared';
+import { TRANSFER_MESSAGES } from '@mixroom/shared';
 import type { TransferGrant } from '../../access/transfer.policy';
 import { AppError } from '../../http/app-error';
 import { limiterKey, type AttemptLimiter, type LimitRule } from '../../platform/security/attempt-limiter';
@@ -58,9 +58,12 @@ export class TransferAccessService {
     };
   }
 
-  async access(token: string, body: { password?: string; email?: string }, address: string) {
-    const transfer = await this.deps.policy.byToken(token);
-    const email = body.email && isRecipientEmail(body.email) ? body.email.toLowerCase() : null;
+  /**
+   * A grant for whoever holds the link, counted as the recipient whose own link it is (from their
+   * e-mail), else as someone with the shared link: never as an address the caller merely names.
+   */
+  async access(token: string, body: { password?: string }, address: string) {
+    const { transfer, email } = await this.deps.policy.link(token);
     if (!transfer.passwordHash) return this.deps.policy.issue(transfer, email, false);
     const rules = TRANSFER_PASSWORD_RULES;
     const keys = {
@@ -185,11 +188,17 @@ export class TransferAccessService {
     return row.id;
   }
 
-  /** Records what a download sent; a finished one may complete the transfer for its sender. */
-  async logEnd(grant: TransferGrant, entryId: string | null, bytes: number, completed: boolean): Promise<void> {
+  /**
+   * Records what a response delivered (`sent` bytes from `start` of `size`); the entry completes once
+   * all its bytes were delivered across its responses, which may complete the transfer for its sender.
+   */
+  async logEnd(
+    grant: TransferGrant,
+    entryId: string | null,
+    served: { start: number; sent: number; size: number; finished: boolean },
+  ): Promise<void> {
     if (!entryId) return;
-    await this.deps.downloads.addBytes(entryId, bytes, completed ? this.deps.clock.now() : null);
-    if (!completed) return;
+    if (!(await this.deps.downloads.recordServed(entryId, served, this.deps.clock.now()))) return;
     await this.deps.bus
       .publish(transferChanged(grant.transfer.publisherId, grant.transfer.id, 'downloaded'))
       .catch(() => undefined);

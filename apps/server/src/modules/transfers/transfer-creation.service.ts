@@ -277,7 +277,7 @@ export class TransferCreationService {
     return 0;
   }
 
-  /** One mail per recipient (with their address in the link, so their downloads count as theirs). */
+  /** One mail per recipient, with their own link: what they download through it counts as theirs. */
   private async mailsOnSend(transfer: TransferRow, senderName: string): Promise<OutgoingMail[]> {
     const link = transferLink(this.deps.publicUrl, transfer.token);
     if (transfer.requestId) {
@@ -294,7 +294,7 @@ export class TransferCreationService {
       ...transferMail({
         ...transfer,
         sender: senderName,
-        link: `${link}&email=${encodeURIComponent(recipient.email)}`,
+        link: transferLink(this.deps.publicUrl, recipient.token),
       }),
     }));
   }

@@ -74,8 +74,8 @@ export class TransferDownloadService {
         ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
       },
       body,
-      // Complete when the bytes up to the file's last one have left.
-      settle: (sent, finished) => this.access.logEnd(grant, entryId, sent, finished && end === size - 1),
+      // The entry counts the bytes of the file delivered across its responses, each once.
+      settle: (sent, finished) => this.access.logEnd(grant, entryId, { start, sent, size, finished }),
     };
   }
 
@@ -148,7 +148,7 @@ export class TransferDownloadService {
         'Content-Disposition': contentDisposition(`${transfer.name}.zip`),
       },
       body: zip.body,
-      settle: (sent, finished) => this.access.logEnd(grant, entryId, sent, finished),
+      settle: (sent, finished) => this.access.logEnd(grant, entryId, { start: 0, sent, size: zip.size, finished }),
     };
   }
 }

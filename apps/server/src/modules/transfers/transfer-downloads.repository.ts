@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { transferDownloads, transferRecipients, transfers } from '../../db/schema';
 
@@ -66,11 +66,34 @@ export class TransferDownloadsRepository {
     return row ?? null;
   }
 
-  async addBytes(id: string, bytes: number, completedAt: Date | null): Promise<void> {
-    await this.db
+  /**
+   * Records what one response delivered: `sent` bytes from `start` of something `size` bytes long.
+   * The entry's ranges are merged, so bytes sent again (an overlapping Range, a repeated request)
+   * count once and an entry never counts more than the file. It is complete once its ranges cover
+   * the whole and a response ended normally; true when this call completed it.
+   */
+  async recordServed(
+    id: string,
+    served: { start: number; sent: number; size: number; finished: boolean },
+    at: Date,
+  ): Promise<boolean> {
+    const added = sql`int8multirange(int8range(${served.start}::bigint, ${served.start + served.sent}::bigint))`;
+    const merged = sql`(${transferDownloads.served} + ${added})`;
+    const [row] = await this.db
       .update(transferDownloads)
-      .set({ bytes: sql`${transferDownloads.bytes} + ${bytes}`, ...(completedAt ? { completedAt } : {}) })
-      .where(eq(transferDownloads.id, id));
+      .set({
+        served: merged,
+        bytes: sql`(select coalesce(sum(upper(r) - lower(r)), 0) from unnest(${merged}) as r)`,
+      })
+      .where(eq(transferDownloads.id, id))
+      .returning({ bytes: transferDownloads.bytes });
+    if (!row || !served.finished || row.bytes < served.size) return false;
+    const completed = await this.db
+      .update(transferDownloads)
+      .set({ completedAt: at })
+      .where(and(eq(transferDownloads.id, id), isNull(transferDownloads.completedAt)))
+      .returning({ id: transferDownloads.id });
+    return completed.length > 0;
   }
 
   async log(transferId: string, limit = 500): Promise<DownloadRow[]> {

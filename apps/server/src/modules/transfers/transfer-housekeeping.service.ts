@@ -67,7 +67,6 @@ export class TransferHousekeepingService {
         this.deps.userOf(transfer.publisherId),
       ]);
       const waiting = recipients.filter((r) => r.downloadCount === 0);
-      const link = transferLink(this.deps.publicUrl, transfer.token);
       await this.deps.unitOfWork(async (tx) => {
         await this.deps.repository.update(transfer.id, { reminderSentAt: now }, tx);
         for (const recipient of waiting)
@@ -76,7 +75,7 @@ export class TransferHousekeepingService {
             ...reminderMail({
               ...transfer,
               sender: sender?.displayName ?? 'Someone',
-              link: `${link}&email=${encodeURIComponent(recipient.email)}`,
+              link: transferLink(this.deps.publicUrl, recipient.token),
             }),
           });
       });

@@ -8,12 +8,15 @@ import type { Outbox } from '../../platform/jobs/outbox';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { UploadsService } from '../uploads/uploads.service';
 import type { TransferDownloadsRepository } from './transfer-downloads.repository';
+import type { TransferLinksRepository } from './transfer-links.repository';
 import type { TransfersRepository } from './transfers.repository';
 
 /** What the transfer services are built from (one object, wired by the module). */
 export interface TransfersDeps {
   repository: TransfersRepository;
   downloads: TransferDownloadsRepository;
+  /** Link tokens: a recipient's own, and those of deleted transfers. */
+  links: TransferLinksRepository;
   policy: TransferPolicy;
   uploads: UploadsService;
   blobs: BlobStore;

@@ -11,6 +11,7 @@ import { FileRequestsService } from './file-requests.service';
 import { publicTransfersRoutes } from './public-transfers.routes';
 import { TransferAccessService } from './transfer-access.service';
 import { TransferDownloadsRepository } from './transfer-downloads.repository';
+import { TransferLinksRepository } from './transfer-links.repository';
 import { TransferDownloadService, type ZipWriter } from './transfer-download.service';
 import { TransferHousekeepingService } from './transfer-housekeeping.service';
 import type { TransfersDeps } from './transfers.deps';
@@ -40,10 +41,12 @@ export function createTransfersModule(
 ): TransfersModule {
   const repository = new TransfersRepository(core.db, TRANSFER_SCOPE);
   const downloads = new TransferDownloadsRepository(core.db);
+  const links = new TransferLinksRepository(core.db);
   const shared: TransfersDeps = {
     repository,
     downloads,
-    policy: new TransferPolicy(repository, core.tokens, core.clock),
+    policy: new TransferPolicy(links, core.tokens, core.clock),
+    links,
     uploads: deps.uploads,
     blobs: core.blobs,
     outbox: core.outbox,

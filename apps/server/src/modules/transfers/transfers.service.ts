@@ -163,6 +163,8 @@ export class TransfersService {
   async erase(transfer: TransferRow): Promise<void> {
     await this.deps.repository.update(transfer.id, { flag: 'DELETE', updatedAt: this.deps.clock.now() });
     await this.dropFiles(transfer);
+    // Its links keep answering 410 "no longer available", as an expired transfer's do.
+    await this.deps.links.retire(transfer.id, this.deps.clock.now());
     await this.deps.repository.delete(transfer);
   }
 

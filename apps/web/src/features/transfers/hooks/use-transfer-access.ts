@@ -20,10 +20,10 @@ const RENEW_BEFORE_MS = 60_000;
 
 /**
  * A recipient's way into a transfer link: its head says whether a password is needed; the access
- * call (with the password, and the recipient's address from the link) hands out a grant, renewed
- * before it ends, with which the content and every file URL work.
+ * call (with the password) hands out a grant, renewed before it ends, with which the content and
+ * every file URL work.
  */
-export function useTransferAccess(token: string, email: string | null) {
+export function useTransferAccess(token: string) {
   const head = usePublicTransferHead(token);
   const [grant, setGrant] = useState<{ grant: string; expiresAt: string } | null>(null);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -34,20 +34,18 @@ export function useTransferAccess(token: string, email: string | null) {
 
   const request = useCallback(
     (typed?: string) =>
-      publicTransfersApi
-        .access(token, { ...(typed !== undefined ? { password: typed } : {}), ...(email ? { email } : {}) })
-        .then(
-          (next) => {
-            password.current = typed;
-            setPasswordError(null);
-            setGrant(next);
-          },
-          (error: unknown) => {
-            if (isTransferGone(error)) setGone(true);
-            else setPasswordError(passwordErrorOf(error));
-          },
-        ),
-    [token, email],
+      publicTransfersApi.access(token, typed !== undefined ? { password: typed } : {}).then(
+        (next) => {
+          password.current = typed;
+          setPasswordError(null);
+          setGrant(next);
+        },
+        (error: unknown) => {
+          if (isTransferGone(error)) setGone(true);
+          else setPasswordError(passwordErrorOf(error));
+        },
+      ),
+    [token],
   );
 
   /** The recipient typed a password. */
