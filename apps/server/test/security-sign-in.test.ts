@@ -2,12 +2,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPasswordStrength } from '@mixroom/shared';
-import { SIGN_UP_CHECK_MAIL } from '../src/modules/accounts/accounts.service';
+import { shareLinks } from '../src/db/schema';
+import { SIGN_UP_CHECK_MAIL, SIGN_UP_RULE } from '../src/modules/accounts/accounts.service';
+import { INVITE_LOOKUP_RULE, TOO_MANY_INVITE_LOOKUPS } from '../src/modules/sharing/invite-lookups.service';
 import { SIGN_IN_RULES, TOO_MANY_SIGN_IN_ATTEMPTS } from '../src/platform/security/attempt-limiter';
 import { PASSWORD_TOO_COMMON } from '../src/platform/security/common-passwords';
 import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
+import { inviteCode } from './helpers/invite';
 import { finish, startInteraction, submit } from './helpers/oidc-interaction';
+import { storageClient } from './helpers/storage-client';
 import { waitFor } from './helpers/wait-for';
 
 let server: Awaited<ReturnType<typeof startClockedServer>>;
@@ -205,5 +209,76 @@ describe('sign-up with an address that has an account', () => {
     expect((await call(server.url, '/api/me', { token: tokens.access_token })).body).toMatchObject({
       email: victim.email,
     });
+  });
+});
+
+describe('limits per address on sign-up and invitation codes', () => {
+  it('refuses a 21st new account from one address within the hour, the same for taken addresses, not elsewhere', async () => {
+    const maker = '203.0.113.120';
+    const interaction = await startInteraction(server.url);
+    const signUp = (n: number, address = maker) =>
+      submit(
+        interaction,
+        'signup',
+        { displayName: `Bulk ${n}`, email: `bulk${n}@spam.test`, password: 'plays-the-oboe-softly' },
+        address,
+      );
+    for (let n = 0; n < SIGN_UP_RULE.allowance; n++) expect((await signUp(n)).status, `sign-up ${n}`).toBe(200);
+    const refused = await signUp(SIGN_UP_RULE.allowance);
+    expect(refused.status).toBe(429);
+    expect(refused.error).toEqual({ code: 'RATE_LIMITED', message: TOO_MANY_SIGN_IN_ATTEMPTS });
+    expect(Number(refused.retryAfter)).toBe(SIGN_UP_RULE.baseBlockMs / 1000);
+    // A taken address answers the same while the address is refused: nothing to tell them apart.
+    const taken = await submit(
+      interaction,
+      'signup',
+      { displayName: 'Bulk', email: victim.email, password: 'plays-the-oboe-softly' },
+      maker,
+    );
+    expect(taken.status).toBe(429);
+    expect((await signUp(100, '198.51.100.121')).status).toBe(200);
+    server.clock.advance(SIGN_UP_RULE.baseBlockMs + 1000);
+    expect((await signUp(101)).status).toBe(200);
+    // Back to the present: the provider signs tokens by the wall clock, which the test can't move.
+    server.clock.advance(-(SIGN_UP_RULE.baseBlockMs + 1000));
+  });
+
+  it('refuses an address that tries many wrong invitation codes; long new codes, and old short ones still work', async () => {
+    const interaction = await startInteraction(server.url);
+    const created = await submit(
+      interaction,
+      'signup',
+      { displayName: 'Ines', email: 'ines@invites.test', password: 'ines-records-choirs' },
+      '198.51.100.130',
+    );
+    const tokens = await finish(interaction, created.redirectTo!);
+    const ines = storageClient(server.url, tokens.access_token);
+    const folder = await ines.createFolder('Choir', null);
+    const code = await inviteCode(server.url, tokens.access_token, 'group', folder.id);
+    // 128 bits, where 48 were easy to walk through.
+    expect(code.length).toBeGreaterThanOrEqual(22);
+    const lookup = (path: string, address: string) =>
+      fetch(`${server.url}${path}`, { redirect: 'manual', headers: { 'x-forwarded-for': address } });
+    const guesser = '203.0.113.140';
+    const statuses = [];
+    for (let i = 0; i < INVITE_LOOKUP_RULE.allowance; i++)
+      statuses.push((await lookup(i % 2 ? `/api/public/invitations/guess${i}` : `/j/guess${i}`, guesser)).status);
+    // The short link sends a wrong code to the landing page; the preview says it does not exist.
+    expect(statuses).toEqual(Array.from({ length: INVITE_LOOKUP_RULE.allowance }, (_, i) => (i % 2 ? 404 : 302)));
+    const blocked = await lookup(`/api/public/invitations/${code}`, guesser);
+    expect(blocked.status).toBe(429);
+    expect(((await blocked.json()) as { error: { message: string } }).error.message).toBe(TOO_MANY_INVITE_LOOKUPS);
+    expect(Number(blocked.headers.get('retry-after'))).toBe(INVITE_LOOKUP_RULE.baseBlockMs / 1000);
+    expect((await lookup(`/j/${code}`, guesser)).status).toBe(429);
+    // Someone else, elsewhere, opens the real link.
+    expect((await lookup(`/api/public/invitations/${code}`, '198.51.100.141')).status).toBe(200);
+    const link = await lookup(`/j/${code}`, '198.51.100.141');
+    expect(link.headers.get('location')).toContain(`invite=${code}`);
+    // A code made before codes grew (8 characters) still leads to its item.
+    const older = await ines.createFolder('Choir 2019', null);
+    await server.context.database.db
+      .insert(shareLinks)
+      .values({ token: 'Old8char', kind: 'invite', resourceId: older.id, resourceType: 'group', createdBy: null });
+    expect((await lookup('/api/public/invitations/Old8char', '198.51.100.141')).status).toBe(200);
   });
 });

@@ -146,7 +146,7 @@ export const sharingEndpoints = {
     path: '/api/public/invitations/:code',
     summary: 'Who invites to what, for a visitor not signed in yet (the invitation code is the secret)',
     params: z.object({ code: z.string().min(4).max(40) }),
-    responses: { 200: invitationPreview, 404: errorResponse },
+    responses: { 200: invitationPreview, 404: errorResponse, 429: errorResponse },
   }),
   /** The short invitation link: /j/{code} → /join?id=…&type=…&t=1. */
   inviteLink: endpoint({

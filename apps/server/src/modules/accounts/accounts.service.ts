@@ -32,6 +32,19 @@ const EXISTING_ACCOUNT_NOTICE: LimitRule = {
   maxBlockMs: 0,
 };
 
+/**
+ * New accounts per address: a studio behind one router signs up a handful in an hour; a script
+ * making accounts (or probing which addresses are free) is refused for 15 minutes, doubling up to
+ * a day. Refused with the sign-in text, the same as a probe of an address that has an account.
+ */
+export const SIGN_UP_RULE: LimitRule = {
+  name: 'signup:address',
+  allowance: 20,
+  windowMs: 3_600_000,
+  baseBlockMs: 15 * 60_000,
+  maxBlockMs: 24 * 3_600_000,
+};
+
 export const SIGN_UP_CHECK_MAIL = 'We have sent a message to this e-mail address. Please open it to continue.';
 
 /** A sign-up either signs someone in, or (for an address that has an account) says to check the mail. */
@@ -61,19 +74,25 @@ export class AccountsService {
    */
   async signUp(input: SignUpBody, address: string): Promise<SignUpOutcome> {
     assertAcceptablePassword(input.password, { email: input.email, displayName: input.displayName });
+    // Both limits apply to every sign-up, so a blocked address can't tell taken addresses from free ones.
+    const keys = this.signInKeys(input.email, address);
+    const newAccounts = limiterKey(SIGN_UP_RULE, address);
+    await this.security.limiter.assertAllowed(
+      [newAccounts, keys.accountAddress, keys.address],
+      TOO_MANY_SIGN_IN_ATTEMPTS,
+    );
     const existing = await this.users.findByEmail(input.email);
     if (existing) return this.signUpExisting(existing, input, address);
     const passwordHash = await hash(input.password);
     try {
-      return {
-        kind: 'signed-in',
-        user: await this.users.create({
-          email: input.email,
-          displayName: input.displayName,
-          passwordHash,
-          provider: 'password',
-        }),
-      };
+      const user = await this.users.create({
+        email: input.email,
+        displayName: input.displayName,
+        passwordHash,
+        provider: 'password',
+      });
+      await this.security.limiter.recordFailure(SIGN_UP_RULE, newAccounts);
+      return { kind: 'signed-in', user };
     } catch (error) {
       // Two sign-ups with one e-mail at once: the unique index decides, the loser is an existing account.
       if ((error as { cause?: { code?: string } }).cause?.code !== '23505') throw error;

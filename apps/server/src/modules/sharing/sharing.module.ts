@@ -4,6 +4,9 @@ import { sendPushJob } from '../push/push.jobs';
 import type { CatalogService } from '../storage/catalog.service';
 import type { ProjectsService } from '../storage/projects/projects.service';
 import type { ZipService } from '../storage/downloads/zip.service';
+import { AttemptLimiter } from '../../platform/security/attempt-limiter';
+import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
+import { InviteLookupsService } from './invite-lookups.service';
 import { PublicShareService } from './public-share.service';
 import { SharingRepository } from './sharing.repository';
 import { sharingRoutes } from './sharing.routes';
@@ -34,9 +37,10 @@ export function createSharingModule(
     signTtlSeconds: core.config.signedUrlTtlSeconds,
     playback: (version, canDownload) => deps.projects.signPlayback(version, canDownload),
   });
+  const inviteLookups = new InviteLookupsService(new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock));
   return {
     name: 'sharing',
-    routes: [(app) => app.register(sharingRoutes, { sharing, publicShare })],
+    routes: [(app) => app.register(sharingRoutes, { sharing, publicShare, inviteLookups })],
     jobs: [],
     services: { sharing, publicShare },
     userData: sharingUserData(new SharingUserDataRepository(core.db)),

@@ -3,13 +3,19 @@ import { sharingEndpoints as endpoints } from '@mixroom/contracts';
 import { requireActor } from '../../http/authentication';
 import { route } from '../../http/endpoint';
 import { contentDisposition } from '../../platform/blob/content-disposition';
+import type { InviteLookupsService } from './invite-lookups.service';
 import type { PublicShareService } from './public-share.service';
 import type { SharingService } from './sharing.service';
 
 export const sharingRoutes: FastifyPluginAsyncZod<{
   sharing: SharingService;
   publicShare: PublicShareService;
-}> = async (app, { sharing, publicShare }) => {
+  inviteLookups: InviteLookupsService;
+}> = async (app, { sharing, publicShare, inviteLookups }) => {
+  // An invitation code is a secret: wrong codes count against the address that tries them.
+  const byCode = <T>(ip: string, code: string | undefined, find: () => Promise<T>) =>
+    code ? inviteLookups.lookup(ip, find) : find();
+
   route(app, endpoints.info, (request) => sharing.info(requireActor(request), request.params.type, request.params.id));
   route(app, endpoints.setPublicLink, (request) =>
     sharing.setPublicLink(requireActor(request), request.params.type, request.params.id, request.body.isActive),
@@ -31,10 +37,14 @@ export const sharingRoutes: FastifyPluginAsyncZod<{
   );
 
   route(app, endpoints.joinTarget, (request) =>
-    sharing.joinTarget(requireActor(request), request.params.type, request.params.id, request.query.invite),
+    byCode(request.ip, request.query.invite, () =>
+      sharing.joinTarget(requireActor(request), request.params.type, request.params.id, request.query.invite),
+    ),
   );
   route(app, endpoints.requestJoin, (request) =>
-    sharing.requestJoin(requireActor(request), request.body.type, request.body.id, request.body.invite),
+    byCode(request.ip, request.body.invite, () =>
+      sharing.requestJoin(requireActor(request), request.body.type, request.body.id, request.body.invite),
+    ),
   );
   route(app, endpoints.requests, (request) => sharing.listRequests(requireActor(request)));
   route(app, endpoints.decide, (request) =>
@@ -55,9 +65,11 @@ export const sharingRoutes: FastifyPluginAsyncZod<{
       .send(zip.body);
   });
 
-  route(app, endpoints.invitationPreview, (request) => sharing.invitationPreview(request.params.code));
+  route(app, endpoints.invitationPreview, (request) =>
+    byCode(request.ip, request.params.code, () => sharing.invitationPreview(request.params.code)),
+  );
   route(app, endpoints.inviteLink, async (request, reply) => {
-    const target = await sharing.resolveInvite(request.params.code);
+    const target = await byCode(request.ip, request.params.code, () => sharing.resolveInvite(request.params.code));
     return reply.redirect(target ?? '/public/landing', 302);
   });
 };

@@ -69,7 +69,8 @@ export class SharingService {
 
   private async inviteUrl(resource: Resolved, actor: Actor): Promise<string> {
     const link = await this.deps.repository.ensureLink({
-      token: randomBytes(6).toString('base64url'),
+      // 128 bits (22 characters): too many to walk through. Codes made shorter before keep working.
+      token: randomBytes(16).toString('base64url'),
       kind: 'invite',
       resourceId: resource.id,
       resourceType: resource.type,
