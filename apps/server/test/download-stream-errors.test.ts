@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransferDetail, TransferUploadTicket } from '@mixroom/contracts';
+import type { TransferUploadTicket } from '@mixroom/contracts';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
@@ -10,6 +10,7 @@ import { freePort } from './helpers/free-port';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { SPAWNED_TIMEOUT_MS, spawnServer, type Spawned } from './helpers/spawn-server';
 import { storageClient } from './helpers/storage-client';
+import { sendTransfer, transferForm } from './helpers/transfers';
 import { waitFor } from './helpers/wait-for';
 
 /**
@@ -22,6 +23,7 @@ const SIZE = 50_000;
 let server: Spawned;
 let base: string;
 let dataDir: string;
+let token: string;
 let owner: ReturnType<typeof storageClient>;
 
 const blobOf = (versionId: string): string => {
@@ -60,8 +62,7 @@ beforeAll(async () => {
     timeoutMs: SPAWNED_TIMEOUT_MS,
     what: 'server start',
   });
-  const token = (await signInThroughOidc(base, { email: 'sam@streams.test', password: 'sam-password-long' }))
-    .access_token;
+  token = (await signInThroughOidc(base, { email: 'sam@streams.test', password: 'sam-password-long' })).access_token;
   owner = storageClient(base, token);
 }, SPAWNED_TIMEOUT_MS);
 afterAll(async () => {
@@ -113,11 +114,16 @@ describe('a file shorter than recorded', { timeout: SPAWNED_TIMEOUT_MS }, () => 
   });
 
   it("ends the recipient's ZIP and single download early when the stored file was cut short, and goes on serving", async () => {
-    const [received] = (await owner.api<{ items: TransferDetail[] }>('/api/transfers?q=mal')).items;
-    const link = new URL(received!.link).searchParams.get('transferId')!;
-    const detail = await owner.api<TransferDetail>(`/api/transfers/${received!.id}`);
-    const fileId = detail.files[0]!.id;
-    truncateSync(blobOf(detail.files[0]!.versionId), 100);
+    const path = makeAudio('cut-short.wav', { seconds: 1 });
+    const sent = await sendTransfer(
+      base,
+      token,
+      transferForm({ name: 'Cut short', files: [{ path: '', fileName: 'cut-short.wav', size: statSync(path).size }] }),
+      [path],
+    );
+    const link = new URL(sent.link).searchParams.get('transferId')!;
+    const [file] = sent.files;
+    truncateSync(blobOf(file!.versionId), 100);
     const { grant } = (await call(base, `/api/public/transfers/${link}/access`, { method: 'POST', body: {} })).body as {
       grant: string;
     };
@@ -128,7 +134,7 @@ describe('a file shorter than recorded', { timeout: SPAWNED_TIMEOUT_MS }, () => 
     expect(zip.received).toBeLessThan(zip.declared);
     await stillServing();
 
-    const single = await drain(`${base}/api/public/transfers/${link}/files/${fileId}/download?g=${g}`);
+    const single = await drain(`${base}/api/public/transfers/${link}/files/${file!.id}/download?g=${g}`);
     expect(single.received).toBeLessThan(single.declared);
     await stillServing();
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
+import { exactLength } from '../../platform/blob/exact-length';
 import { uniquePath, type ZipEntry } from '../storage/downloads/zip.service';
 import { parseRange } from './http-range';
 import type { TransferAccessService } from './transfer-access.service';
@@ -65,7 +66,14 @@ export class TransferDownloadService {
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
     const entryId = await this.access.logStart(grant, fileId, version.fileName, start > 0);
-    const body = size === 0 ? Readable.from([]) : await this.blobs.get(version.blobKey, { start, end });
+    const body =
+      size === 0
+        ? Readable.from([])
+        : pipeline(
+            await this.blobs.get(version.blobKey, { start, end }),
+            exactLength(end - start + 1),
+            () => undefined,
+          );
     return {
       status: range ? 206 : 200,
       headers: {
