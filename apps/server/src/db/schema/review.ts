@@ -3,6 +3,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -57,8 +58,13 @@ export const versionDifferences = pgTable(
       .notNull()
       .default('pending'),
     progress: integer('progress').notNull().default(0),
-    /** How much later B starts than A, in seconds. */
+    /** How much later B starts than A, in seconds; null when that could not be found for sure. */
     offsetSeconds: doublePrecision('offset_seconds'),
+    /**
+     * B's level and spectral tilt against A's over the whole file ({ levelDb, bands }), to say in
+     * words a change that covers everything. Null on lanes computed before it was measured.
+     */
+    overall: jsonb('overall'),
     windowSeconds: doublePrecision('window_seconds'),
     /** One little-endian int16 per window: the difference's level in hundredths of a dB relative to A. */
     levels: bytes('levels'),

@@ -1,0 +1,1 @@
+ALTER TABLE "version_differences" ADD COLUMN "overall" jsonb;
