@@ -248,6 +248,8 @@ describe('a transfer in Chromium', () => {
     const newExpiry = new Date(Date.parse(transfer.createdAt) + 20 * DAY_MS);
     const day = `${newExpiry.getFullYear()}-${String(newExpiry.getMonth() + 1).padStart(2, '0')}-${String(newExpiry.getDate()).padStart(2, '0')}`;
     await ana.getByLabel('Expiration date').fill(day);
+    // The field saves on a confirm (Enter or leaving it), never while a date is typed.
+    await ana.getByLabel('Expiration date').press('Enter');
     await ana.getByText('Transfer expiry date updated').waitFor();
     await ana.getByRole('button', { name: 'Change' }).click();
     await ana.getByLabel('New password').fill('another-secret-7');

@@ -1,16 +1,23 @@
 import { Anchor, Button, Center, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArrowLeft, IconDownload, IconTrash } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { CopyLinkField } from '../features/transfers/components/copy-link-field';
 import { DownloadLogCard } from '../features/transfers/components/download-log-card';
+import { confirmExpireNow } from '../features/transfers/components/expire-now-confirm';
 import { ExpiryCard } from '../features/transfers/components/expiry-card';
 import { FileListCard } from '../features/transfers/components/file-list-card';
 import { PasswordCard } from '../features/transfers/components/password-card';
 import { SentToCard } from '../features/transfers/components/sent-to-card';
 import { ownerGrant, tokenOfLink, useTransferZip } from '../features/transfers/hooks/use-transfer-zip';
-import { useDeleteTransfer, useTransfer, useTransferDownloads, useUpdateTransfer } from '../features/transfers/queries';
+import {
+  useDeleteTransfer,
+  useExpireTransfer,
+  useTransfer,
+  useTransferDownloads,
+  useUpdateTransfer,
+} from '../features/transfers/queries';
 import { TRANSFER_TEXTS } from '../features/transfers/transfer-rules';
 import { useMe } from '../features/users/queries';
 import { formatBytes, formatDate } from '../lib/format/format';
@@ -23,15 +30,19 @@ import { notify } from '../lib/notify';
  */
 export function TransferEditPage() {
   const { transferId = '' } = useParams();
-  const transfer = useTransfer(transferId);
-  const downloads = useTransferDownloads(transferId, transfer.isSuccess);
+  // Set before Delete or Expire now is sent: the page's own queries stop, so the refresh that follows
+  // (and the realtime event) does not read a transfer that is gone and say so a second time.
+  const [leaving, setLeaving] = useState(false);
+  const transfer = useTransfer(transferId, !leaving);
+  const downloads = useTransferDownloads(transferId, transfer.isSuccess && !leaving);
   const update = useUpdateTransfer(transferId);
   const remove = useDeleteTransfer();
+  const expire = useExpireTransfer();
   const zip = useTransferZip();
   const me = useMe().data;
   const navigate = useNavigate();
   const data = transfer.data;
-  const gone = transfer.isError || data?.status === 'expired';
+  const gone = !leaving && (transfer.isError || data?.status === 'expired');
 
   useEffect(() => {
     if (gone) notify('warning', 'Warning', TRANSFER_TEXTS.unavailable);
@@ -46,6 +57,16 @@ export function TransferEditPage() {
     );
 
   const caps = data.capabilities;
+  /** Runs the action that ends this page's transfer, then goes to the history; its success toast is the one message. */
+  const leaveWith = (action: {
+    mutate: (id: string, then: { onSuccess: () => void; onError: () => void }) => void;
+  }) => {
+    setLeaving(true);
+    action.mutate(data.id, {
+      onSuccess: () => void navigate('/transfer/history', { replace: true }),
+      onError: () => setLeaving(false),
+    });
+  };
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: 'Delete transfer',
@@ -53,7 +74,7 @@ export function TransferEditPage() {
       children: TRANSFER_TEXTS.deleteConfirm(data.name),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(data.id, { onSuccess: () => void navigate('/transfer/history') }),
+      onConfirm: () => leaveWith(remove),
     });
 
   return (
@@ -106,12 +127,22 @@ export function TransferEditPage() {
         <ExpiryCard
           expiresAt={data.expiresAt}
           range={data.expiryBounds}
-          saving={update.isPending}
+          saving={update.isPending || expire.isPending}
           onChange={(expiresAt) =>
-            update.mutate(
-              { expiresAt: expiresAt.toISOString() },
-              { onSuccess: () => notify('success', 'Transfer', TRANSFER_TEXTS.expiryUpdated) },
-            )
+            update
+              .mutateAsync({ expiresAt: expiresAt.toISOString() })
+              .then(() => notify('success', 'Transfer', TRANSFER_TEXTS.expiryUpdated))
+          }
+          onExpireNow={
+            caps.canEdit
+              ? () =>
+                  confirmExpireNow({
+                    name: data.name,
+                    recipients: data.recipients.map((r) => r.email),
+                    canReload: me?.limits.transferReload ?? false,
+                    onConfirm: () => leaveWith(expire),
+                  })
+              : null
           }
         />
         <PasswordCard

@@ -15,7 +15,7 @@ import {
   takeTransferDraft,
   type TransferDraftFields,
 } from '../features/transfers/transfer-draft-store';
-import { firstTransferProblem, TRANSFER_TEXTS } from '../features/transfers/transfer-rules';
+import { firstTransferProblem } from '../features/transfers/transfer-rules';
 import { useMe } from '../features/users/queries';
 import { useAuth } from '../lib/auth/auth-context';
 import { notify } from '../lib/notify';
@@ -42,7 +42,7 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
   const selection = useTransferSelection(limits?.transferMaxBytes ?? PLANS.FREE.limits.transferMaxBytes);
   const [fields, setFields] = useState<TransferDraftFields>(emptyFields);
   const [password, setPassword] = useState('');
-  const [sent, setSent] = useState<{ url: string; recipients: string[] } | null>(null);
+  const [sent, setSent] = useState<{ url: string; recipients: string[]; password: string | null } | null>(null);
   const offerPricing = useCallback(
     (message: string) => askToViewPricing(message, Boolean(user), (path) => void navigate(path)),
     [user, navigate],
@@ -104,7 +104,11 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
     const sent = await send.run({ fields, password, files: selection.files });
     if (!sent) return;
     // The dialog says it was sent; a toast would say it twice.
-    setSent({ url: sent.link, recipients: fields.mode === 'email' ? fields.recipients : [] });
+    setSent({
+      url: sent.link,
+      recipients: fields.mode === 'email' ? fields.recipients : [],
+      password: sent.hasPassword ? password : null,
+    });
   };
 
   const closeSent = () => {
@@ -126,7 +130,6 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
       onPick={selection.add}
       onRemove={selection.remove}
       enabledDurations={limits?.transferDurationDays ?? null}
-      onLockedDuration={() => askToViewPricing(TRANSFER_TEXTS.durationLocked, signedIn, (path) => void navigate(path))}
       passwordAllowed={me ? me.limits.transferPassword : null}
       upgradeHint={me && hasDataPlan(me) ? null : <UpgradeHint onClick={() => void navigate(pricingPath(signedIn))} />}
       dragging={dragging}

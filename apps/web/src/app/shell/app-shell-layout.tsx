@@ -80,7 +80,8 @@ export function AppShellLayout() {
             )}
           </ScrollArea>
         </AppShell.Navbar>
-        <AppShell.Main>
+        {/* The end of every page can scroll clear of the Activities panel (it publishes its room). */}
+        <AppShell.Main style={{ paddingBottom: 'calc(var(--mantine-spacing-lg) + var(--activities-room, 0px))' }}>
           <Outlet />
           <ActivitiesPanel />
           <JoinRequestDialog />

@@ -13,6 +13,7 @@ export const transfersApi = {
   update: (id: string, body: { expiresAt?: string; password?: string | null }) =>
     call(endpoints.update, { params: { id }, body }),
   remove: (id: string) => call(endpoints.remove, { params: { id } }),
+  expire: (id: string) => call(endpoints.expire, { params: { id } }),
   reload: (id: string, durationDays: number) => call(endpoints.reload, { params: { id }, body: { durationDays } }),
   downloads: (id: string, signal?: AbortSignal) =>
     call(endpoints.downloads, { params: { id }, signal }).then((r) => r.items),

@@ -20,10 +20,12 @@ export const transferKeys = {
 export const useTransfers = () =>
   useQuery({ queryKey: transferKeys.list(), queryFn: ({ signal }) => transfersApi.list(signal) });
 
-export const useTransfer = (id: string) =>
+/** One transfer; `enabled` false stops it (a page leaving after Delete or Expire now asks nothing more). */
+export const useTransfer = (id: string, enabled = true) =>
   useQuery({
     queryKey: transferKeys.detail(id),
     queryFn: ({ signal }) => transfersApi.get(id, signal),
+    enabled,
     retry: false,
     meta: { silent: true },
   });
@@ -49,6 +51,12 @@ export const useDeleteTransfer = () =>
   useTransferMutation(
     (id: string) => transfersApi.remove(id),
     () => notify('success', 'Transfer', 'Transfer deleted'),
+  );
+
+export const useExpireTransfer = () =>
+  useTransferMutation(
+    (id: string) => transfersApi.expire(id),
+    () => notify('success', 'Transfer', 'The transfer has expired.'),
   );
 
 export const useUpdateTransfer = (id: string) =>

@@ -3,7 +3,7 @@ import { isRecipientEmail, UNLIMITED } from '@mixroom/shared';
 import {
   addEmailChips,
   checkTransferSize,
-  expiryFromDateField,
+  readExpiryField,
   toDateField,
   firstTransferProblem,
   matchesTransferSearch,
@@ -134,12 +134,34 @@ describe('moving a transfer expiry', () => {
     expect(toDateField(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
   });
 
-  it('means the end of the chosen day, within the bounds', () => {
-    expect(expiryFromDateField('2026-11-20', bounds)).toEqual(new Date(2026, 10, 20, 23, 59, 59));
-    expect(expiryFromDateField('2027-03-01', bounds)).toEqual(bounds.max);
-    expect(expiryFromDateField('2026-10-01', bounds)).toEqual(bounds.min);
-    // The creation day itself keeps the link working until that day ends.
-    expect(expiryFromDateField('2026-11-01', bounds)).toEqual(new Date(2026, 10, 1, 23, 59, 59));
-    expect(expiryFromDateField('', bounds)).toBeNull();
+  const current = new Date(2026, 10, 8, 14, 30);
+
+  it('means the end of the chosen day; the last day ends with the window', () => {
+    expect(readExpiryField('2026-11-20', current, bounds)).toEqual({
+      kind: 'move',
+      expiresAt: new Date(2026, 10, 20, 23, 59, 59),
+    });
+    expect(readExpiryField('2026-12-01', current, bounds)).toEqual({ kind: 'move', expiresAt: bounds.max });
+    // Today (the lower bound is now) keeps the link working until the day ends.
+    expect(readExpiryField('2026-11-01', current, bounds)).toEqual({
+      kind: 'move',
+      expiresAt: new Date(2026, 10, 1, 23, 59, 59),
+    });
+  });
+
+  it('refuses a past or too late day as typed, moving it to no bound', () => {
+    const past = { kind: 'refused', message: TRANSFER_TEXTS.expiryPast };
+    expect(readExpiryField('2026-10-31', current, bounds)).toEqual(past);
+    // What a year typed digit by digit passes through.
+    expect(readExpiryField('0002-12-15', current, bounds)).toEqual(past);
+    expect(readExpiryField('2027-03-01', current, bounds)).toEqual({
+      kind: 'refused',
+      message: TRANSFER_TEXTS.expiryOutOfRange('2026-11-01', '2026-12-01'),
+    });
+  });
+
+  it('has nothing to save for an empty field or the current day', () => {
+    expect(readExpiryField('', current, bounds)).toEqual({ kind: 'unchanged' });
+    expect(readExpiryField('2026-11-08', current, bounds)).toEqual({ kind: 'unchanged' });
   });
 });

@@ -128,14 +128,31 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** A date as a date field holds it (local calendar day, YYYY-MM-DD). */
 export const toDateField = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
+export type ExpiryFieldVerdict =
+  /** Nothing to save: the field is empty or still shows the current day. */
+  | { kind: 'unchanged' }
+  /** The day cannot be the expiry; the message says why and nothing is sent. */
+  | { kind: 'refused'; message: string }
+  | { kind: 'move'; expiresAt: Date };
+
 /**
- * The expiry a date field's day means: the end of that day (the link works all of it), kept within
- * the bounds. Null for a value that is not a day.
+ * What a confirmed date field's day means for the expiry: the end of that day (the link works all
+ * of it), or the end of the window on its last day. Read only once the user confirms (leaves the
+ * field or presses Enter), never per keystroke: typing a year digit by digit passes through days
+ * like 0002-12-15. A day outside the bounds is refused as typed, never moved to the nearest bound;
+ * `bounds.min` is the server's "now" when the page was read (the window's start is never later).
  */
-export function expiryFromDateField(value: string, bounds: { min: Date; max: Date }): Date | null {
+export function readExpiryField(value: string, current: Date, bounds: { min: Date; max: Date }): ExpiryFieldVerdict {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return null;
+  if (!match || value === toDateField(current)) return { kind: 'unchanged' };
   const day = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59);
-  if (Number.isNaN(day.getTime())) return null;
-  return new Date(Math.min(bounds.max.getTime(), Math.max(bounds.min.getTime(), day.getTime())));
+  if (Number.isNaN(day.getTime())) return { kind: 'unchanged' };
+  if (day.getTime() <= bounds.min.getTime()) return { kind: 'refused', message: TRANSFER_TEXTS.expiryPast };
+  if (value === toDateField(bounds.max)) return { kind: 'move', expiresAt: bounds.max };
+  if (day.getTime() > bounds.max.getTime())
+    return {
+      kind: 'refused',
+      message: TRANSFER_TEXTS.expiryOutOfRange(toDateField(bounds.min), toDateField(bounds.max)),
+    };
+  return { kind: 'move', expiresAt: day };
 }

@@ -35,6 +35,12 @@ export const activitiesStore = {
     activities = activities.filter((a) => a.id !== id);
     emit();
   },
+  /** Drops the finished entries at once (the user went on to another page: they are done). */
+  dropFinished(): void {
+    if (!activities.some((a) => a.state === 'Finished')) return;
+    activities = activities.filter((a) => a.state !== 'Finished');
+    emit();
+  },
   hasRunning(): boolean {
     return activities.some((a) => a.state === 'Started' || a.state === 'In Progress');
   },

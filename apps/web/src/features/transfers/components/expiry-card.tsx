@@ -1,18 +1,33 @@
-import { Card, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
+import { IconClockStop } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
 import { formatDate } from '../../../lib/format/format';
-import { expiryFromDateField, toDateField } from '../transfer-rules';
+import { readExpiryField, toDateField } from '../transfer-rules';
 
-/** The expiry date, movable within the server's bounds (the creation … the creation plus the plan's longest duration). */
+interface Bounds {
+  min: Date;
+  max: Date;
+}
+
+/**
+ * The expiry date, movable within the server's bounds (now … the window's start plus the plan's
+ * longest duration). The field saves once the user confirms a whole date (Enter, or leaving the
+ * field), never while a date is being typed; Escape puts the current date back. Ending the transfer
+ * early is the separate Expire now.
+ */
 export function ExpiryCard({
   expiresAt,
   range,
   saving,
   onChange,
+  onExpireNow,
 }: {
   expiresAt: string;
   range: { min: string; max: string };
   saving: boolean;
-  onChange: (expiresAt: Date) => void;
+  /** Saves the new expiry; a refusal is told by the caller and lets the same day be tried again. */
+  onChange: (expiresAt: Date) => Promise<unknown>;
+  onExpireNow: (() => void) | null;
 }) {
   const bounds = { min: new Date(range.min), max: new Date(range.max) };
   const current = new Date(expiresAt);
@@ -20,25 +35,114 @@ export function ExpiryCard({
     <Card withBorder radius="md" padding="md">
       <Stack gap="xs">
         <Text fw={600}>Expiry</Text>
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <TextInput
-            type="date"
-            label="Expiration date"
-            value={toDateField(current)}
-            min={toDateField(bounds.min)}
-            max={toDateField(bounds.max)}
-            disabled={saving}
-            w={200}
-            onChange={(event) => {
-              const next = expiryFromDateField(event.currentTarget.value, bounds);
-              if (next && next.getTime() !== current.getTime()) onChange(next);
-            }}
-          />
-          <Text size="sm" c="dimmed" pb={8}>
-            Up to {formatDate(bounds.max.toISOString())}
-          </Text>
-        </Group>
+        {/* Keyed by the saved day: a saved (or refreshed) expiry is what the field shows again. */}
+        <ExpiryDateField
+          key={toDateField(current)}
+          current={current}
+          bounds={bounds}
+          saving={saving}
+          onChange={onChange}
+        />
+        {onExpireNow && (
+          <Group justify="flex-end">
+            <Button
+              size="xs"
+              variant="light"
+              color="orange"
+              leftSection={<IconClockStop size={14} />}
+              disabled={saving}
+              onClick={onExpireNow}
+            >
+              Expire now
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Card>
+  );
+}
+
+function ExpiryDateField({
+  current,
+  bounds,
+  saving,
+  onChange,
+}: {
+  current: Date;
+  bounds: Bounds;
+  saving: boolean;
+  onChange: (expiresAt: Date) => Promise<unknown>;
+}) {
+  const shown = toDateField(current);
+  const [draft, setDraft] = useState(shown);
+  const [error, setError] = useState<string | null>(null);
+  // The day last sent: Enter and then leaving the field (or the field going disabled while it
+  // saves) confirm the same day once.
+  const sent = useRef<string | null>(null);
+
+  const confirm = (value: string) => {
+    if (value === sent.current) return;
+    const verdict = readExpiryField(value, current, bounds);
+    if (verdict.kind === 'unchanged') {
+      setError(null);
+      return;
+    }
+    if (verdict.kind === 'refused') {
+      setError(verdict.message);
+      return;
+    }
+    setError(null);
+    sent.current = value;
+    onChange(verdict.expiresAt).catch(() => {
+      sent.current = null;
+    });
+  };
+
+  return (
+    <Stack gap={4}>
+      <Group align="flex-start" gap="sm" wrap="wrap">
+        <TextInput
+          type="date"
+          label="Expiration date"
+          value={draft}
+          min={toDateField(bounds.min)}
+          max={toDateField(bounds.max)}
+          disabled={saving}
+          error={error !== null}
+          aria-describedby={error ? 'expiry-error' : undefined}
+          w={200}
+          onChange={(event) => {
+            setDraft(event.currentTarget.value);
+            setError(null);
+            sent.current = null;
+          }}
+          onBlur={(event) => confirm(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              confirm(event.currentTarget.value);
+            } else if (event.key === 'Escape') {
+              setDraft(shown);
+              setError(null);
+            }
+          }}
+        />
+        <Stack gap={0} pt={28} style={{ minWidth: 0, flex: '1 1 160px' }}>
+          <Text size="sm" c="dimmed">
+            Up to {formatDate(bounds.max.toISOString())}
+          </Text>
+          {draft !== shown && !error && (
+            <Text size="xs" c="dimmed">
+              Press Enter or leave the field to save.
+            </Text>
+          )}
+        </Stack>
+      </Group>
+      {error && (
+        <Text id="expiry-error" size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
   );
 }

@@ -21,7 +21,7 @@ export function ReloadDialog({
     <Modal opened={name !== null} onClose={onClose} title="Reload transfer" centered>
       <Stack>
         <Text size="sm">“{name}” becomes available again at the same link, for the duration you choose.</Text>
-        <DurationSelect value={days} enabled={durations} onChange={setDays} onLocked={() => undefined} />
+        <DurationSelect value={days} enabled={durations} onChange={setDays} lockedSelectable={false} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -14,8 +14,9 @@ import {
   Title,
 } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { formatBytes } from '../../../lib/format/format';
+import { RESERVED_CORNER_EVENT } from '../../uploads/use-reserved-corner';
 import type { PickedFile } from '../../uploads/walk-drop';
 import type { MissingFile } from '../transfer-draft-store';
 import { TRANSFER_TEXTS, type TransferMode } from '../transfer-rules';
@@ -39,7 +40,6 @@ export interface TransferFormProps {
   onRemove: (file: PickedFile) => void;
   /** Durations the plan unlocks; null for a visitor. */
   enabledDurations: number[] | null;
-  onLockedDuration: () => void;
   /** Whether the plan lets a transfer carry a password (null: not known before sign-in). */
   passwordAllowed: boolean | null;
   /** Shown without a paid data plan. */
@@ -56,6 +56,16 @@ export function TransferForm(props: TransferFormProps) {
   const { fields, onFields, files, missing, progress } = props;
   const busy = progress !== null;
   const total = files.reduce((sum, f) => sum + f.file.size, 0);
+  // While sending, the progress, the Transfer button and the upgrade hint stay above the Activities
+  // panel, which opens (and grows) at the bottom of the window as the files start.
+  const bottom = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!busy) return;
+    const keepInView = () => bottom.current?.scrollIntoView({ block: 'nearest' });
+    keepInView();
+    window.addEventListener(RESERVED_CORNER_EVENT, keepInView);
+    return () => window.removeEventListener(RESERVED_CORNER_EVENT, keepInView);
+  }, [busy]);
 
   return (
     <Paper
@@ -93,7 +103,6 @@ export function TransferForm(props: TransferFormProps) {
             value={fields.durationDays}
             enabled={props.enabledDurations}
             onChange={(durationDays) => onFields({ durationDays })}
-            onLocked={props.onLockedDuration}
             disabled={busy}
           />
           <TextInput
@@ -144,25 +153,27 @@ export function TransferForm(props: TransferFormProps) {
             disabled={busy || props.passwordAllowed === false}
             onChange={(e) => props.onPassword(e.currentTarget.value)}
           />
-          {progress !== null && (
-            <Stack gap={4}>
-              <Group justify="space-between">
-                <Text size="sm">Sending {formatBytes(total)}…</Text>
-                <Text size="sm" c="dimmed">
-                  {progress}%
-                </Text>
-              </Group>
-              <Progress value={progress} animated aria-label="Transfer progress" />
-            </Stack>
-          )}
-          <Button type="submit" size="md" loading={busy} fullWidth>
-            Transfer
-          </Button>
-          {props.upgradeHint && (
-            <Alert variant="light" color="violet" icon={<IconSparkles size={18} />} p="sm">
-              {props.upgradeHint}
-            </Alert>
-          )}
+          <Stack gap="md" ref={bottom} style={{ scrollMarginBottom: 'var(--activities-room, 0px)' }}>
+            {progress !== null && (
+              <Stack gap={4}>
+                <Group justify="space-between">
+                  <Text size="sm">Sending {formatBytes(total)}…</Text>
+                  <Text size="sm" c="dimmed">
+                    {progress}%
+                  </Text>
+                </Group>
+                <Progress value={progress} animated aria-label="Transfer progress" />
+              </Stack>
+            )}
+            <Button type="submit" size="md" loading={busy} fullWidth>
+              Transfer
+            </Button>
+            {props.upgradeHint && (
+              <Alert variant="light" color="violet" icon={<IconSparkles size={18} />} p="sm">
+                {props.upgradeHint}
+              </Alert>
+            )}
+          </Stack>
         </Stack>
       </form>
     </Paper>

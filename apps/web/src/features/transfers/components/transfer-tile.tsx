@@ -97,9 +97,10 @@ export function TransferTile({
           {transfer.fileCount} {transfer.fileCount === 1 ? 'file' : 'files'} · {formatBytes(transfer.size)} · sent{' '}
           {formatDate(transfer.createdAt)}
         </Text>
+        {/* The date gives way (it wraps); the avatars and the download count keep their whole width. */}
         <Group justify="space-between" wrap="nowrap" gap="xs">
           {expired ? (
-            <Text size="sm" c="red" fw={600}>
+            <Text size="sm" c="red" fw={600} style={{ minWidth: 0 }}>
               Expired on {formatDate(transfer.expiresAt)}
             </Text>
           ) : transfer.status === 'uploading' ? (
@@ -107,9 +108,11 @@ export function TransferTile({
               Uploading…
             </Badge>
           ) : (
-            <Text size="sm">Expires on {formatDate(transfer.expiresAt)}</Text>
+            <Text size="sm" style={{ minWidth: 0 }}>
+              Expires on {formatDate(transfer.expiresAt)}
+            </Text>
           )}
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <RecipientAvatars emails={transfer.recipients.map((r) => r.email)} />
             <Tooltip label={`Downloaded ${downloads} ${downloads === 1 ? 'time' : 'times'}`}>
               <Badge
@@ -117,6 +120,7 @@ export function TransferTile({
                 color={downloads > 0 ? 'teal' : 'gray'}
                 leftSection={<IconDownload size={12} />}
                 data-testid="download-count"
+                style={{ flexShrink: 0, overflow: 'visible' }}
               >
                 {downloads}
               </Badge>

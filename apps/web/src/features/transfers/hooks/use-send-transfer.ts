@@ -14,6 +14,15 @@ import { transferUploadScope } from '../upload-scope';
 /** Files of one transfer sent at once; each also sends its parts in parallel. */
 const FILES_AT_ONCE = 3;
 const folderOf = (path: string) => path.split('/').slice(0, -1).join('/');
+/**
+ * A file's row in the Activities panel: its own name first (the rows of one transfer differ there,
+ * and a narrow panel cuts the end), then its folder, then the transfer.
+ */
+export const activityLabel = (relativePath: string, transferName: string) => {
+  const folder = folderOf(relativePath);
+  const file = relativePath.split('/').pop() ?? relativePath;
+  return `${file}${folder ? ` (${folder})` : ''} · ${transferName}`;
+};
 
 export interface SendRequest {
   fields: TransferDraftFields;
@@ -61,7 +70,7 @@ export function useSendTransfer(onPlanRefusal: (message: string) => void) {
             if (!file) throw new Error(MESSAGES.genericError);
             const handle = orchestrator.start({
               file: picked.file,
-              label: `${transfer.name} · ${picked.relativePath}`,
+              label: activityLabel(picked.relativePath, transfer.name),
               scope: transferUploadScope(transfer.id, file.id),
               ticket: () => transfersApi.uploadTicket(transfer.id, file.id),
               onProgress: (percent) => {

@@ -13,7 +13,8 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconPlayerPlay, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { useReservedCorner } from '../use-reserved-corner';
 import { reviewKeys } from '../../review/queries';
 import { storageKeys } from '../../storage/queries';
@@ -36,6 +37,9 @@ export function ActivitiesPanel() {
     void queryClient.invalidateQueries({ queryKey: [...reviewKeys.all, 'attachments'] });
   }, [queryClient]);
   useRestoreUploads(refresh);
+  // A finished entry lingers a moment on the page that started it; another page does not inherit it.
+  const { pathname } = useLocation();
+  useEffect(() => activitiesStore.dropFinished(), [pathname]);
   const [collapsed, setCollapsed] = useState(false);
   const reserve = useReservedCorner('--activities-room');
   if (activities.length === 0) return null;
