@@ -235,6 +235,7 @@ describe('transfers as a Free user finds them', () => {
     // Past the plan's longest duration (30 days on Free): refused, not cut to the maximum.
     await typeExpiry(page, new Date(start.getTime() + 95 * DAY_MS), 'Enter');
     await page.getByText(/^The expiry date must lie between/).waitFor();
+    await shoot(page, 'transfer-edit-refused');
     expect(patches).toHaveLength(1);
     detail = (await api<TransferDetail>(`/api/transfers/${sent.id}`)).body;
     expect(detail.status).toBe('available');

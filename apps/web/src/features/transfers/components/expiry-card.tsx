@@ -100,48 +100,43 @@ function ExpiryDateField({
 
   return (
     <Stack gap={4}>
-      <Group align="flex-start" gap="sm" wrap="wrap">
-        <TextInput
-          type="date"
-          label="Expiration date"
-          value={draft}
-          min={toDateField(bounds.min)}
-          max={toDateField(bounds.max)}
-          disabled={saving}
-          error={error !== null}
-          aria-describedby={error ? 'expiry-error' : undefined}
-          w={200}
-          onChange={(event) => {
-            setDraft(event.currentTarget.value);
+      <TextInput
+        type="date"
+        label="Expiration date"
+        description={`Up to ${formatDate(bounds.max.toISOString())}`}
+        value={draft}
+        min={toDateField(bounds.min)}
+        max={toDateField(bounds.max)}
+        disabled={saving}
+        error={error !== null}
+        aria-describedby={error ? 'expiry-error' : undefined}
+        maw={220}
+        onChange={(event) => {
+          setDraft(event.currentTarget.value);
+          setError(null);
+          sent.current = null;
+        }}
+        onBlur={(event) => confirm(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            confirm(event.currentTarget.value);
+          } else if (event.key === 'Escape') {
+            setDraft(shown);
             setError(null);
-            sent.current = null;
-          }}
-          onBlur={(event) => confirm(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              confirm(event.currentTarget.value);
-            } else if (event.key === 'Escape') {
-              setDraft(shown);
-              setError(null);
-            }
-          }}
-        />
-        <Stack gap={0} pt={28} style={{ minWidth: 0, flex: '1 1 160px' }}>
-          <Text size="sm" c="dimmed">
-            Up to {formatDate(bounds.max.toISOString())}
-          </Text>
-          {draft !== shown && !error && (
-            <Text size="xs" c="dimmed">
-              Press Enter or leave the field to save.
-            </Text>
-          )}
-        </Stack>
-      </Group>
-      {error && (
+          }
+        }}
+      />
+      {error ? (
         <Text id="expiry-error" size="sm" c="red" role="alert">
           {error}
         </Text>
+      ) : (
+        draft !== shown && (
+          <Text size="xs" c="dimmed">
+            Press Enter or leave the field to save.
+          </Text>
+        )
       )}
     </Stack>
   );

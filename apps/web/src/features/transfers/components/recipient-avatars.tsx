@@ -9,7 +9,8 @@ export function RecipientAvatars({ emails, size = 28 }: { emails: string[]; size
   const shown = emails.slice(0, SHOWN);
   const hidden = emails.slice(SHOWN);
   return (
-    <Avatar.Group spacing={size / 4} aria-label={`Sent to ${emails.join(', ')}`} data-testid="recipients">
+    // A small overlap keeps each avatar's initials readable.
+    <Avatar.Group spacing={size / 8} aria-label={`Sent to ${emails.join(', ')}`} data-testid="recipients">
       {shown.map((email) => (
         <Tooltip key={email} label={email} withinPortal>
           <Avatar size={size} radius="xl" name={email} color="initials" alt={email} />
