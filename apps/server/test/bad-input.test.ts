@@ -291,6 +291,32 @@ describe('folder trees as deep and as large as one request may create', () => {
     expect(await healthy()).toBe(true);
   });
 
+  it('refuses a move that would take a subtree past the depth limit, and allows one that fits', async () => {
+    const made = await call(server.url, '/api/groups/ensure', {
+      method: 'POST',
+      token,
+      body: { parentId: null, paths: [chain(20, 'deep'), chain(13, 'tall')] },
+    });
+    expect(made.status).toBe(200);
+    const ids = (made.body as { folders: Record<string, string> }).folders;
+    const target = ids[chain(20, 'deep')]!;
+    // 20 levels + a subtree of 13 = 33.
+    const tooDeep = await call(server.url, `/api/groups/${ids['tall0']!}`, {
+      method: 'PATCH',
+      token,
+      body: { parentId: target },
+    });
+    expect(tooDeep.status).toBe(400);
+    expect(reasons(tooDeep.body)).toContain(FOLDER_TREE_MESSAGES.tooDeep);
+    // Its sub-folder's subtree has 12 levels: 20 + 12 = 32 fits.
+    const fits = await call(server.url, `/api/groups/${ids[chain(2, 'tall')]!}`, {
+      method: 'PATCH',
+      token,
+      body: { parentId: target },
+    });
+    expect(fits.status).toBe(200);
+  });
+
   it('refuses a drop naming more folders than one request may create', async () => {
     const paths = Array.from({ length: 2000 }, (_, i) => `wide${i}/inner`);
     const answer = await call(server.url, '/api/groups/ensure', {

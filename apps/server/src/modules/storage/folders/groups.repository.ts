@@ -115,6 +115,15 @@ export class GroupsRepository {
     return path.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
+  /** How many levels a folder's subtree spans, itself included (trashed sub-folders too: they may come back). */
+  async subtreeLevels(group: GroupRow): Promise<number> {
+    const [row] = await this.db
+      .select({ deepest: sql<number>`max(cardinality(${groups.path}))` })
+      .from(groups)
+      .where(sql`${groups.path} @> ${uuidArray([group.id])}`);
+    return Math.max(group.path.length, Number(row?.deepest ?? 0)) - group.path.length + 1;
+  }
+
   /**
    * Moves a folder: its parent changes and every path in its subtree (folders and projects) swaps
    * the old ancestor prefix for the new one, in one transaction.

@@ -190,6 +190,9 @@ export class GroupsService {
     if (parentId === group.id) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
     const target = await this.deps.policy.moveTarget(actor, group, parentId);
     if (target?.path.includes(group.id)) throw AppError.badRequest(STORAGE_MESSAGES.moveIntoItself, 'MOVE_INTO_ITSELF');
+    // A move keeps the subtree's shape: its deepest folder must still be within the depth limit.
+    if ((target?.path.length ?? 0) + (await this.deps.groups.subtreeLevels(group)) > FOLDER_TREE_LIMITS.depthMax)
+      throw AppError.badRequest(FOLDER_TREE_MESSAGES.tooDeep, 'FOLDER_TOO_DEEP');
     await this.deps.groups.move(group, target);
   }
 
