@@ -152,6 +152,25 @@ describe('signatures', () => {
       .where(eq(billingEvents.id, 'evt_dup'));
     expect(recorded).toMatchObject({ type: 'subscription.created', outcome: 'created' });
   });
+
+  it('refuses a signed event with NUL in a string or an impossible date with a 400, and applies nothing', async () => {
+    const userId = await newUser('hostile@billing.test');
+    const data = { subscriptionId: 'sub_hostile', userId, sku: 'STUDIO' };
+    const refused = [
+      event('subscription.created', data, 'evt_\u0000nul'),
+      event('subscription.created', { ...data, subscriptionId: 'sub\u0000' }),
+      event('subscription.created', { ...data, sku: 'STUDIO\uD800' }),
+      event('subscription.created', { ...data, endsAt: 'not-a-date' }),
+      event('subscription.created', { ...data, endsAt: '+275760-09-13T00:00:00Z' }),
+      event('subscription.created', { ...data, startsAt: '1900-01-01T00:00:00Z' }),
+    ];
+    for (const hostile of refused) {
+      const answer = await send(hostile);
+      expect(answer.status, JSON.stringify(hostile)).toBe(400);
+      expect(answer.body.error?.message).toMatch(/^The event is not one Mixroom understands: /);
+    }
+    expect(await grantsOf(userId)).toEqual([]);
+  });
 });
 
 describe('mapping events onto plan grants', () => {
