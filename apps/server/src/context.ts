@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from './config/config';
@@ -55,6 +56,7 @@ import { systemClock, type Clock } from './platform/clock/clock';
 import { AttemptLimiter } from './platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from './platform/security/attempt-limits.repository';
 import { revokeOidcRowsOfAccount } from './platform/identity/oidc.repository';
+import { TempSpace } from './platform/temp/temp-space';
 import { Entitlements } from './access/entitlements';
 import { EntitlementsRepository } from './access/entitlements.repository';
 import { createBillingModule } from './modules/billing/billing.module';
@@ -118,6 +120,9 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
   };
   try {
     if (!config.database.url) cleanups.push(lockDataDir(config.dataDir));
+    // After the lock: a process refused the directory must not sweep the files of the one holding it.
+    const temp = TempSpace.open(join(config.dataDir, 'tmp'));
+    cleanups.push(() => temp.close());
     const database = await openDatabase({
       url: config.database.url,
       dataDir: config.dataDir,
@@ -215,6 +220,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       clock,
       faults: new FaultPoints(options.faultPoint ?? process.env.MIXROOM_FAULT_INJECTION ?? null),
       tokens,
+      temp,
       facts,
       items,
       links: new PublicLinkPolicy(facts),
@@ -267,6 +273,10 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       usersRepository,
       mediaTools,
       localAccounts: identity.mode === 'embedded',
+      verifyPassword: async (userId, password, address) => {
+        if (!accounts) throw new Error('passwords are kept by the external issuer');
+        await accounts.verifyCurrentPassword(userId, password, address);
+      },
       hasRunningPaidSubscription: (userId) => entitlements.hasRunningPaidSubscription(userId),
       revokeSessions: (userId) =>
         identity.mode === 'embedded' ? revokeOidcRowsOfAccount(db, userId) : Promise.resolve(),

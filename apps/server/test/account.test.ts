@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_MESSAGES } from '@mixroom/shared';
 import type { UploadTicket } from '@mixroom/contracts';
 import { billingSubscriptions, memberships, uploads, users } from '../src/db/schema';
+import { WRONG_CURRENT_PASSWORD } from '../src/modules/accounts/accounts.service';
+import { EMAIL_CHANGE_RULE, TOO_MANY_EMAIL_CHANGES } from '../src/modules/users/profile.service';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { startClockedServer } from './helpers/clocked-server';
@@ -134,7 +136,7 @@ describe('e-mail change', () => {
     const asked = await call(server.url, '/api/me/email', {
       method: 'POST',
       token,
-      body: { email: 'New@Studio.test' },
+      body: { email: 'New@Studio.test', currentPassword: 'old@studio.test-password' },
     });
     expect(asked.status).toBe(202);
     const first = await mailTo('new@studio.test', 'Confirm your new Mixroom e-mail address');
@@ -152,7 +154,11 @@ describe('e-mail change', () => {
     expect((await call(server.url, '/api/me', { token })).body.email).toBe('old@studio.test');
 
     const fresh = await tokenOf('old@studio.test', 'signin');
-    await call(server.url, '/api/me/email', { method: 'POST', token: fresh, body: { email: 'new@studio.test' } });
+    await call(server.url, '/api/me/email', {
+      method: 'POST',
+      token: fresh,
+      body: { email: 'new@studio.test', currentPassword: 'old@studio.test-password' },
+    });
     const second = await waitFor(
       () => smtp.inbox.filter((m) => m.to.includes('new@studio.test')).find((m) => m !== first),
       { what: 'the second confirmation' },
@@ -171,15 +177,53 @@ describe('e-mail change', () => {
     await expect(tokenOf('old@studio.test', 'signin')).rejects.toThrow(/401/);
   });
 
-  it('refuses an address another account has', async () => {
+  it('answers an address another account has like any other, and mails nothing there', async () => {
     const token = await tokenOf('taken-a@studio.test');
     await tokenOf('taken-b@studio.test');
-    const taken = await call(server.url, '/api/me/email', {
-      method: 'POST',
-      token,
-      body: { email: 'taken-b@studio.test' },
+    const ask = (email: string) =>
+      call(server.url, '/api/me/email', {
+        method: 'POST',
+        token,
+        body: { email, currentPassword: 'taken-a@studio.test-password' },
+      });
+    const taken = await ask('taken-b@studio.test');
+    const free = await ask('free-c@studio.test');
+    expect(taken.status).toBe(202);
+    expect(free.status).toBe(202);
+    expect(taken.body.message).toBe(free.body.message);
+    await mailTo('free-c@studio.test', 'Confirm your new Mixroom e-mail address');
+    // The free address's mail was sent after the taken one's would have been: none went there.
+    expect(smtp.inbox.filter((m) => m.to.includes('taken-b@studio.test'))).toEqual([]);
+  });
+
+  it('asks for the current password, and sends at most 5 links an hour', async () => {
+    const token = await tokenOf('mover@studio.test');
+    const ask = (email: string, currentPassword: string) =>
+      fetch(`${server.url}/api/me/email`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, currentPassword }),
+      });
+    expect(
+      (await call(server.url, '/api/me/email', { method: 'POST', token, body: { email: 'x@studio.test' } })).status,
+    ).toBe(400);
+    const wrong = await ask('target-x@studio.test', 'not-my-password');
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'WRONG_PASSWORD',
+      message: WRONG_CURRENT_PASSWORD,
     });
-    expect(taken.status).toBe(409);
+    const statuses = [];
+    for (let i = 0; i < EMAIL_CHANGE_RULE.allowance + 3; i++)
+      statuses.push((await ask(`target-${i}@studio.test`, 'mover@studio.test-password')).status);
+    expect(statuses).toEqual([...Array(EMAIL_CHANGE_RULE.allowance).fill(202), 429, 429, 429]);
+    const refused = await ask('target-9@studio.test', 'mover@studio.test-password');
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(TOO_MANY_EMAIL_CHANGES);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    await mailTo(`target-${EMAIL_CHANGE_RULE.allowance - 1}@studio.test`, 'Confirm your new Mixroom e-mail address');
+    expect(smtp.inbox.filter((m) => m.to.some((to) => /^target-\d@studio\.test$/.test(to))).length).toBe(
+      EMAIL_CHANGE_RULE.allowance,
+    );
   });
 });
 

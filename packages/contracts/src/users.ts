@@ -81,7 +81,11 @@ export const profilePhotoBody = z.object({
     .regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'The picture could not be read.' }),
 });
 
-export const emailChangeBody = z.object({ email: address });
+export const emailChangeBody = z.object({
+  email: address,
+  /** Asked again, so a session left open can't move the account to someone else's address. */
+  currentPassword: z.string().min(1, { message: 'Please enter your current password.' }).max(LIMITS.passwordMax),
+});
 export const emailChangeConfirmBody = z.object({ token: z.string().min(20).max(200) });
 export const emailChangeResponse = z.object({ message: z.string(), pendingEmail: z.string() });
 export const emailChangeConfirmResponse = z.object({ message: z.string(), email: z.string() });
@@ -111,5 +115,12 @@ export const exportIdParam = z.object({ id: z.uuid() });
 export const exportDownloadQuery = z.object({ token: z.string().min(10).max(1000) });
 
 /** Deleting an account takes its own e-mail address, typed again. */
-export const deleteAccountBody = z.object({ email: z.string().trim().toLowerCase().max(LIMITS.emailMax) });
+export const deleteAccountBody = z.object({
+  email: z.string().trim().toLowerCase().max(LIMITS.emailMax),
+  /**
+   * The second confirmation while a plan given by an administrator runs: the plan ends with the
+   * account (the server answers 409 PLAN_GRANTED without it).
+   */
+  endGrantedPlans: z.boolean().optional(),
+});
 export const avatarParam = z.object({ photoId: z.string().regex(/^[\w-]{16,64}$/) });

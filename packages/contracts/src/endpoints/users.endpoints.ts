@@ -71,7 +71,7 @@ export const userEndpoints = {
     path: '/api/me/email',
     summary: 'Ask to change my e-mail: a confirmation link goes to the new address',
     body: emailChangeBody,
-    responses: { 202: emailChangeResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse },
+    responses: { 202: emailChangeResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
   }),
   confirmEmail: endpoint({
     tags: ['users'],

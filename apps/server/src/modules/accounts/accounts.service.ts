@@ -45,6 +45,8 @@ export const SIGN_UP_RULE: LimitRule = {
   maxBlockMs: 24 * 3_600_000,
 };
 
+export const WRONG_CURRENT_PASSWORD = 'Your current password is not correct.';
+
 export const SIGN_UP_CHECK_MAIL = 'We have sent a message to this e-mail address. Please open it to continue.';
 
 /** A sign-up either signs someone in, or (for an address that has an account) says to check the mail. */
@@ -136,6 +138,21 @@ export class AccountsService {
     // Said only to someone who knows the password, so it tells nobody else the account exists.
     assertEnabled(user);
     return user;
+  }
+
+  /**
+   * The signed-in user's password, asked again before a change to the account (the e-mail
+   * address). Wrong answers count against the sign-in limits, so a session left open can't be
+   * used to guess it.
+   */
+  async verifyCurrentPassword(userId: string, password: string, address: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user?.passwordHash) throw AppError.badRequest(WRONG_CURRENT_PASSWORD, 'WRONG_PASSWORD');
+    const keys = this.signInKeys(user.email, address);
+    await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
+    if (await verify(user.passwordHash, password).catch(() => false)) return;
+    await this.recordSignInFailure(keys);
+    throw AppError.badRequest(WRONG_CURRENT_PASSWORD, 'WRONG_PASSWORD');
   }
 
   /** Always answers the same, whether or not the account exists. */

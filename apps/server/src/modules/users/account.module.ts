@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { defineJob } from '../../platform/jobs/job-definition';
 import type { MediaTools } from '../../platform/media/ffmpeg';
+import { AttemptLimiter } from '../../platform/security/attempt-limiter';
+import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { AppModule, CoreDeps } from '../module';
 import type { UserDataContribution } from '../user-data';
 import { AccountDeletionService, accountErasureJob } from './account-deletion.service';
@@ -48,6 +50,8 @@ export function createAccountModule(
     usersRepository: UsersRepository;
     mediaTools: MediaTools;
     localAccounts: boolean;
+    /** Throws unless the password is the user's own (local accounts only). */
+    verifyPassword: (userId: string, password: string, address: string) => Promise<void>;
     hasRunningPaidSubscription: (userId: string) => Promise<boolean>;
     revokeSessions: (userId: string) => Promise<unknown>;
     abortUploads: (userId: string, prefixes: string[]) => Promise<unknown>;
@@ -66,6 +70,8 @@ export function createAccountModule(
     publicUrl: core.config.publicUrl,
     localAccounts: deps.localAccounts,
     signStable: stableSigner(core.blobs, () => core.clock.now()),
+    verifyPassword: deps.verifyPassword,
+    limiter: new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock),
   });
   const exports = new DataExportService({
     repository,

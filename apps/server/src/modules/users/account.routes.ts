@@ -40,7 +40,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   route(app, endpoints.avatar, async (request, reply) =>
     reply.header('Cache-Control', 'public, max-age=3600').redirect(await profile.photoUrl(request.params.photoId), 302),
   );
-  route(app, endpoints.changeEmail, (request) => profile.requestEmailChange(requireActor(request), request.body.email));
+  route(app, endpoints.changeEmail, (request) =>
+    profile.requestEmailChange(requireActor(request), request.body, request.ip),
+  );
   route(app, endpoints.confirmEmail, (request) => profile.confirmEmailChange(request.body.token));
   route(app, endpoints.notifications, (request) => profile.preferences(requireActor(request)));
   route(app, endpoints.setNotifications, (request) => profile.setPreferences(requireActor(request), request.body));

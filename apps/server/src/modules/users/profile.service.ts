@@ -9,6 +9,7 @@ import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { MediaTools } from '../../platform/media/ffmpeg';
 import { ImageError, sniffImageType, squareJpeg } from '../../platform/media/image';
 import type { EventBus } from '../../platform/realtime/event-bus';
+import { limiterKey, type AttemptLimiter, type LimitRule } from '../../platform/security/attempt-limiter';
 import { sendMailJob } from '../accounts/mail.jobs';
 import { confirmEmailMail, emailChangedMail } from './account.mails';
 import type { AccountRepository } from './account.repository';
@@ -38,7 +39,24 @@ export interface ProfileDeps {
   localAccounts: boolean;
   /** Signs a blob URL that browsers may cache (the same URL for a day). */
   signStable: (key: string) => Promise<string>;
+  /** Throws unless `password` is the user's own (wrong answers count against the sign-in limits). */
+  verifyPassword: (userId: string, password: string, address: string) => Promise<void>;
+  limiter: AttemptLimiter;
 }
+
+/**
+ * E-mail change requests per account: each sends a mail to an address the user typed, so a few an
+ * hour (a typo, a second try), then an hour's wait, doubling up to a day.
+ */
+export const EMAIL_CHANGE_RULE: LimitRule = {
+  name: 'email-change:user',
+  allowance: 5,
+  windowMs: 3_600_000,
+  baseBlockMs: 3_600_000,
+  maxBlockMs: 24 * 3_600_000,
+};
+export const TOO_MANY_EMAIL_CHANGES =
+  'You have asked to change your e-mail address too many times. Please wait an hour and try again.';
 
 /** The signed-in user's own profile: name, picture, e-mail address and notification channels. */
 export class ProfileService {
@@ -93,14 +111,24 @@ export class ProfileService {
 
   /**
    * Sends a link to the new address; the account keeps its address until the link is opened
-   * (within a day, by the clock), so a typo can't lock anyone out.
+   * (within a day, by the clock), so a typo can't lock anyone out. Asks for the current password
+   * and is limited per account. An address another account has gets the same answer but no mail
+   * (its link could never be used), so the form can't tell which addresses have accounts.
    */
-  async requestEmailChange(actor: Actor, email: string): Promise<{ message: string; pendingEmail: string }> {
+  async requestEmailChange(
+    actor: Actor,
+    request: { email: string; currentPassword: string },
+    address: string,
+  ): Promise<{ message: string; pendingEmail: string }> {
+    const { email } = request;
     if (!this.deps.localAccounts) throw AppError.badRequest(PROFILE_MESSAGES.emailExternal, 'EMAIL_EXTERNAL');
+    const budget = limiterKey(EMAIL_CHANGE_RULE, actor.userId);
+    await this.deps.limiter.assertAllowed([budget], TOO_MANY_EMAIL_CHANGES);
+    await this.deps.verifyPassword(actor.userId, request.currentPassword, address);
     if (email.toLowerCase() === actor.email.toLowerCase())
       throw AppError.badRequest(PROFILE_MESSAGES.emailSame, 'EMAIL_SAME');
-    if (await this.deps.repository.emailTaken(email, actor.userId))
-      throw AppError.conflict(PROFILE_MESSAGES.emailTaken, 'EMAIL_TAKEN');
+    await this.deps.limiter.recordFailure(EMAIL_CHANGE_RULE, budget);
+    const taken = await this.deps.repository.emailTaken(email, actor.userId);
     const now = this.deps.clock.now();
     const token = randomBytes(32).toString('base64url');
     await this.deps.repository.createEmailChange({
@@ -111,7 +139,7 @@ export class ProfileService {
       now,
     });
     const link = `${this.deps.publicUrl}/public/confirm-email?token=${encodeURIComponent(token)}`;
-    await this.deps.jobs.send(sendMailJob, { to: email, ...confirmEmailMail(actor.displayName, link) });
+    if (!taken) await this.deps.jobs.send(sendMailJob, { to: email, ...confirmEmailMail(actor.displayName, link) });
     await this.changed(actor.userId);
     return { message: PROFILE_MESSAGES.emailSent, pendingEmail: email };
   }

@@ -7,7 +7,8 @@ export const getMyCredits = (page: { before?: number | undefined; limit: number 
 export const updateDisplayName = (displayName: string) => call(userEndpoints.updateProfile, { body: { displayName } });
 export const setPhoto = (image: string) => call(userEndpoints.setPhoto, { body: { image } });
 export const removePhoto = () => call(userEndpoints.removePhoto);
-export const changeEmail = (email: string) => call(userEndpoints.changeEmail, { body: { email } });
+export const changeEmail = (body: { email: string; currentPassword: string }) =>
+  call(userEndpoints.changeEmail, { body });
 export const confirmEmail = (token: string) => call(userEndpoints.confirmEmail, { body: { token } });
 export const setNotifications = (body: NotificationPreferences) => call(userEndpoints.setNotifications, { body });
 export const getExports = (signal?: AbortSignal) => call(userEndpoints.exports, { signal });

@@ -1,20 +1,24 @@
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { emailChangeBody, type Me } from '@mixroom/contracts';
 import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { changeEmail } from '../api';
 import { useAccountMutation } from '../queries';
 
-/** The e-mail address, and a change that only happens once the new address confirms it. */
+/**
+ * The e-mail address, and a change that only happens once the new address confirms it. The current
+ * password is asked again, so a session left open can't move the account elsewhere.
+ */
 export function EmailField({ me }: { me: Me }) {
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ask = useAccountMutation(changeEmail);
   const submit = () => {
-    const parsed = emailChangeBody.safeParse({ email: value });
+    const parsed = emailChangeBody.safeParse({ email: value, currentPassword: password });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please enter a valid e-mail address.');
-    ask.mutate(parsed.data.email, { onSuccess: () => setOpen(false), onError: (failure) => setError(failure.message) });
+    ask.mutate(parsed.data, { onSuccess: () => setOpen(false), onError: (failure) => setError(failure.message) });
   };
   return (
     <div>
@@ -31,6 +35,7 @@ export function EmailField({ me }: { me: Me }) {
             aria-label="Change e-mail"
             onClick={() => {
               setValue('');
+              setPassword('');
               setError(null);
               setOpen(true);
             }}
@@ -64,6 +69,12 @@ export function EmailField({ me }: { me: Me }) {
               value={value}
               onChange={(event) => setValue(event.currentTarget.value)}
               data-autofocus
+            />
+            <PasswordInput
+              label="Current password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpen(false)}>
