@@ -13,6 +13,7 @@ import type { JobQueue } from '../platform/jobs/job-queue';
 import type { Outbox } from '../platform/jobs/outbox';
 import type { EventBus } from '../platform/realtime/event-bus';
 import type { TokenSigner } from '../platform/secrets/token-signer';
+import type { TempSpace } from '../platform/temp/temp-space';
 import type { Logger } from 'pino';
 import type { UserDataContribution } from './user-data';
 
@@ -29,6 +30,8 @@ export interface CoreDeps {
   clock: Clock;
   faults: FaultPoints;
   tokens: TokenSigner;
+  /** Temporary files under DATA_DIR/tmp, swept at start. */
+  temp: TempSpace;
   /** Storage-area facts for access decisions, and the policies built on them. */
   facts: ItemAccessRepository;
   items: ItemPolicy;

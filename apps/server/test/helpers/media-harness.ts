@@ -13,6 +13,7 @@ import { systemClock, type Clock } from '../../src/platform/clock/clock';
 import { DiskBlobStore } from '../../src/platform/blob/disk-blob-store';
 import { UrlSigner } from '../../src/platform/blob/url-signer';
 import { locateMediaTools } from '../../src/platform/media/ffmpeg';
+import { TempSpace } from '../../src/platform/temp/temp-space';
 import { MediaService } from '../../src/modules/storage/media/media.service';
 import { systemTicker, type Ticker } from '../../src/modules/storage/media/processing-heartbeat';
 import type { StorageEvents } from '../../src/modules/storage/storage.events';
@@ -58,7 +59,8 @@ export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticke
   const projectOf = {
     find: async (id: string) => (await db.db.select().from(projects).where(eq(projects.id, id)))[0] ?? null,
   };
-  const media = new MediaService(versionsRepo, projectOf, blobs, locateMediaTools({}), events, 600, {
+  const temp = TempSpace.open(join(dataDir, 'tmp'));
+  const media = new MediaService(versionsRepo, projectOf, blobs, locateMediaTools({}), events, temp, 600, {
     clock: runtime.clock ?? systemClock,
     ticker: runtime.ticker ?? systemTicker,
   });

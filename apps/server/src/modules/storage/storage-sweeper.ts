@@ -51,4 +51,26 @@ export class StorageSweeper {
     if (stalled.length > 0) await this.deps.outbox.flush();
     return { requeued: stalled.length, dropped: abandoned.length };
   }
+
+  /**
+   * Queues again, at once, the media jobs this node's previous process was running when it died
+   * (found by their work folders at start): without it they would wait for the heartbeat to go
+   * stale, minutes during which a version shows ready without its playback preview.
+   */
+  async requeueInterrupted(versionIds: string[], log?: Logger): Promise<number> {
+    let requeued = 0;
+    for (const id of versionIds) {
+      const version = await this.deps.versions.find(id);
+      // Gone, finished, or marked corrupt by the time the node is back: nothing to take up.
+      if (!version || version.progress >= 100 || !['processing', 'ready'].includes(version.status)) continue;
+      await this.deps.unitOfWork(async (tx) => {
+        await this.deps.versions.update(id, { processingHeartbeatAt: this.deps.clock.now() }, tx);
+        await this.deps.outbox.job(tx, processVersionJob, { versionId: id });
+      });
+      log?.warn({ versionId: id }, 'processing interrupted by a restart: queued again');
+      requeued += 1;
+    }
+    if (requeued > 0) await this.deps.outbox.flush();
+    return requeued;
+  }
 }

@@ -13,6 +13,7 @@ import { CatalogService } from './catalog.service';
 import { GroupsRepository } from './folders/groups.repository';
 import { GroupsService } from './folders/groups.service';
 import { mediaJobs } from './media/media.jobs';
+import { interruptedVersionIds } from './media/media-work';
 import { MediaService } from './media/media.service';
 import { ProjectsRepository } from './projects/projects.repository';
 import { ProjectsService, type ProjectsServiceDeps } from './projects/projects.service';
@@ -109,7 +110,15 @@ export function createStorageModule(
   const anyAreaProjects = {
     find: async (id: string) => (await projectsRepo.find(id)) ?? transferProjects.find(id),
   };
-  const media = new MediaService(versions, anyAreaProjects, core.blobs, deps.mediaTools, events, signTtlSeconds);
+  const media = new MediaService(
+    versions,
+    anyAreaProjects,
+    core.blobs,
+    deps.mediaTools,
+    events,
+    core.temp,
+    signTtlSeconds,
+  );
   const attachments = new AttachmentsService({
     projects,
     projectsRepo,
@@ -169,5 +178,9 @@ export function createStorageModule(
     jobs,
     services: { groups, projects, trash, search, zip, media, attachments, catalog, presenter, sweeper, usage },
     userData: storageUserData(new UserDataRepository(db), core.outbox),
+    // Media jobs the previous process of this node left mid-way are queued again at once.
+    onStart: async () => {
+      await sweeper.requeueInterrupted(interruptedVersionIds(core.temp.leftovers), core.log);
+    },
   };
 }

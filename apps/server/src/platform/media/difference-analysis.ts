@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { tracked } from './tool-processes';
+import { toolCommand, tracked } from './tool-processes';
 import type { Readable } from 'node:stream';
 import { ANALYSIS, DifferenceMeter, findOffset, fractionalTaps, monoOf } from './difference-lane';
 import { MediaError, type MediaTools } from './ffmpeg';
@@ -63,12 +63,11 @@ export class PcmReader {
 function decodeForAnalysis(tools: MediaTools, input: string) {
   const child = tracked(
     spawn(
-      tools.ffmpeg,
-      [
+      ...toolCommand(tools.ffmpeg, [
         ...['-hide_banner', '-nostats', '-loglevel', 'error', '-i', input, '-map', '0:a:0'],
         ...['-ac', String(ANALYSIS.channels), '-ar', String(ANALYSIS.sampleRate)],
         ...['-af', `lowpass=f=${ANALYSIS.bandHz},lowpass=f=${ANALYSIS.bandHz}`, '-f', 's16le', 'pipe:1'],
-      ],
+      ]),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     ),
   );

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { PeakAccumulator, type PeakBins } from './peaks';
-import { tracked } from './tool-processes';
+import { toolCommand, tracked } from './tool-processes';
 
 export interface MediaTools {
   ffmpeg: string;
@@ -79,7 +79,7 @@ export class MediaError extends Error {
 
 function run(binary: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = tracked(spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = tracked(spawn(...toolCommand(binary, args), { stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -200,7 +200,7 @@ export async function measureLoudness(tools: MediaTools, input: string): Promise
     'null',
     '-',
   ];
-  const child = tracked(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const child = tracked(spawn(...toolCommand(tools.ffmpeg, args), { stdio: ['ignore', 'ignore', 'pipe'] }));
   runInBackground(child);
   const run = await collect(child);
   if (run.code !== 0) throw failure(run, 'The loudness could not be measured.');
@@ -269,7 +269,7 @@ export async function decodePeaks(
   const args = [...firstAudioOf(input), '-ac', '1', '-f', 's16le', 'pipe:1'];
   if (options.previewPath) args.push('-map', '0:a:0', ...lossyPreviewOptions(options), '-y', options.previewPath);
   args.push('-progress', 'pipe:3');
-  const child = tracked(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] }));
+  const child = tracked(spawn(...toolCommand(tools.ffmpeg, args), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] }));
   const peaks = new PeakAccumulator(options.sampleRate);
   child.stdout!.on('data', (chunk: Buffer) => peaks.push(chunk));
   const run = await collect(child, (text) => {
@@ -293,7 +293,7 @@ export async function encodeLossyPreview(
   media: { sampleRate: number; channels: number },
 ): Promise<void> {
   const args = [...firstAudioOf(input), ...lossyPreviewOptions(media), '-y', output];
-  const child = tracked(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const child = tracked(spawn(...toolCommand(tools.ffmpeg, args), { stdio: ['ignore', 'ignore', 'pipe'] }));
   runInBackground(child);
   const run = await collect(child);
   if (run.code !== 0) throw failure(run, 'The preview could not be encoded.');
@@ -323,7 +323,9 @@ export async function renderSpectrogram(
     '-y',
     output,
   ];
-  const run = await collect(tracked(spawn(tools.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] })));
+  const run = await collect(
+    tracked(spawn(...toolCommand(tools.ffmpeg, args), { stdio: ['ignore', 'ignore', 'pipe'] })),
+  );
   if (run.code !== 0)
     throw new MediaError(run.stderrTail.trim().split('\n').pop() || 'The spectrogram could not be rendered.');
 }

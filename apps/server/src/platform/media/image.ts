@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { tracked } from './tool-processes';
+import { toolCommand, tracked } from './tool-processes';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,7 @@ export class ImageError extends Error {}
 
 function run(binary: string, args: string[]): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = tracked(spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = tracked(spawn(...toolCommand(binary, args), { stdio: ['ignore', 'pipe', 'pipe'] }));
     const out: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => out.push(d));

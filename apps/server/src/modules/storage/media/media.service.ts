@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { isAudioExtension } from '@mixroom/shared';
@@ -30,7 +28,9 @@ import {
 import { readFileRange, readWavLayout, scanWavPeaks } from '../../../platform/media/wav-peaks';
 import { analyzeDifference, type DifferenceResult } from '../../../platform/media/difference-analysis';
 import { renderWaveformThumbnail } from '../../../platform/media/png';
+import type { TempSpace } from '../../../platform/temp/temp-space';
 import { lossyPreviewKeyOf } from './playback';
+import { workFolderPrefix } from './media-work';
 import { startHeartbeat, systemTicker, type Ticker } from './processing-heartbeat';
 import type { ProjectsRepository } from '../projects/projects.repository';
 import type { StorageEvents } from '../storage.events';
@@ -55,6 +55,8 @@ export class MediaService {
     private readonly blobs: BlobStore,
     private readonly tools: MediaTools,
     private readonly events: StorageEvents,
+    /** Where the job's files are made: under DATA_DIR, so a crash leaves them to the next start's sweep. */
+    private readonly temp: TempSpace,
     private readonly signTtlSeconds: number,
     private readonly runtime: { clock: Clock; ticker: Ticker } = { clock: systemClock, ticker: systemTicker },
   ) {}
@@ -89,7 +91,7 @@ export class MediaService {
   }
 
   private async renderSpectrogram(version: VersionRow, key: string): Promise<void> {
-    const output = join(tmpdir(), `mixroom-spectrogram-${randomUUID()}.png`);
+    const output = this.temp.file('spectrogram.png');
     try {
       await renderSpectrogram(this.tools, await this.input(version), output);
       await this.blobs.put(key, createReadStream(output), 'image/png');
@@ -200,26 +202,30 @@ export class MediaService {
       await announce(100, 'ready');
       return;
     }
+    // The folder marks the job as under way: left behind by a crash, it has the job queued again at start.
+    const work = await this.temp.folder(workFolderPrefix(versionId));
     const stopHeartbeat = await startHeartbeat((at) => this.versions.touchHeartbeat(versionId, at), {
       ...this.runtime,
       onError: (error) => context.log.warn({ versionId, err: error }, 'processing heartbeat not recorded'),
     });
     try {
-      const reviewable = await this.reviewPhase(version, context, announce);
-      if (reviewable) await this.backgroundPhase(version, reviewable, context, announce);
+      const reviewable = await this.reviewPhase(version, work, context, announce);
+      if (reviewable) await this.backgroundPhase(version, reviewable, work, context, announce);
     } finally {
       stopHeartbeat();
+      await this.temp.remove(work);
     }
   }
 
   /** Probe, peaks, thumbnail and integrity: what a review needs. Null when the version is corrupt. */
   private async reviewPhase(
     version: VersionRow,
+    work: string,
     context: Pick<JobContext, 'log'>,
     announce: (progress: number, status: VersionRow['status']) => Promise<void>,
   ): Promise<Reviewable | null> {
     const versionId = version.id;
-    const previewPath = join(tmpdir(), `mixroom-preview-${randomUUID()}.m4a`);
+    const previewPath = join(work, 'preview.m4a');
     try {
       const input = await this.input(version);
       const media = await probe(this.tools, input);
@@ -303,12 +309,13 @@ export class MediaService {
   private async backgroundPhase(
     version: VersionRow,
     { input, media, loudness, needsLossyPreview }: Reviewable,
+    work: string,
     context: Pick<JobContext, 'log'>,
     announce: (progress: number, status: VersionRow['status']) => Promise<void>,
   ): Promise<void> {
     const versionId = version.id;
     if (needsLossyPreview) {
-      const key = await this.storeLossyPreview(version, input, media).catch((error: unknown) => {
+      const key = await this.storeLossyPreview(version, input, media, work).catch((error: unknown) => {
         context.log.warn(
           { versionId, err: error },
           'lossy preview failed; playback without downloads stays unavailable',
@@ -343,13 +350,7 @@ export class MediaService {
       try {
         const media = version.media as Pick<ProbeResult, 'sampleRate' | 'channels'> | null;
         // A browser preview made for the original is lossy AAC already.
-        const key =
-          version.previewKey ??
-          (await this.storeLossyPreview(
-            version,
-            await this.input(version),
-            media ?? { sampleRate: 48000, channels: 2 },
-          ));
+        const key = version.previewKey ?? (await this.backfillLossyPreview(version, media));
         await this.versions.update(version.id, { lossyPreviewKey: key });
         made++;
       } catch (error) {
@@ -359,12 +360,30 @@ export class MediaService {
     return made;
   }
 
+  private async backfillLossyPreview(
+    version: VersionRow,
+    media: Pick<ProbeResult, 'sampleRate' | 'channels'> | null,
+  ): Promise<string> {
+    const work = await this.temp.folder('lossy-backfill');
+    try {
+      return await this.storeLossyPreview(
+        version,
+        await this.input(version),
+        media ?? { sampleRate: 48000, channels: 2 },
+        work,
+      );
+    } finally {
+      await this.temp.remove(work);
+    }
+  }
+
   private async storeLossyPreview(
     version: VersionRow,
     input: string,
     media: Pick<ProbeResult, 'sampleRate' | 'channels'>,
+    work: string,
   ): Promise<string> {
-    const output = join(tmpdir(), `mixroom-lossy-${randomUUID()}.m4a`);
+    const output = join(work, 'lossy.m4a');
     try {
       await encodeLossyPreview(this.tools, input, output, media);
       const key = lossyPreviewKeyOf(version);
