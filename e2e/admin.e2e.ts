@@ -65,7 +65,7 @@ describe('/admin', () => {
     for (const text of ['No store account', 'No Live Room codes', 'No Live Streaming Room codes', 'No live trial'])
       await operator.getByText(text, { exact: true }).waitFor();
     await operator.getByRole('textbox', { name: 'Plan' }).click();
-    await operator.getByRole('option', { name: 'Studio (STUDIO)' }).click();
+    await operator.getByRole('option', { name: 'Studio', exact: true }).click();
     await operator.getByRole('button', { name: 'Grant' }).click();
     await operator.getByText('Studio granted to Ana Mixer').waitFor();
     await screenshot(operator, 'admin-users-1440');

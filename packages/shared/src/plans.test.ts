@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS, UNLIMITED, isGrantActive, mergePlans, storageLimitBytes } from './plans';
 
+describe('the plan table', () => {
+  it('names every plan apart, as the product lists them (the two Live plans too)', () => {
+    expect(Object.values(PLANS).map((plan) => plan.name)).toEqual([
+      'Free',
+      'Essential',
+      'Studio',
+      'Live Basic',
+      'Live Premium',
+    ]);
+  });
+});
+
 describe('mergePlans', () => {
   it('gives Free limits to a user without plans', () => {
     expect(mergePlans([])).toEqual(PLANS.FREE.limits);

@@ -180,7 +180,7 @@ export const PLANS: Record<PlanSku, Plan> = {
   },
   LIVE_BASIC: {
     sku: 'LIVE_BASIC',
-    name: 'Live',
+    name: 'Live Basic',
     priceCents: 790,
     description: 'Live streaming only.',
     annualPriceCents: annualPrice(790),
@@ -189,7 +189,7 @@ export const PLANS: Record<PlanSku, Plan> = {
   },
   LIVE_PREMIUM: {
     sku: 'LIVE_PREMIUM',
-    name: 'Live',
+    name: 'Live Premium',
     priceCents: 790,
     description: 'Live streaming only, with broadcast.',
     annualPriceCents: annualPrice(790),

@@ -53,7 +53,7 @@ export function UserPlans({ user }: { user: AdminUser }) {
           placeholder="Choose a plan"
           value={sku}
           onChange={(value) => setSku(value as PlanSku | null)}
-          data={PLAN_SKUS.filter((s) => s !== 'FREE').map((s) => ({ value: s, label: `${PLANS[s].name} (${s})` }))}
+          data={PLAN_SKUS.filter((s) => s !== 'FREE').map((s) => ({ value: s, label: PLANS[s].name }))}
           w={190}
         />
         <TextInput
