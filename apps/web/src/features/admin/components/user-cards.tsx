@@ -45,8 +45,8 @@ export function UserCards({
                 <Group wrap="nowrap" gap="sm">
                   <Avatar src={user.photoUrl} name={user.displayName} color="initials" size={36} radius="xl" />
                   <div style={{ flex: 1, minWidth: 0 }}>
-                    <Group gap={6} wrap="nowrap">
-                      <Text fw={600} truncate>
+                    <Group gap={6} wrap="wrap">
+                      <Text fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                         {user.displayName}
                       </Text>
                       <UserBadges user={user} />

@@ -4,6 +4,7 @@ import { Fragment } from 'react';
 import type { AdminUser } from '@mixroom/contracts';
 import { UserBadges } from './user-badges';
 import { UserDetails } from './user-details';
+import classes from './users-table.module.css';
 
 /** The grid's columns, named as the screen names them. */
 export const COLUMNS = ['photo', 'uid', 'displayName', 'email', 'name', 'phone number', 'providerId', 'authProviders'];
@@ -22,9 +23,9 @@ export function UsersTable({
 }) {
   const span = COLUMNS.length + 1;
   return (
-    <Card withBorder radius="lg" padding={0}>
+    <Card withBorder radius="lg" padding={0} className={classes.frame}>
       <ScrollArea type="auto" offsetScrollbars="x">
-        <Table highlightOnHover verticalSpacing="sm" miw={900} data-testid="users-table">
+        <Table highlightOnHover verticalSpacing="sm" horizontalSpacing={8} miw={900} data-testid="users-table">
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={40} />
@@ -77,13 +78,14 @@ export function UsersTable({
                         <Avatar src={user.photoUrl} name={user.displayName} color="initials" size={30} radius="xl" />
                       </Table.Td>
                       <Table.Td>
-                        <Text size="xs" ff="monospace" c="dimmed" maw={110} truncate title={user.uid}>
+                        <Text size="xs" ff="monospace" c="dimmed" maw={80} truncate title={user.uid}>
                           {user.uid}
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <Text size="sm" maw={180} truncate>
+                        {/* Each child at its own width: capped at half the row, a long name pushed the badge out. */}
+                        <Group gap={6} wrap="nowrap" preventGrowOverflow={false}>
+                          <Text size="sm" className={classes.whole}>
                             {user.displayName}
                           </Text>
                           <UserBadges user={user} />
@@ -95,7 +97,7 @@ export function UsersTable({
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm" maw={160} truncate>
+                        <Text size="sm" className={classes.whole}>
                           {user.name}
                         </Text>
                       </Table.Td>
@@ -106,7 +108,11 @@ export function UsersTable({
                     {expanded === user.id && (
                       <Table.Tr>
                         <Table.Td colSpan={span} p={0}>
-                          <UserDetails user={user} />
+                          <div className={classes.details}>
+                            <div className={classes.detailsPinned}>
+                              <UserDetails user={user} />
+                            </div>
+                          </div>
                         </Table.Td>
                       </Table.Tr>
                     )}
