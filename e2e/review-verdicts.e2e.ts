@@ -119,16 +119,16 @@ describe('review: resolve, verdicts, markers, A/B', () => {
 
   it('sets a verdict, shown in the picker and on the folder tile, and the folder filters by it', async () => {
     // The tile shows the latest version's verdict: v2's.
-    await page.getByRole('textbox', { name: 'Version' }).click();
+    await page.getByRole('combobox', { name: 'Version' }).click();
     await page.getByRole('option', { name: /^v2/ }).click();
     await page.waitForURL(`**/version/${projectId}/2`);
     // The address changes before v2's screen replaces v1's (a remount by version): a click before it
     // would open v1's menu, closed by the remount. The picker shows v2 once v2's screen is there.
-    await expect.poll(() => page.getByRole('textbox', { name: 'Version' }).inputValue()).toMatch(/^v2/);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Version' }).innerText()).toMatch(/^v2/);
     await page.getByTestId('verdict-menu').click();
     await page.getByRole('menuitem', { name: 'Approved' }).click();
     await expect.poll(() => page.getByTestId('verdict-menu').getAttribute('data-verdict')).toBe('approved');
-    await page.getByRole('textbox', { name: 'Version' }).click();
+    await page.getByRole('combobox', { name: 'Version' }).click();
     expect(await page.getByRole('option', { name: /^v2/ }).getByTestId('verdict').getAttribute('data-verdict')).toBe(
       'approved',
     );

@@ -1,4 +1,4 @@
-import { Anchor, Group, Select, Title } from '@mantine/core';
+import { Anchor, Group, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { ProjectItem, Version } from '@mixroom/contracts';
@@ -6,6 +6,7 @@ import { VerdictBadge } from '../../storage/components/verdict-badge';
 import { VersionMenu } from '../../storage/components/version-menu';
 import { PresenceAvatars } from './presence-avatars';
 import { VerdictMenu } from './verdict-menu';
+import { VersionPicker } from './version-picker';
 
 /** Back to the folder, the project's name, the version picker (with each verdict) and the verdict. */
 export function ReviewHeader({
@@ -18,7 +19,6 @@ export function ReviewHeader({
   version: Version;
 }) {
   const navigate = useNavigate();
-  const verdicts = new Map(versions.map((v) => [String(v.number), v.approval]));
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">
       <Group gap="sm" wrap="wrap" style={{ minWidth: 0 }}>
@@ -34,29 +34,23 @@ export function ReviewHeader({
             {item.name}
           </Title>
         </Group>
-        <Group gap="sm" wrap="nowrap">
-          <Select
-            aria-label="Version"
-            w={{ base: 150, sm: 220 }}
-            allowDeselect={false}
-            data={versions.map((v) => ({ value: String(v.number), label: `v${v.number} · ${v.name}` }))}
-            renderOption={({ option }) => (
-              <Group gap={6} wrap="nowrap" justify="space-between" w="100%">
-                <span>{option.label}</span>
-                <VerdictBadge approval={verdicts.get(option.value) ?? 'none'} size="xs" />
-              </Group>
-            )}
-            value={String(version.number)}
-            onChange={(value) => value && void navigate(`/version/${item.id}/${value}`)}
+        <Group gap="sm" wrap="wrap" style={{ minWidth: 0, maxWidth: '100%' }}>
+          <VersionPicker
+            versions={versions}
+            value={version.number}
+            onChange={(number) => void navigate(`/version/${item.id}/${number}`)}
+            badge={(v) => <VerdictBadge approval={v.approval} size="xs" />}
           />
-          <VerdictMenu version={version} canEdit={item.capabilities.canEdit} />
-          <VersionMenu
-            version={version}
-            canEdit={item.capabilities.canEdit}
-            canDownload={item.capabilities.canDownload}
-            onProjectDeleted={() => void navigate('/groups')}
-            singleFieldEditor
-          />
+          <Group gap="sm" wrap="nowrap">
+            <VerdictMenu version={version} canEdit={item.capabilities.canEdit} />
+            <VersionMenu
+              version={version}
+              canEdit={item.capabilities.canEdit}
+              canDownload={item.capabilities.canDownload}
+              onProjectDeleted={() => void navigate('/groups')}
+              singleFieldEditor
+            />
+          </Group>
         </Group>
       </Group>
       <PresenceAvatars versionId={version.id} />
