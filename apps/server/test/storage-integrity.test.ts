@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, openAsBlob, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UploadTicket } from '@mixroom/contracts';
 import { MESSAGES } from '@mixroom/shared';
+import { uploadFile } from '../../web/src/features/uploads/upload-engine';
 import { groups, projects, versions } from '../src/db/schema';
 import { TestClock } from '../src/platform/clock/clock';
 import { call } from './helpers/api';
@@ -109,6 +114,21 @@ describe('quota', () => {
     expect(own.status).toBe(201);
     for (const id of [ticket.version.id, (own.body as { version: { id: string } }).version.id])
       expect((await call(server.url, `/api/versions/${id}/cancel`, { method: 'POST', token: ana })).status).toBe(204);
+    expect((await usage(ana)).usedBytes).toBe(0);
+
+    // Its whole size must still fit when it completes: the owner filled her storage meanwhile, so it is refused.
+    const path = join(mkdtempSync(join(tmpdir(), 'mixroom-integrity-')), 'Late Stems.bin');
+    writeFileSync(path, Buffer.alloc(40 * 1024 * 1024, 3));
+    const late = (await upload(ed, 'Late Stems.bin', 40 * 1024 * 1024, folder.id)).body as UploadTicket;
+    const full = await upload(ana, 'Everything Else.wav', 15 * GB - (await usage(ana)).usedBytes - 1000);
+    expect(full.status).toBe(201);
+    const sent = uploadFile({ api: edClient.api, ticket: late, file: await openAsBlob(path) });
+    await expect(sent).rejects.toThrow(MESSAGES.storageLimit);
+    expect((await usage(ana)).usedBytes).toBe(15 * GB - 1000 - late.upload.partSize);
+    const { version } = full.body as { version: { id: string } };
+    expect((await call(server.url, `/api/versions/${version.id}/cancel`, { method: 'POST', token: ana })).status).toBe(
+      204,
+    );
     expect((await usage(ana)).usedBytes).toBe(0);
   });
 });
