@@ -6,8 +6,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_MESSAGES } from '@mixroom/shared';
 import type { UploadTicket } from '@mixroom/contracts';
-import { billingSubscriptions, memberships, uploads, users } from '../src/db/schema';
+import { adminAudit, billingSubscriptions, memberships, planGrants, uploads, users } from '../src/db/schema';
 import { WRONG_CURRENT_PASSWORD } from '../src/modules/accounts/accounts.service';
+import { DELETION_MESSAGES } from '../src/modules/users/account-deletion.service';
 import { EMAIL_CHANGE_RULE, TOO_MANY_EMAIL_CHANGES } from '../src/modules/users/profile.service';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
@@ -405,6 +406,57 @@ describe('delete account', () => {
     expect(notice.raw.replace(/=\r?\n/g, '')).toContain('leaving deleted their account');
     await mailTo('leaving@studio.test', 'Your Mixroom account was deleted');
     await expect(tokenOf('leaving@studio.test', 'signin')).rejects.toThrow();
+  });
+
+  it('asks again while a plan given by an administrator runs, and leaves the operator an audit entry without the e-mail or name', async () => {
+    const token = await tokenOf('granted@studio.test');
+    const userId = userIdOf(token);
+    const { db } = server.context.database;
+    const now = server.clock.now();
+    await db.insert(planGrants).values({
+      userId,
+      sku: 'STUDIO',
+      startsAt: new Date(now.getTime() - HOUR),
+      endsAt: new Date(now.getTime() + 30 * 24 * HOUR),
+    });
+    // What the admin area wrote when the plan was given: it names the account by its e-mail.
+    await db.insert(adminAudit).values({
+      actorLabel: 'admin@studio.test',
+      targetUserId: userId,
+      targetLabel: 'granted@studio.test',
+      action: 'plan.granted',
+      after: { sku: 'STUDIO' },
+    });
+    const first = await call(server.url, '/api/me/deletion', {
+      method: 'POST',
+      token,
+      body: { email: 'granted@studio.test' },
+    });
+    expect(first.status).toBe(409);
+    expect(first.body.error).toEqual({ code: 'PLAN_GRANTED', message: DELETION_MESSAGES.planGranted('Studio') });
+    expect((await call(server.url, '/api/me', { token })).status).toBe(200);
+    expect(await db.select().from(adminAudit).where(eq(adminAudit.actorId, userId))).toEqual([]);
+
+    const confirmed = await call(server.url, '/api/me/deletion', {
+      method: 'POST',
+      token,
+      body: { email: 'granted@studio.test', endGrantedPlans: true },
+    });
+    expect(confirmed.status).toBe(202);
+    expect(confirmed.body.message).toBe(DELETION_MESSAGES.started);
+    await waitFor(async () => (await db.select().from(users).where(eq(users.id, userId))).length === 0, {
+      what: 'the user row gone',
+      timeoutMs: 20_000,
+    });
+    const entries = await db.select().from(adminAudit).where(eq(adminAudit.targetLabel, userId));
+    expect(entries.map((e) => e.action).sort()).toEqual(['account.deleted', 'plan.granted']);
+    const deletion = entries.find((e) => e.action === 'account.deleted')!;
+    expect(deletion).toMatchObject({
+      actorLabel: userId,
+      targetLabel: userId,
+      after: { note: 'Deleted by its owner', endedGrantedPlans: ['Studio'] },
+    });
+    expect(JSON.stringify(entries)).not.toContain('granted@studio.test');
   });
 
   it('removes the "download my data" archives (copies of the files) with the account', async () => {

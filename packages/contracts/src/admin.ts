@@ -97,6 +97,8 @@ export const ADMIN_ACTIONS = [
   'credits.adjusted',
   'account.disabled',
   'account.enabled',
+  /** The user deleted their own account (the entry keeps its id, not its e-mail or name). */
+  'account.deleted',
 ] as const;
 
 export const auditEntry = z.object({

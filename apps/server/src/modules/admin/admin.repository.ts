@@ -137,7 +137,8 @@ export class AdminRepository {
   async auditPage(options: { actor?: string | undefined; target?: string | undefined; offset: number; limit: number }) {
     const filter = (id: AnyPgColumn, label: AnyPgColumn, text: string | undefined) => {
       if (!text) return undefined;
-      if (isUuid(text)) return eq(id, text.toLowerCase());
+      // An erased account's entries keep its id only in the label (the link to the row is gone).
+      if (isUuid(text)) return or(eq(id, text.toLowerCase()), eq(label, text.toLowerCase()));
       return ilike(label, `%${escapeLike(text)}%`);
     };
     const where = and(

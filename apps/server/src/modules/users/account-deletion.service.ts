@@ -23,8 +23,17 @@ export const DELETION_MESSAGES = {
   emailMismatch: 'The e-mail address you typed is not the one of your account.',
   subscriptionActive:
     'You have an active paid subscription. Cancel it in your subscription management (or wait until it ends) before deleting your account.',
-  started: 'Your account is being deleted. You have been signed out.',
+  planGranted: (plans: string) =>
+    `An administrator gave you the ${plans} plan. It ends with your account and cannot be given back to a deleted account. Delete your account anyway?`,
+  started:
+    'Your account has been deleted and you have been signed out. We are removing your files and will confirm by e-mail.',
 } as const;
+
+/** A plan an administrator gave the user, running now. */
+export interface GrantedPlan {
+  name: string;
+  endsAt: Date | null;
+}
 
 /** A job gave up on an erasure (or its node died): after this long the hourly sweep queues it again. */
 const RESUME_AFTER_MS = 3_600_000;
@@ -37,6 +46,8 @@ export interface AccountDeletionDeps {
   faults: FaultPoints;
   notifier: Notifier;
   hasRunningPaidSubscription: (userId: string) => Promise<boolean>;
+  /** Paid plans given by an administrator that run now (the user has nothing to cancel). */
+  grantedPlans: (userId: string) => Promise<GrantedPlan[]>;
   /** Ends every session and refresh token of the account at the identity provider. */
   revokeSessions: (userId: string) => Promise<unknown>;
   /** Closes the account's open sockets' topics at once. */
@@ -54,13 +65,32 @@ export interface AccountDeletionDeps {
 export class AccountDeletionService {
   constructor(private readonly deps: AccountDeletionDeps) {}
 
-  async request(actor: Actor, typedEmail: string): Promise<{ message: string }> {
-    if (typedEmail.trim().toLowerCase() !== actor.email.toLowerCase())
+  /**
+   * A paid subscription blocks deletion (the user must cancel it with the shop, or it would go on
+   * charging). A plan an administrator gave costs the user nothing and they can't end it themselves,
+   * so it does not block: the first request is answered 409 PLAN_GRANTED with what would be lost,
+   * and deletion goes ahead once the user confirms that again (`endGrantedPlans`).
+   */
+  async request(
+    actor: Actor,
+    confirmation: { email: string; endGrantedPlans?: boolean | undefined },
+  ): Promise<{ message: string }> {
+    if (confirmation.email.trim().toLowerCase() !== actor.email.toLowerCase())
       throw AppError.badRequest(DELETION_MESSAGES.emailMismatch, 'EMAIL_MISMATCH');
     if (await this.deps.hasRunningPaidSubscription(actor.userId))
       throw AppError.conflict(DELETION_MESSAGES.subscriptionActive, 'SUBSCRIPTION_ACTIVE');
+    const granted = await this.deps.grantedPlans(actor.userId);
+    if (granted.length > 0 && !confirmation.endGrantedPlans) {
+      const names = [...new Set(granted.map((g) => g.name))].join(' and ');
+      throw AppError.conflict(DELETION_MESSAGES.planGranted(names), 'PLAN_GRANTED');
+    }
     await this.deps.repository.transaction(async (tx) => {
-      if (!(await this.deps.repository.markForDeletion(tx, actor.userId, this.deps.clock.now()))) return;
+      const now = this.deps.clock.now();
+      if (!(await this.deps.repository.markForDeletion(tx, actor.userId, now))) return;
+      await this.deps.repository.recordDeletionAudit(tx, actor.userId, now, {
+        note: 'Deleted by its owner',
+        ...(granted.length ? { endedGrantedPlans: granted.map((g) => g.name) } : {}),
+      });
       await this.deps.outbox.job(tx, accountErasureJob, { userId: actor.userId });
     });
     await this.deps.revokeSessions(actor.userId);
@@ -91,6 +121,7 @@ export class AccountDeletionService {
           ),
       };
       for (const contribution of contributions) await contribution.erase?.(userId, tx, effects);
+      await this.deps.repository.pseudonymizeAudit(tx, userId);
       await this.deps.repository.deleteUser(tx, userId);
       await this.deps.outbox.job(tx, sendMailJob, { to: user.email, ...accountDeletedMail(user.displayName) });
     });

@@ -1,3 +1,4 @@
+import { PLANS, type PlanSku } from '@mixroom/shared';
 import { z } from 'zod';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { defineJob } from '../../platform/jobs/job-definition';
@@ -90,6 +91,12 @@ export function createAccountModule(
     faults: core.faults,
     notifier,
     hasRunningPaidSubscription: deps.hasRunningPaidSubscription,
+    grantedPlans: async (userId) => {
+      const now = core.clock.now();
+      return (await deps.usersRepository.grantsFor([userId]))
+        .filter((g) => g.sku !== 'FREE' && g.startsAt <= now && (!g.endsAt || g.endsAt > now))
+        .map((g) => ({ name: PLANS[g.sku as PlanSku]?.name ?? g.sku, endsAt: g.endsAt }));
+    },
     revokeSessions: deps.revokeSessions,
     signOutSockets: (userId) => core.accessChanges.forUsers([userId]),
     abortUploads: deps.abortUploads,

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database';
-import { dataExports, emailChanges, notificationPreferences, users } from '../../db/schema';
+import { adminAudit, dataExports, emailChanges, notificationPreferences, users } from '../../db/schema';
 
 export type DataExportRow = typeof dataExports.$inferSelect;
 export interface Preferences {
@@ -228,6 +228,29 @@ export class AccountRepository {
       .from(users)
       .where(and(eq(users.id, userId), isNotNull(users.deletionRequestedAt)));
     return row ?? null;
+  }
+
+  /**
+   * The operator's record of a self-deletion: the account's id and a note, never its e-mail or
+   * name. The id is kept in the labels too, since the row's links to the user go with it.
+   */
+  async recordDeletionAudit(tx: Tx, userId: string, at: Date, after: Record<string, unknown>): Promise<void> {
+    await tx.insert(adminAudit).values({
+      at,
+      actorId: userId,
+      actorLabel: userId,
+      targetUserId: userId,
+      targetLabel: userId,
+      action: 'account.deleted',
+      before: null,
+      after,
+    });
+  }
+
+  /** Earlier audit entries about the account keep its id in place of its e-mail, once it is erased. */
+  async pseudonymizeAudit(tx: Tx, userId: string): Promise<void> {
+    await tx.update(adminAudit).set({ actorLabel: userId }).where(eq(adminAudit.actorId, userId));
+    await tx.update(adminAudit).set({ targetLabel: userId }).where(eq(adminAudit.targetUserId, userId));
   }
 
   async deleteUser(tx: Tx, userId: string): Promise<void> {

@@ -53,5 +53,5 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       .header('Cache-Control', 'no-store')
       .redirect(await exports.downloadUrl(request.params.id, request.query.token), 302),
   );
-  route(app, endpoints.deleteAccount, (request) => deletion.request(requireActor(request), request.body.email));
+  route(app, endpoints.deleteAccount, (request) => deletion.request(requireActor(request), request.body));
 };

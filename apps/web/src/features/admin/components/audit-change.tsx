@@ -8,6 +8,7 @@ export const ACTION_LABELS: Record<AuditEntry['action'], string> = {
   'credits.adjusted': 'Credits adjusted',
   'account.disabled': 'Account disabled',
   'account.enabled': 'Account enabled',
+  'account.deleted': 'Account deleted by its owner',
 };
 
 const show = (value: unknown): string => {
