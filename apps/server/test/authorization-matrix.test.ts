@@ -71,8 +71,10 @@ beforeAll(async () => {
   const otherVersion = await publisher.addVersion(ticket.project.id, makeAudio('Mix 2.wav', { seconds: 1 }), 'v2');
   const outsideUpload = await publisher.upload(makeAudio('Reference.wav', { seconds: 1 }), outside.id);
   for (const projectId of [ticket.project.id, outsideUpload.ticket.project.id])
+    // A condition wait costs nothing on a quick machine; a loaded one takes well over 10 s for three versions.
     await waitFor(async () => (await publisher.project(projectId)).versions.every((v) => v.status === 'ready'), {
       what: 'processing',
+      timeoutMs: 90_000,
     });
 
   for (const actor of ['editor', 'viewer'] as const) {
