@@ -5,6 +5,7 @@ import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { storageClient } from './helpers/storage-client';
 import { transferForm } from './helpers/transfers';
+import { waitFor } from './helpers/wait-for';
 import { startTestServer, type TestServer } from './helpers/test-server';
 
 /**
@@ -315,6 +316,23 @@ describe('folder trees as deep and as large as one request may create', () => {
       body: { parentId: target },
     });
     expect(fits.status).toBe(200);
+  });
+
+  it('answers other requests while a large drop is being created', async () => {
+    const order: string[] = [];
+    const paths = Array.from({ length: 4 }, (_, i) => chain(25, `busy${i}-`));
+    const drop = call(server.url, '/api/groups/ensure', {
+      method: 'POST',
+      token,
+      body: { parentId: null, paths },
+    }).then((answer) => (order.push('drop'), answer));
+    // The drop's first folder exists: it is under way, and the health check must not wait for its end.
+    await waitFor(async () =>
+      (await storageClient(server.url, token).list(null)).items.some((item) => item.name === 'busy0-0'),
+    );
+    await fetch(`${server.url}/api/health`).then(() => order.push('health'));
+    expect((await drop).status).toBe(200);
+    expect(order).toEqual(['health', 'drop']);
   });
 
   it('refuses a drop naming more folders than one request may create', async () => {

@@ -5,7 +5,7 @@ export const FOLDER_TREE_LIMITS = {
   /** Levels of folders: a storage folder's path from its root, or a transfer's folders below it. */
   depthMax: 32,
   /** New folders one request may name (a drop, a transfer, a file request's upload). */
-  foldersPerRequestMax: 2000,
+  foldersPerRequestMax: 1000,
 } as const;
 
 export const FOLDER_TREE_MESSAGES = {

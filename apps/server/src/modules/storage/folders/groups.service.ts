@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   fileKind,
   FOLDER_TREE_LIMITS,
@@ -247,6 +248,9 @@ export class GroupsService {
       }
       let id = children.get(name);
       if (!id) {
+        // The embedded database answers within the same turn of the event loop: without a turn
+        // between folders, a large drop would hold every other request (health checks too) until done.
+        await nextTurn();
         id = (await this.create(actor, { name, parentId: parent })).id;
         children.set(name, id);
         childrenOf.set(id, new Map());
