@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,6 +154,28 @@ describe('a file shorter than recorded', { timeout: SPAWNED_TIMEOUT_MS }, () => 
     const zip = await drain(`${base}${prepared.url}`);
     expect(zip.status).toBe(200);
     expect(zip.received).toBeLessThan(zip.declared);
+    await stillServing();
+  });
+
+  it('fails a "download my data" archive whose file cannot be read, and goes on serving', async () => {
+    const { version } = await owner.upload(makeAudio('export-error.wav', { seconds: 1 }), null);
+    await waitFor(async () => (await owner.project(version.projectId)).versions[0]?.status === 'ready', {
+      timeoutMs: 90_000,
+      what: 'media processing',
+    });
+    // A directory where the file should be: the store opens it, and the read fails mid-archive.
+    const blob = blobOf(version.id);
+    rmSync(blob);
+    mkdirSync(blob);
+    const started = await call(base, '/api/me/exports', { method: 'POST', token });
+    expect(started.status).toBe(202);
+    await waitFor(
+      async () =>
+        ((await call(base, '/api/me/exports', { token })).body.exports as { id: string; status: string }[]).find(
+          (e) => e.id === started.body.id,
+        )?.status === 'failed',
+      { timeoutMs: 90_000, what: 'the export to fail' },
+    );
     await stillServing();
   });
 });
