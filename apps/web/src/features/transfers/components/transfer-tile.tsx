@@ -97,8 +97,8 @@ export function TransferTile({
           {transfer.fileCount} {transfer.fileCount === 1 ? 'file' : 'files'} · {formatBytes(transfer.size)} · sent{' '}
           {formatDate(transfer.createdAt)}
         </Text>
-        {/* The date gives way (it wraps); the avatars and the download count keep their whole width. */}
-        <Group justify="space-between" wrap="nowrap" gap="xs">
+        {/* The avatars and the download count keep their whole width: short of room they go under the date. */}
+        <Group justify="space-between" wrap="wrap" gap="xs" style={{ rowGap: 6 }}>
           {expired ? (
             <Text size="sm" c="red" fw={600} style={{ minWidth: 0 }}>
               Expired on {formatDate(transfer.expiresAt)}
