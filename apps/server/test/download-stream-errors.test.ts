@@ -71,7 +71,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('a file shorter than recorded', { timeout: SPAWNED_TIMEOUT_MS }, () => {
+describe('a file the store cannot deliver as recorded', { timeout: SPAWNED_TIMEOUT_MS }, () => {
   it('is refused when an anonymous uploader records more bytes than it sent', async () => {
     const request = await owner.api<{ link: string }>('/api/file-requests', {
       method: 'POST',
