@@ -306,7 +306,8 @@ export const fileRequestEndpoints = {
     summary: 'Assemble one file (the owner is told once every file is in)',
     params: publicRequestFileParams,
     query: uploadGrantQuery,
-    responses: { 200: version, ...publicErrors, 409: errorResponse },
+    // 413: the file no longer fits the owner's storage (a stranger's upload is checked at its full size here).
+    responses: { 200: version, ...publicErrors, 409: errorResponse, 413: errorResponse },
   }),
   session: endpoint({
     ...open,
