@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VersionDifference } from '@mixroom/contracts';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
-import { CHANGE, changedPair } from './helpers/changed-pair';
+import { bassMix, bounceOf, CHANGE, changedPair } from './helpers/changed-pair';
 import { inviteOf } from './helpers/invite';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { storageClient } from './helpers/storage-client';
@@ -98,7 +98,9 @@ describe('what changed between versions', () => {
     expect(progress).toEqual([...progress].sort((x, y) => x - y));
     const done = (await lane('vic', ids.a, ids.b)).body as unknown as VersionDifference;
     expect(done.status).toBe('ready');
+    expect(done.alignment).toBe('shifted');
     expect(Math.abs(done.offsetSeconds! - CHANGE.offsetSeconds)).toBeLessThan(0.001);
+    expect(done.everywhere).toBe(false);
     expect(done.regions).toHaveLength(1);
     expect(Math.abs(done.regions[0]!.start - CHANGE.start)).toBeLessThanOrEqual(0.25);
     expect(Math.abs(done.regions[0]!.end - CHANGE.end)).toBeLessThanOrEqual(0.25);
@@ -114,6 +116,27 @@ describe('what changed between versions', () => {
       token: tokens.get('ed')!,
     });
     expect((strict.body as unknown as VersionDifference).regions).toEqual([]);
+  });
+
+  it('two bounces from sample 0, B quieter and brighter throughout: no offset claimed, the change said as one over the whole file', async () => {
+    const a = bassMix();
+    const b = bounceOf(a, 'Bass mix mastered.wav', 'volume=-1.8dB,highshelf=f=8000:g=4');
+    const { ticket } = await as('ana').upload(a, folderId);
+    await as('ana').addVersion(ticket.project.id, b, 'Quieter, brighter');
+    const [first, second] = (await ready(ticket.project.id, 2)).sort((x, y) => x.number - y.number);
+    const done = await waitFor(
+      async () => {
+        const body = (await lane('ana', first!.id, second!.id)).body as unknown as VersionDifference;
+        return body.status === 'ready' ? body : null;
+      },
+      { what: 'the lane', timeoutMs: 90_000 },
+    );
+    expect(done.alignment).not.toBe('shifted');
+    expect(done.offsetSeconds).toBeNull();
+    expect(done.everywhere).toBe(true);
+    expect(Math.abs(done.overall!.levelDb - -1.8)).toBeLessThanOrEqual(0.2);
+    expect(done.overall!.bands.at(-1)).toMatchObject({ fromHz: 8000, db: expect.any(Number) });
+    expect(done.overall!.bands.at(-1)!.db).toBeGreaterThan(1.5);
   });
 
   it('against a reference track of another project the actor sees; never one they cannot see', async () => {

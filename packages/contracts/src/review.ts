@@ -46,8 +46,23 @@ export const differenceResponse = z
     status: z.enum(['pending', 'ready', 'failed']),
     progress: z.number(),
     error: z.string().nullable(),
-    /** How much later B starts than A (negative: earlier), found by cross-correlation. */
+    /**
+     * How much later B starts than A (negative: earlier), found by cross-correlation; null unless
+     * `alignment` is 'shifted'. A claim is made only when it is sure: 'in-sync' when B starts within
+     * a few samples of A, 'unsure' when no offset stands out (periodic material, unrelated audio)
+     * and the two were compared as they start.
+     */
     offsetSeconds: z.number().nullable(),
+    alignment: z.enum(['shifted', 'in-sync', 'unsure']),
+    /** Whether the changed regions cover (nearly) the whole file: then `overall` says how, in one phrase. */
+    everywhere: z.boolean(),
+    /** B's level against A's over the whole file and, per band, how much more or less B has beyond it. */
+    overall: z
+      .object({
+        levelDb: z.number(),
+        bands: z.array(z.object({ fromHz: z.number(), toHz: z.number(), db: z.number() })),
+      })
+      .nullable(),
     windowSeconds: z.number().nullable(),
     levels: z.array(z.number()),
     thresholdDb: z.number(),

@@ -56,7 +56,7 @@ export class DifferenceRepository {
 
   async finish(
     pair: DifferencePair,
-    result: { offsetSeconds: number; windowSeconds: number; levels: Buffer },
+    result: { offsetSeconds: number | null; overall: unknown; windowSeconds: number; levels: Buffer },
     at: Date,
   ): Promise<void> {
     await this.db

@@ -8,7 +8,15 @@ import type { Clock } from '../../platform/clock/clock';
 import type { Actor } from '../../platform/identity/actor';
 import type { JobContext } from '../../platform/jobs/job-definition';
 import type { Outbox } from '../../platform/jobs/outbox';
-import { changedRegions, decodeLevels, encodeLevels, poolLevels } from '../../platform/media/difference-lane';
+import type { OverallDifference } from '../../platform/media/band-levels';
+import {
+  ANALYSIS,
+  changedRegions,
+  decodeLevels,
+  encodeLevels,
+  poolLevels,
+  type ChangedRegion,
+} from '../../platform/media/difference-lane';
 import { MediaError } from '../../platform/media/ffmpeg';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { MediaService } from '../storage/media/media.service';
@@ -17,6 +25,8 @@ import { computeDifferenceJob } from './review.jobs';
 
 /** A pending lane not touched for this long belongs to a job that died with its node: queued again. */
 const STALE_MS = 15 * 60_000;
+/** Changed regions covering this much of A's timeline are one change everywhere, said in words. */
+const EVERYWHERE_FRACTION = 0.9;
 
 export interface DifferenceServiceDeps {
   policy: ItemPolicy;
@@ -48,7 +58,10 @@ export class DifferenceService {
     let row = await this.deps.differences.find(pair);
     const now = this.deps.clock.now();
     const stale = row?.status === 'pending' && now.getTime() - row.updatedAt.getTime() > STALE_MS;
-    if (!row || stale || (row.status === 'failed' && query.retry === 'true')) {
+    // A lane kept from before offsets were checked (and the whole-file comparison measured) may
+    // claim a wrong offset: it is computed again.
+    const outdated = row?.status === 'ready' && row.overall === null;
+    if (!row || stale || outdated || (row.status === 'failed' && query.retry === 'true')) {
       await this.queue(pair, row?.status ?? null, now);
       row = await this.deps.differences.find(pair);
     }
@@ -98,10 +111,15 @@ export class DifferenceService {
       });
       // Either version deleted meanwhile took the row with it.
       if (!result) return;
+      context.log.info(
+        { ...pair, offsetSeconds: result.offsetSeconds, margin: result.margin, correlation: result.correlation },
+        'difference lane aligned',
+      );
       await this.deps.differences.finish(
         pair,
         {
           offsetSeconds: result.offsetSeconds,
+          overall: result.overall,
           windowSeconds: result.windowSeconds,
           levels: encodeLevels(result.levels),
         },
@@ -136,17 +154,33 @@ function present(row: DifferenceRow, query: DifferenceQuery): VersionDifference 
   const ready = row.status === 'ready' && row.levels && row.windowSeconds;
   const levels = ready ? decodeLevels(row.levels!) : null;
   const pooled = levels ? poolLevels(levels, row.windowSeconds!, DIFFERENCE_LANE.maxPoints) : null;
+  const regions = levels ? changedRegions(levels, row.windowSeconds!, query.thresholdDb, query.minSeconds) : [];
+  const alignment = alignmentOf(ready ? row.offsetSeconds : null);
   return {
     versionId: row.versionId,
     otherVersionId: row.otherVersionId,
     status: row.status,
     progress: row.progress,
     error: row.error,
-    offsetSeconds: ready ? row.offsetSeconds : null,
+    offsetSeconds: alignment === 'shifted' ? row.offsetSeconds : null,
+    alignment,
+    everywhere: levels ? coversEverything(regions, levels.length * row.windowSeconds!) : false,
+    overall: ready ? ((row.overall as OverallDifference | null) ?? null) : null,
     windowSeconds: pooled?.windowSeconds ?? null,
     levels: pooled?.levels ?? [],
     thresholdDb: query.thresholdDb,
     minSeconds: query.minSeconds,
-    regions: levels ? changedRegions(levels, row.windowSeconds!, query.thresholdDb, query.minSeconds) : [],
+    regions,
   };
+}
+
+/** What may be said of B's start: only an offset found for sure, and only one bigger than a few samples. */
+function alignmentOf(offsetSeconds: number | null): VersionDifference['alignment'] {
+  if (offsetSeconds === null) return 'unsure';
+  return Math.abs(offsetSeconds) < ANALYSIS.syncSeconds ? 'in-sync' : 'shifted';
+}
+
+function coversEverything(regions: ChangedRegion[], seconds: number): boolean {
+  const changed = regions.reduce((sum, region) => sum + region.end - region.start, 0);
+  return seconds > 0 && changed >= EVERYWHERE_FRACTION * seconds;
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { toolCommand, tracked } from './tool-processes';
 import type { Readable } from 'node:stream';
+import { bandLevels, overallDifference, type OverallDifference } from './band-levels';
 import { ANALYSIS, DifferenceMeter, findOffset, fractionalTaps, monoOf } from './difference-lane';
 import { MediaError, type MediaTools } from './ffmpeg';
 
@@ -96,8 +97,13 @@ function decodeForAnalysis(tools: MediaTools, input: string) {
 }
 
 export interface DifferenceResult {
-  /** How much later B starts than A, in seconds. */
-  offsetSeconds: number;
+  /** How much later B starts than A, in seconds; null when that could not be found for sure. */
+  offsetSeconds: number | null;
+  /** The alignment's evidence: its correlation peak over the best other peak, and how alike A and B are there. */
+  margin: number;
+  correlation: number;
+  /** B's level and tilt against A's over the whole file, at full bandwidth. */
+  overall: OverallDifference;
   windowSeconds: number;
   levels: Float32Array;
 }
@@ -115,10 +121,20 @@ export async function analyzeDifference(
   const rate = ANALYSIS.sampleRate;
   const a = decodeForAnalysis(tools, inputs.a);
   const b = decodeForAnalysis(tools, inputs.b);
+  // The spectra are read by their own decoders meanwhile; a failure surfaces when they are awaited.
+  const spectra = Promise.all([
+    bandLevels(tools, inputs.a, options.durationSeconds),
+    bandLevels(tools, inputs.b, options.durationSeconds),
+  ]);
+  spectra.catch(() => undefined);
   try {
     const head = (ANALYSIS.alignSeconds + ANALYSIS.maxOffsetSeconds) * rate;
     const [headA, headB] = [await a.reader.read(head), await b.reader.read(head)];
-    const { lag, fraction } = findOffset(monoOf(headA), monoOf(headB), ANALYSIS.maxOffsetSeconds * rate);
+    const { lag, fraction, sure, margin, correlation } = findOffset(
+      monoOf(headA),
+      monoOf(headB),
+      ANALYSIS.maxOffsetSeconds * rate,
+    );
     a.reader.unread(headA);
     b.reader.unread(headB);
     // B is read from H − 1 frames before its aligned position: the filter reads around each frame.
@@ -148,7 +164,15 @@ export async function analyzeDifference(
     // B may run on past A's end: what follows is not on A's timeline.
     b.stop();
     await b.exited;
-    return { offsetSeconds: (lag + fraction) / rate, windowSeconds: ANALYSIS.windowSeconds, levels: meter.finish() };
+    const [spectrumA, spectrumB] = await spectra;
+    return {
+      offsetSeconds: sure ? (lag + fraction) / rate : null,
+      margin,
+      correlation,
+      overall: overallDifference(spectrumA, spectrumB),
+      windowSeconds: ANALYSIS.windowSeconds,
+      levels: meter.finish(),
+    };
   } finally {
     a.stop();
     b.stop();

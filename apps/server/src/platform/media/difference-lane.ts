@@ -18,6 +18,23 @@ export const ANALYSIS = {
   refineFrames: 8,
   /** Below this normalized correlation at the best lag, the two are not the same recording. */
   minCorrelation: 0.3,
+  /**
+   * How far above every other peak (outside `peakExclusionSeconds` around it) the best one must
+   * stand for its lag to be believed. Periodic material (a held bass note, a looped bar) has peaks
+   * a period apart of nearly the same height: picking one of them was the "24.2 ms" claim on two
+   * bounces that started together (one period of a 41 Hz low E).
+   */
+  minPeakMargin: 3,
+  peakExclusionSeconds: 0.002,
+  /**
+   * The plain correlation's other peaks (a period away on periodic material) are tried at full
+   * rate too: A − B must leave at most this fraction of what it leaves at the best of them. Two
+   * renderings of a held note match as well one period over: no offset is told then.
+   */
+  maxResidualRatio: 0.5,
+  otherCandidates: 4,
+  /** An offset this small (a few samples at 44.1 or 48 kHz) is "starts in sync", not a shift to tell. */
+  syncSeconds: 0.0001,
   /** Half the taps of the fractional-delay filter that lines B up between samples. */
   halfTaps: 16,
   /** The stretch of the opening on which the fraction of a sample is searched. */
@@ -27,7 +44,7 @@ export const ANALYSIS = {
 } as const;
 
 /** In-place iterative radix-2 FFT (`inverse` unscaled). `re.length` must be a power of two. */
-function fft(re: Float64Array, im: Float64Array, inverse = false): void {
+export function fft(re: Float64Array, im: Float64Array, inverse = false): void {
   const n = re.length;
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
@@ -89,16 +106,29 @@ function normalizedAt(a: Float32Array, b: Float32Array, lag: number): number {
   return ea > 0 && eb > 0 ? dot / Math.sqrt(ea * eb) : 0;
 }
 
+export interface Alignment {
+  /** Whole frames at the analysis rate: b[n + lag] ≈ a[n] (positive when B starts later). */
+  lag: number;
+  fraction: number;
+  /** Normalized correlation of A and B at the lag (−1…1). */
+  correlation: number;
+  /** The best whitened correlation peak over the best other one (Infinity when there is no other). */
+  margin: number;
+  /** Whether the lag can be told as B's offset: a clear peak of the same recording. */
+  sure: boolean;
+}
+
+/** Compared as they start: what is used when no offset can be found for sure. */
+const AS_THEY_START = { lag: 0, fraction: 0, sure: false } as const;
+
 /**
- * The lag (in frames) at which `b` lines up with `a` (b[n + lag] ≈ a[n]; positive when B starts
- * later), within ±maxLag: a cross-correlation by FFT at a quarter of the rate, refined sample by
- * sample around it, then to a fraction of a sample. Silence finds lag 0.
+ * The lag (in frames) at which `b` lines up with `a`, within ±maxLag, and whether it is sure: a
+ * whitened cross-correlation (each frequency weighted alike, so a loud bass note's period does not
+ * outvote everything else) by FFT at a quarter of the rate, refined sample by sample around its
+ * peak, then to a fraction of a sample. When the peak does not stand clearly above every other
+ * (periodic material), or the two are not the same recording, the answer is lag 0, not sure.
  */
-export function findOffset(
-  a: Float32Array,
-  b: Float32Array,
-  maxLag: number,
-): { lag: number; fraction: number; correlation: number } {
+export function findOffset(a: Float32Array, b: Float32Array, maxLag: number): Alignment {
   const factor = ANALYSIS.coarseFactor;
   const ca = decimate(a, factor);
   const cb = decimate(b, factor);
@@ -113,37 +143,111 @@ export function findOffset(
   fft(ar, ai);
   fft(br, bi);
   // conj(A)·B: its inverse is Σ a[n]·b[n+k], lag k at index k (negative lags wrap to the end).
+  const magnitudes = new Float64Array(size);
   for (let i = 0; i < size; i++) {
     const re = ar[i]! * br[i]! + ai[i]! * bi[i]!;
     const im = ar[i]! * bi[i]! - ai[i]! * br[i]!;
     ar[i] = re;
     ai[i] = im;
+    magnitudes[i] = Math.hypot(re, im);
+  }
+  // The plain correlation, kept to find the lags periodic material would also fit.
+  br.set(ar);
+  bi.set(ai);
+  fft(br, bi, true);
+  // Whitened (the phase transform): every bin counts alike, floored at a tenth of the median bin
+  // (not the mean, which a few loud tones own) so bins with next to nothing in them add no noise.
+  const floor = 0.1 * magnitudes.sort()[size >> 1]!;
+  if (floor === 0) return { ...AS_THEY_START, correlation: 0, margin: 0 };
+  for (let i = 0; i < size; i++) {
+    const weight = 1 / (Math.hypot(ar[i]!, ai[i]!) + floor);
+    ar[i]! *= weight;
+    ai[i]! *= weight;
   }
   fft(ar, ai, true);
   const coarseMax = Math.floor(maxLag / factor);
+  const whitened = (k: number) => ar[k >= 0 ? k : size + k]!;
+  const plain = (k: number) => br[k >= 0 ? k : size + k]!;
   let best = 0;
-  let bestValue = 0;
-  for (let k = -coarseMax; k <= coarseMax; k++) {
-    const value = ar[k >= 0 ? k : size + k]!;
-    if (value > bestValue) {
-      bestValue = value;
-      best = k;
-    }
+  for (let k = -coarseMax; k <= coarseMax; k++) if (whitened(k) > whitened(best)) best = k;
+  if (whitened(best) <= 0) return { ...AS_THEY_START, correlation: 0, margin: 0 };
+  const exclusion = Math.ceil((ANALYSIS.peakExclusionSeconds * ANALYSIS.sampleRate) / factor);
+  let other = 0;
+  for (let k = -coarseMax; k <= coarseMax; k++)
+    if (Math.abs(k - best) > exclusion) other = Math.max(other, whitened(k));
+  const margin = other > 0 ? whitened(best) / other : Infinity;
+
+  const { lag, correlation } = refineLag(a, b, best * factor, maxLag);
+  // Unrelated audio (a reference track of another song) lines up nowhere: it is compared as it starts.
+  if (correlation < ANALYSIS.minCorrelation || margin < ANALYSIS.minPeakMargin)
+    return { ...AS_THEY_START, correlation, margin };
+  const fraction = refineFraction(a, b, lag);
+  const residual = medianResidual(a, b, lag, fraction);
+  for (const k of topPeaks(plain, coarseMax, best, exclusion, ANALYSIS.otherCandidates)) {
+    const other = refineLag(a, b, k * factor, maxLag).lag;
+    const alternative = medianResidual(a, b, other, refineFraction(a, b, other));
+    if (residual > ANALYSIS.maxResidualRatio * alternative) return { ...AS_THEY_START, correlation, margin };
   }
-  if (bestValue <= 0) return { lag: 0, fraction: 0, correlation: 0 };
-  const around = best * factor;
-  const scores = new Map<number, number>();
+  return { lag, fraction, correlation, margin, sure: true };
+}
+
+/**
+ * What of A the best-scaled B read at `lag + fraction` leaves unexplained (1 − ρ²), per quarter
+ * second of the opening, the median of them: neither a level change everywhere nor a change in a
+ * few places (what the lane is for) counts against a lag.
+ */
+function medianResidual(a: Float32Array, b: Float32Array, lag: number, fraction: number): number {
+  const half = ANALYSIS.halfTaps;
+  const taps = fractionalTaps(fraction);
+  const window = ANALYSIS.sampleRate / 4;
+  const from = Math.max(half, half - lag);
+  const to = Math.min(a.length, b.length - lag - half);
+  const ratios: number[] = [];
+  for (let start = from; start + window <= to; start += window) {
+    let ea = 0;
+    let eb = 0;
+    let dot = 0;
+    for (let n = start; n < start + window; n++) {
+      let y = 0;
+      const base = n + lag - half + 1;
+      for (let j = 0; j < taps.length; j++) y += taps[j]! * b[base + j]!;
+      const x = a[n]!;
+      ea += x * x;
+      eb += y * y;
+      dot += x * y;
+    }
+    if (ea > 0 && eb > 0) ratios.push(Math.max(0, 1 - (dot * dot) / (ea * eb)));
+  }
+  if (ratios.length === 0) return 1;
+  ratios.sort((x, y) => x - y);
+  return ratios[ratios.length >> 1]!;
+}
+
+/** The lag within ±refineFrames of `around` where the normalized correlation is highest. */
+function refineLag(a: Float32Array, b: Float32Array, around: number, maxLag: number) {
   let lag = around;
+  let correlation = -Infinity;
   for (let k = around - ANALYSIS.refineFrames; k <= around + ANALYSIS.refineFrames; k++) {
     if (Math.abs(k) > maxLag) continue;
     const score = normalizedAt(a, b, k);
-    scores.set(k, score);
-    if (score > (scores.get(lag) ?? -Infinity)) lag = k;
+    if (score > correlation) [lag, correlation] = [k, score];
   }
-  const correlation = scores.get(lag) ?? 0;
-  // Unrelated audio (a reference track of another song) lines up nowhere: it is compared as it starts.
-  if (correlation < ANALYSIS.minCorrelation) return { lag: 0, fraction: 0, correlation };
-  return { lag, fraction: refineFraction(a, b, lag), correlation };
+  return { lag, correlation: Number.isFinite(correlation) ? correlation : 0 };
+}
+
+/** The `count` highest local maxima of `value` over ±max, none within `exclusion` of `skip` or of each other. */
+function topPeaks(value: (k: number) => number, max: number, skip: number, exclusion: number, count: number) {
+  const peaks: number[] = [];
+  for (let k = -max + 1; k < max; k++)
+    if (value(k) > 0 && value(k) >= value(k - 1) && value(k) > value(k + 1) && Math.abs(k - skip) > exclusion)
+      peaks.push(k);
+  peaks.sort((x, y) => value(y) - value(x));
+  const chosen: number[] = [];
+  for (const k of peaks) {
+    if (chosen.length === count) break;
+    if (chosen.every((c) => Math.abs(c - k) > exclusion)) chosen.push(k);
+  }
+  return chosen;
 }
 
 /**

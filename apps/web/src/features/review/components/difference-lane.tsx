@@ -5,6 +5,7 @@ import type { DifferenceRegion, VersionDifference } from '@mixroom/contracts';
 import { DIFFERENCE_LANE } from '@mixroom/shared';
 import { ApiError } from '../../../lib/api-client';
 import { reviewApi } from '../api';
+import { describeAlignment, describeEverywhere } from '../difference-summary';
 import { usePlayer } from '../hooks/use-player';
 import { reviewKeys, useDifference } from '../queries';
 import { formatPrecise } from '../time-format';
@@ -111,19 +112,27 @@ export function DifferenceLane({
   );
 }
 
-/** How many regions, how far B was shifted, and the first few regions as buttons. */
+/**
+ * How many regions and, only when the server is sure of it, how B lines up; a change covering the
+ * whole file is said in words (its level and tilt) instead of as one region as long as the file.
+ */
 function Summary({ data, onSeek }: { data: VersionDifference; onSeek: (region: DifferenceRegion) => void }) {
-  const offsetMs = (data.offsetSeconds ?? 0) * 1000;
-  const shift =
-    Math.abs(offsetMs) < 0.05
-      ? 'starts in sync'
-      : `lined up ${Math.abs(offsetMs).toFixed(1)} ms ${offsetMs > 0 ? 'later' : 'earlier'}`;
+  const alignment = describeAlignment(data);
+  const withAlignment = (text: string) => (alignment ? `${text} · ${alignment}` : text);
+  if (data.everywhere)
+    return (
+      <Group gap={6} wrap="wrap" data-testid="difference-status" data-status="ready">
+        <Text size="xs" c="#a9a3c9" data-testid="difference-everywhere">
+          {withAlignment(describeEverywhere(data.overall))}
+        </Text>
+      </Group>
+    );
   return (
     <Group gap={6} wrap="wrap" data-testid="difference-status" data-status="ready">
       <Text size="xs" c="#a9a3c9">
         {data.regions.length === 0
-          ? `No audible difference (B ${shift})`
-          : `${data.regions.length} changed ${data.regions.length === 1 ? 'region' : 'regions'} · B ${shift}`}
+          ? `No audible difference${alignment ? ` (${alignment})` : ''}`
+          : withAlignment(`${data.regions.length} changed ${data.regions.length === 1 ? 'region' : 'regions'}`)}
       </Text>
       {data.regions.slice(0, LISTED).map((region) => (
         <Button
