@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELETION_MESSAGES } from '../apps/server/src/modules/users/account-deletion.service';
 import { call } from '../apps/server/test/helpers/api';
 import { makeAudio } from '../apps/server/test/helpers/audio';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
@@ -109,10 +110,61 @@ describe('/settings', () => {
     await screenshot(page, 'settings-account-390-delete', { fullPage: false });
     await confirm.click();
     await page.waitForURL((url) => url.pathname.startsWith('/public'));
+    // The landing page says what happened, once.
+    await page.getByRole('status').getByText(DELETION_MESSAGES.started).waitFor();
+    await screenshot(page, 'settings-account-390-deleted', { fullPage: false });
     expect((await call(server.url, '/api/me', { token: boToken })).status).toBe(401);
     await expect
       .poll(() => existsSync(files), { timeout: 20_000, message: 'the account’s files are removed' })
       .toBe(false);
+    await page.reload();
+    await page.getByRole('button', { name: 'Get started' }).first().waitFor();
+    expect(await page.getByText(DELETION_MESSAGES.started).count()).toBe(0);
+    await context.close();
+  });
+
+  it('asks for the current password to change the e-mail, and confirms again before ending a plan an administrator gave', async () => {
+    const cy = { email: 'cy@settings.test', password: 'cy-plays-bass-lines', displayName: 'Cy Bass' };
+    const cyToken = (await signInThroughOidc(server.url, cy)).access_token;
+    const cyId = ((await call(server.url, '/api/me', { token: cyToken })).body as { id: string }).id;
+    const admin = (
+      await signInThroughOidc(server.url, { email: 'admin@settings.test', password: 'admin-password-long' })
+    ).access_token;
+    const granted = await call(server.url, `/api/admin/users/${cyId}/plans`, {
+      method: 'POST',
+      token: admin,
+      body: { sku: 'ESSENTIAL' },
+    });
+    expect(granted.status).toBe(201);
+
+    const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+    const page = await context.newPage();
+    await signInAt(page, server.url, '/settings', cy);
+    await page.getByRole('button', { name: 'Change e-mail' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change e-mail' });
+    await dialog.getByLabel('New e-mail').fill('cy.new@settings.test');
+    await dialog.getByRole('button', { name: 'Send link' }).click();
+    await dialog.getByText('Please enter your current password.').waitFor();
+    await dialog.getByLabel('Current password').fill('not-my-password');
+    await dialog.getByRole('button', { name: 'Send link' }).click();
+    await dialog.getByText('Your current password is not correct.').waitFor();
+    await screenshot(page, 'settings-email-420-password', { fullPage: false });
+    await dialog.getByLabel('Current password').fill(cy.password);
+    await dialog.getByRole('button', { name: 'Send link' }).click();
+    await page.getByText('Waiting for you to confirm cy.new@settings.test').waitFor();
+
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await page.getByLabel('Your e-mail').fill(cy.email);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByText(DELETION_MESSAGES.planGranted('Essential')).waitFor();
+    await screenshot(page, 'settings-delete-420-granted-plan', { fullPage: false });
+    // Nothing is deleted until the second confirmation.
+    expect((await call(server.url, '/api/me', { token: cyToken })).status).toBe(200);
+    await page.getByRole('button', { name: 'Delete account and plan' }).click();
+    await page.waitForURL((url) => url.pathname === '/public/landing');
+    await page.getByRole('status').getByText(DELETION_MESSAGES.started).waitFor();
+    await screenshot(page, 'settings-delete-420-landing', { fullPage: false });
+    expect((await call(server.url, '/api/me', { token: cyToken })).status).toBe(401);
     await context.close();
   });
 });

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Box,
   Button,
@@ -22,7 +23,9 @@ import {
   IconShare,
   IconWand,
 } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { takeFarewell } from '../lib/auth/farewell-notice';
 import { PLANS, type PlanSku } from '@mixroom/shared';
 import { Logo } from '../components/logo';
 import { useAuth } from '../lib/auth/auth-context';
@@ -68,9 +71,18 @@ const PRICED: PlanSku[] = ['FREE', 'ESSENTIAL', 'STUDIO', 'LIVE_PREMIUM'];
 /** The public landing page: what Mixroom does, for whom, and what it costs. */
 export function LandingPage({ embedded = false }: { embedded?: boolean }) {
   const { user, signIn } = useAuth();
+  // Read once per visit: after an account deletion, the page says the account is gone.
+  const [farewell] = useState(takeFarewell);
   const start = () => void signIn({ screen: 'signup' });
   return (
     <Box>
+      {farewell && (
+        <Container size="lg" pt="md">
+          <Alert color="teal" variant="light" icon={<IconCheck size={18} />} title="Account deleted" role="status">
+            {farewell}
+          </Alert>
+        </Container>
+      )}
       {!embedded && (
         <Container size="lg" py="md">
           <Group justify="space-between">

@@ -13,4 +13,5 @@ export const confirmEmail = (token: string) => call(userEndpoints.confirmEmail, 
 export const setNotifications = (body: NotificationPreferences) => call(userEndpoints.setNotifications, { body });
 export const getExports = (signal?: AbortSignal) => call(userEndpoints.exports, { signal });
 export const startExport = () => call(userEndpoints.startExport);
-export const deleteAccount = (email: string) => call(userEndpoints.deleteAccount, { body: { email } });
+export const deleteAccount = (body: { email: string; endGrantedPlans?: boolean }) =>
+  call(userEndpoints.deleteAccount, { body });

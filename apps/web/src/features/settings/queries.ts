@@ -31,11 +31,15 @@ export function useMyExports() {
   });
 }
 
-/** A change to my account: the answer is the new me (or the caches of me refresh). */
-export function useAccountMutation<T, R>(mutate: (input: T) => Promise<R>) {
+/**
+ * A change to my account: the answer is the new me (or the caches of me refresh). `silent` when
+ * the form shows the error itself (no second toast of the same words).
+ */
+export function useAccountMutation<T, R>(mutate: (input: T) => Promise<R>, options: { silent?: boolean } = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: mutate,
+    meta: options.silent ? { silent: true } : undefined,
     onSuccess: (result) => {
       if (result && typeof result === 'object' && 'entitlements' in result) client.setQueryData(userKeys.me(), result);
       void client.invalidateQueries({ queryKey: userKeys.me() });

@@ -8,9 +8,10 @@ export interface AuthState {
   signIn: (options?: { screen?: 'signin' | 'signup'; returnTo?: string }) => Promise<void>;
   /**
    * Signs out after the spec's confirmation; `confirm: false` for session expiry. `reason: 'disabled'`
-   * when an administrator disabled the account: the sign-in page then says so.
+   * when an administrator disabled the account: the sign-in page then says so. `reason: 'deleted'`
+   * after the user deleted the account: the landing page then shows `message`.
    */
-  signOut: (options?: { confirm?: boolean; reason?: 'disabled' }) => void;
+  signOut: (options?: { confirm?: boolean; reason?: 'disabled' | 'deleted'; message?: string }) => void;
   completeSignIn: () => Promise<string>;
 }
 

@@ -9,6 +9,7 @@ import { api, setTokenSource } from '../api-client';
 import { notify } from '../notify';
 import { AuthContext, type AuthState } from './auth-context';
 import { createUserManager, isUsable, takeReturnTo } from './auth-client';
+import { leaveFarewell } from './farewell-notice';
 
 /**
  * Owns the OIDC session: reads the stored user, renews it silently with the refresh token, checks
@@ -62,9 +63,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [manager]);
 
   const endSession = useCallback(
-    async (current: User | null, reason?: 'disabled') => {
+    async (current: User | null, reason?: 'disabled' | 'deleted', message?: string) => {
       queryClient.clear();
       setUser(null);
+      if (reason === 'deleted') {
+        // The deletion already ended every session of the account: only the tab's copy is left.
+        await manager?.removeUser().catch(() => undefined);
+        localStorage.clear();
+        sessionStorage.clear();
+        leaveFarewell(message ?? '');
+        window.location.assign('/public/landing');
+        return;
+      }
       if (reason === 'disabled') {
         // The server already ended every session of the account: nothing to revoke, only to say why.
         await manager?.removeUser().catch(() => undefined);
@@ -109,9 +119,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!manager) return;
         await manager.signinRedirect({ state: { returnTo: returnTo ?? null }, extraQueryParams: { screen } });
       },
-      signOut: ({ confirm = true, reason } = {}) => {
+      signOut: ({ confirm = true, reason, message } = {}) => {
         if (!confirm) {
-          void endSession(user, reason);
+          void endSession(user, reason, message);
           return;
         }
         modals.openConfirmModal({

@@ -9,7 +9,8 @@ import { useAccountMutation } from '../queries';
 
 /**
  * Delete account: typing the e-mail confirms; while a paid subscription runs the server refuses and
- * the dialog offers the subscription management instead.
+ * the dialog offers the subscription management instead. A plan an administrator gave does not
+ * block it: the server says what ends with the account, and a second confirmation goes ahead.
  */
 export function DeleteAccountCard({ me }: { me: Me }) {
   const { signOut } = useAuth();
@@ -17,18 +18,23 @@ export function DeleteAccountCard({ me }: { me: Me }) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [blocked, setBlocked] = useState<string | null>(null);
-  const remove = useAccountMutation(deleteAccount);
+  const [granted, setGranted] = useState<string | null>(null);
+  const remove = useAccountMutation(deleteAccount, { silent: true });
   const manageUrl =
     me.entitlements.subscriptions.find((s) => s.manageUrl)?.manageUrl ?? me.entitlements.billing.shopUrl ?? null;
   const matches = typed.trim().toLowerCase() === me.email.toLowerCase();
-  const submit = () =>
-    remove.mutate(typed, {
-      onSuccess: () => signOut({ confirm: false }),
-      onError: (failure) => {
-        if (failure instanceof ApiError && failure.code === 'SUBSCRIPTION_ACTIVE') setBlocked(failure.message);
-        else setError(failure.message);
+  const submit = (endGrantedPlans = false) =>
+    remove.mutate(
+      { email: typed, ...(endGrantedPlans ? { endGrantedPlans } : {}) },
+      {
+        onSuccess: (answer) => signOut({ confirm: false, reason: 'deleted', message: answer.message }),
+        onError: (failure) => {
+          if (failure instanceof ApiError && failure.code === 'SUBSCRIPTION_ACTIVE') setBlocked(failure.message);
+          else if (failure instanceof ApiError && failure.code === 'PLAN_GRANTED') setGranted(failure.message);
+          else setError(failure.message);
+        },
       },
-    });
+    );
   return (
     <Card withBorder radius="lg" padding="lg" style={{ borderColor: 'var(--mantine-color-red-9)' }}>
       <Group justify="space-between" wrap="wrap" gap="md">
@@ -49,6 +55,7 @@ export function DeleteAccountCard({ me }: { me: Me }) {
             setTyped('');
             setError(null);
             setBlocked(null);
+            setGranted(null);
             setOpen(true);
           }}
         >
@@ -68,6 +75,20 @@ export function DeleteAccountCard({ me }: { me: Me }) {
                   Manage subscription
                 </Button>
               )}
+            </Group>
+          </Stack>
+        ) : granted ? (
+          <Stack>
+            <Alert color="orange" title="Your plan ends with your account">
+              {granted}
+            </Alert>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpen(false)}>
+                Keep my account
+              </Button>
+              <Button color="red" loading={remove.isPending} onClick={() => submit(true)}>
+                Delete account and plan
+              </Button>
             </Group>
           </Stack>
         ) : (

@@ -14,7 +14,7 @@ export function EmailField({ me }: { me: Me }) {
   const [value, setValue] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const ask = useAccountMutation(changeEmail);
+  const ask = useAccountMutation(changeEmail, { silent: true });
   const submit = () => {
     const parsed = emailChangeBody.safeParse({ email: value, currentPassword: password });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please enter a valid e-mail address.');
