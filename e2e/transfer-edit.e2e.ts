@@ -114,6 +114,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   page = await context.newPage();
+  await signInAt(page, server.url, '/transfer', account);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -122,7 +123,7 @@ afterAll(async () => {
 
 describe('transfers as a Free user finds them', () => {
   it('keeps a paid duration chosen, locked, and says so on Transfer; the Activities panel names each file and leaves the form clear', async () => {
-    await signInAt(page, server.url, '/transfer', account);
+    await page.goto(`${server.url}/transfer`);
     const transferButton = page.getByRole('button', { name: 'Transfer', exact: true });
     await transferButton.waitFor();
 
@@ -195,11 +196,11 @@ describe('transfers as a Free user finds them', () => {
     expect(await page.getByTestId('activity').count()).toBe(0);
   }, 120_000);
 
-  it('shows the whole download count on a tile with recipient avatars, wide and narrow', async () => {
+  it('shows the whole download count on a tile with recipient avatars, wide and narrow (a small phone too)', async () => {
     await page.goto(`${server.url}/transfer/history`);
     const tile = page.locator(`[data-testid="transfer-tile"][data-name="${sent.name}"]`);
     const count = tile.getByTestId('download-count');
-    for (const width of [1440, 420]) {
+    for (const width of [1440, 420, 360]) {
       await page.setViewportSize({ width, height: 900 });
       await tile.getByTestId('recipients').waitFor();
       expect(await count.innerText()).toBe('12');
