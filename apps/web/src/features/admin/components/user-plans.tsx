@@ -24,7 +24,8 @@ export function UserPlans({ user }: { user: AdminUser }) {
       {!plans.some((p) => p.active) && <Text size="sm">No plans (Free)</Text>}
       {plans.map((p) => (
         <Group key={p.id} gap="xs" wrap="nowrap">
-          <Badge variant="light" color={p.active ? 'teal' : 'gray'}>
+          {/* The plan's whole name: the dates beside it wrap instead. */}
+          <Badge variant="light" color={p.active ? 'teal' : 'gray'} style={{ flexShrink: 0, minWidth: 'max-content' }}>
             {PLANS[p.sku].name}
           </Badge>
           <Text size="xs" c="dimmed">
