@@ -64,7 +64,7 @@ describe('sign-out', () => {
   let cookies: Cookies;
 
   beforeAll(async () => {
-    ({ tokens, cookies } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-1' }, 'signup'));
+    ({ tokens, cookies } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'signup'));
   });
 
   it('asks before signing out when the request does not come from the app', async () => {
@@ -117,7 +117,7 @@ describe('sign-out', () => {
   });
 
   it('revokes through the revocation endpoint as the web app does on sign-out', async () => {
-    const { tokens: web } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-1' }, 'login');
+    const { tokens: web } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
     const revoked = await fetch(`${server.url}/oidc/token/revocation`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -150,7 +150,7 @@ describe('password reset and revokeAllGrants', () => {
     new Set(existsSync(join(server.dataDir, 'outbox')) ? readdirSync(join(server.dataDir, 'outbox')) : []);
 
   it('refuses every old refresh token after a password reset', async () => {
-    const account = { email: 'bob@sessions.test', password: 'bob-sessions-1' };
+    const account = { email: 'bob@sessions.test', password: 'bob-sessions-tango-1' };
     const laptop = (await signIn(account, 'signup')).tokens;
     const phone = (await signIn(account, 'login')).tokens;
     const renewal = await tryRefresh(server.url, laptop.refresh_token!);
@@ -164,18 +164,18 @@ describe('password reset and revokeAllGrants', () => {
     const token = await waitFor(() => resetTokenFor(account.email, before), { what: 'the reset mail' });
     const reset = await call(server.url, '/api/auth/password-reset/confirm', {
       method: 'POST',
-      body: { token, password: 'bob-sessions-2' },
+      body: { token, password: 'bob-sessions-tango-2' },
     });
     expect(reset.status).toBe(200);
 
     expect(await tryRefresh(server.url, phone.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
     expect(await tryRefresh(server.url, laptopRefresh)).toEqual({ status: 400, error: 'invalid_grant' });
-    const next = await signIn({ email: account.email, password: 'bob-sessions-2' }, 'login');
+    const next = await signIn({ email: account.email, password: 'bob-sessions-tango-2' }, 'login');
     expect((await me(next.tokens.access_token)).status).toBe(200);
   });
 
   it('lets other services end all of a user’s sessions (an administrator disabling the account)', async () => {
-    const { tokens } = await signIn({ email: 'cy@sessions.test', password: 'cy-sessions-1' }, 'signup');
+    const { tokens } = await signIn({ email: 'cy@sessions.test', password: 'cy-sessions-tango-1' }, 'signup');
     await server.context.services.accounts!.revokeAllGrants(subjectOf(tokens.access_token));
     expect(await tryRefresh(server.url, tokens.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
   });

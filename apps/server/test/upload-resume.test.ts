@@ -45,7 +45,8 @@ describe('an upload interrupted by the server dying', { timeout: SPAWNED_TIMEOUT
     };
 
     let server = await start();
-    const token = (await signInThroughOidc(base, { email: 'long@upload.test', password: 'long-upload' })).access_token;
+    const token = (await signInThroughOidc(base, { email: 'long@upload.test', password: 'long-upload-tango-5' }))
+      .access_token;
     const client = storageClient(base, token);
     const file = await openAsBlob(source);
     const ticket = await client.api<UploadTicket>('/api/projects/upload', {
