@@ -33,6 +33,10 @@ export const ANALYSIS = {
    */
   maxResidualRatio: 0.5,
   otherCandidates: 4,
+  /** The stretch of the opening the lags are weighed on (a change in a few places stays a minority of it). */
+  weighSeconds: 8,
+  /** The stretch an alternative lag's fraction of a sample is searched on: it only has to be fair to it. */
+  alternativeFractionSeconds: 1,
   /** An offset this small (a few samples at 44.1 or 48 kHz) is "starts in sync", not a shift to tell. */
   syncSeconds: 0.0001,
   /** Half the taps of the fractional-delay filter that lines B up between samples. */
@@ -134,40 +138,45 @@ export function findOffset(a: Float32Array, b: Float32Array, maxLag: number): Al
   const cb = decimate(b, factor);
   let size = 1;
   while (size < ca.length + cb.length) size <<= 1;
-  const ar = new Float64Array(size);
-  const ai = new Float64Array(size);
-  const br = new Float64Array(size);
-  const bi = new Float64Array(size);
-  ar.set(ca);
-  br.set(cb);
-  fft(ar, ai);
-  fft(br, bi);
+  // Both real signals in one complex FFT (A as the real part, B as the imaginary), both real
+  // correlations out of one inverse (the plain one as the real part, the whitened one as the imaginary).
+  const zr = new Float64Array(size);
+  const zi = new Float64Array(size);
+  zr.set(ca);
+  zi.set(cb);
+  fft(zr, zi);
   // conj(A)·B: its inverse is Σ a[n]·b[n+k], lag k at index k (negative lags wrap to the end).
+  const gr = new Float64Array(size);
+  const gi = new Float64Array(size);
   const magnitudes = new Float64Array(size);
   for (let i = 0; i < size; i++) {
-    const re = ar[i]! * br[i]! + ai[i]! * bi[i]!;
-    const im = ar[i]! * bi[i]! - ai[i]! * br[i]!;
-    ar[i] = re;
-    ai[i] = im;
-    magnitudes[i] = Math.hypot(re, im);
+    const j = (size - i) % size;
+    // A = (Z[i] + conj Z[−i]) / 2, B = (Z[i] − conj Z[−i]) / 2i.
+    const ar = (zr[i]! + zr[j]!) / 2;
+    const ai = (zi[i]! - zi[j]!) / 2;
+    const br = (zi[i]! + zi[j]!) / 2;
+    const bi = (zr[j]! - zr[i]!) / 2;
+    gr[i] = ar * br + ai * bi;
+    gi[i] = ar * bi - ai * br;
+    magnitudes[i] = Math.sqrt(gr[i]! * gr[i]! + gi[i]! * gi[i]!);
   }
-  // The plain correlation, kept to find the lags periodic material would also fit.
-  br.set(ar);
-  bi.set(ai);
-  fft(br, bi, true);
   // Whitened (the phase transform): every bin counts alike, floored at a tenth of the median bin
   // (not the mean, which a few loud tones own) so bins with next to nothing in them add no noise.
-  const floor = 0.1 * magnitudes.sort()[size >> 1]!;
+  const floor = 0.1 * magnitudes.slice().sort()[size >> 1]!;
   if (floor === 0) return { ...AS_THEY_START, correlation: 0, margin: 0 };
+  // G + i·wG, w the whitening weight: the plain correlation comes back as the real part (kept to
+  // find the lags periodic material would also fit), the whitened one as the imaginary part.
   for (let i = 0; i < size; i++) {
-    const weight = 1 / (Math.hypot(ar[i]!, ai[i]!) + floor);
-    ar[i]! *= weight;
-    ai[i]! *= weight;
+    const weight = 1 / (magnitudes[i]! + floor);
+    const re = gr[i]!;
+    const im = gi[i]!;
+    zr[i] = re - weight * im;
+    zi[i] = im + weight * re;
   }
-  fft(ar, ai, true);
+  fft(zr, zi, true);
   const coarseMax = Math.floor(maxLag / factor);
-  const whitened = (k: number) => ar[k >= 0 ? k : size + k]!;
-  const plain = (k: number) => br[k >= 0 ? k : size + k]!;
+  const whitened = (k: number) => zi[k >= 0 ? k : size + k]!;
+  const plain = (k: number) => zr[k >= 0 ? k : size + k]!;
   let best = 0;
   for (let k = -coarseMax; k <= coarseMax; k++) if (whitened(k) > whitened(best)) best = k;
   if (whitened(best) <= 0) return { ...AS_THEY_START, correlation: 0, margin: 0 };
@@ -182,10 +191,13 @@ export function findOffset(a: Float32Array, b: Float32Array, maxLag: number): Al
   if (correlation < ANALYSIS.minCorrelation || margin < ANALYSIS.minPeakMargin)
     return { ...AS_THEY_START, correlation, margin };
   const fraction = refineFraction(a, b, lag);
-  const residual = medianResidual(a, b, lag, fraction);
+  // Weighed on a stretch of the opening: enough quarter seconds for a median, a bounded cost.
+  const opening = a.subarray(0, ANALYSIS.weighSeconds * ANALYSIS.sampleRate);
+  const residual = medianResidual(opening, b, lag, fraction);
   for (const k of topPeaks(plain, coarseMax, best, exclusion, ANALYSIS.otherCandidates)) {
-    const other = refineLag(a, b, k * factor, maxLag).lag;
-    const alternative = medianResidual(a, b, other, refineFraction(a, b, other));
+    const other = refineLag(opening, b, k * factor, maxLag).lag;
+    const otherFraction = refineFraction(opening, b, other, ANALYSIS.alternativeFractionSeconds);
+    const alternative = medianResidual(opening, b, other, otherFraction);
     if (residual > ANALYSIS.maxResidualRatio * alternative) return { ...AS_THEY_START, correlation, margin };
   }
   return { lag, fraction, correlation, margin, sure: true };
@@ -275,10 +287,10 @@ export function fractionalTaps(fraction: number): Float32Array {
  * steadily away from the true offset). Bounces shifted by a few samples at 44.1 or 48 kHz land
  * between samples at the analysis rate, and an uncorrected fraction reads as a difference.
  */
-function refineFraction(a: Float32Array, b: Float32Array, lag: number): number {
+function refineFraction(a: Float32Array, b: Float32Array, lag: number, seconds: number = ANALYSIS.fractionSeconds) {
   const half = ANALYSIS.halfTaps;
   const from = Math.max(half, half - lag);
-  const to = Math.min(a.length, b.length - lag - half, from + ANALYSIS.fractionSeconds * ANALYSIS.sampleRate);
+  const to = Math.min(a.length, b.length - lag - half, from + seconds * ANALYSIS.sampleRate);
   if (to - from < ANALYSIS.sampleRate / 10) return 0;
   const residual = (fraction: number) => {
     const taps = fractionalTaps(fraction);
