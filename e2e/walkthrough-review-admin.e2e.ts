@@ -205,7 +205,9 @@ describe('the admin grid as users find it', () => {
     await page.getByRole('option', { name: 'Live Premium' }).click();
     await page.getByRole('button', { name: 'Grant' }).click();
     await page.getByText(`Live Premium granted to ${operator.displayName}`).waitFor();
-    await page.getByTestId('user-details').getByText('Live Premium', { exact: true }).waitFor();
+    const granted = page.getByTestId('user-details').getByText('Live Premium', { exact: true });
+    await granted.waitFor();
+    expect(await whole(granted)).toBe(true);
     expect(await columnWidths()).toEqual(before);
     await screenshot(page, 'walkthrough-admin-1440', { fullPage: false });
   });
