@@ -57,11 +57,15 @@ export function uniquePath(taken: Set<string>, path: string): string {
   taken.add(candidate.toLowerCase());
   return candidate;
 }
-/** A name safe as one path segment in any unzip tool: no separators, controls, bidi marks or dot-only names. */
-const safeName = (name: string) => {
+/**
+ * A name safe as one path segment in any unzip tool: no separators, controls, bidi marks, and no
+ * segment of dots and spaces only (". ." would read as a parent folder to some tools); names stored
+ * before the name rule refused them still reach archives, so the archive cleans them too.
+ */
+export const safeName = (name: string) => {
   const cleaned = name.replace(/[/\\:*?"<>|\p{Cc}\p{Cf}]/gu, '_').trim();
   if (cleaned === '') return 'untitled';
-  return /^\.+$/.test(cleaned) ? `${cleaned.replaceAll('.', '_')}_` : cleaned;
+  return /^[.\s]+$/.test(cleaned) ? `${cleaned.replace(/[.\s]/g, '_')}_` : cleaned;
 };
 
 /**
