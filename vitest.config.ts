@@ -27,6 +27,9 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A page answers in milliseconds on a quiet machine, but the suite also runs while other
+          // work loads both cores: polls wait for their condition up to 15 s unless they say otherwise.
+          expect: { poll: { timeout: 15_000 } },
           pool: 'forks',
           fileParallelism: false,
           isolate: false,

@@ -87,7 +87,7 @@ describe('the embedded data directory', { timeout: SPAWNED_TIMEOUT_MS }, () => {
     const port = await freePort();
     const crashed = spawnServer({ DATA_DIR: dataDir, PORT: String(port) });
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok, {
-      timeoutMs: 60_000,
+      timeoutMs: 80_000,
       what: 'first start',
     });
     crashed.child.kill('SIGKILL');
@@ -95,7 +95,7 @@ describe('the embedded data directory', { timeout: SPAWNED_TIMEOUT_MS }, () => {
 
     const next = spawnServer({ DATA_DIR: dataDir, PORT: String(port) });
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok, {
-      timeoutMs: 60_000,
+      timeoutMs: 80_000,
       what: 'restart after a crash',
     });
     next.child.kill('SIGTERM');
