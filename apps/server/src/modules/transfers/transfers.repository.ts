@@ -83,11 +83,6 @@ export class TransfersRepository {
     return row ?? null;
   }
 
-  async findByToken(token: string): Promise<TransferRow | null> {
-    const [row] = await this.db.select().from(transfers).where(eq(transfers.token, token));
-    return row ?? null;
-  }
-
   /** The owner's sent transfers (flag NONE), newest first, matching `q` on the name or a recipient. */
   async listSent(publisherId: string, q: string | undefined): Promise<TransferRow[]> {
     const search = q
