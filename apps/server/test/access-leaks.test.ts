@@ -6,6 +6,7 @@ import { makeAudio } from './helpers/audio';
 import { inviteOf } from './helpers/invite';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { storageClient } from './helpers/storage-client';
+import { systemClock } from '../src/platform/clock/clock';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 import { connectRealtime } from './helpers/ws-client';
@@ -48,8 +49,8 @@ const revoked = (messages: ServerMessage[], topic: string) =>
 const commentTexts = (socket: Awaited<ReturnType<typeof socketOf>>) =>
   socket.events().flatMap((e) => (e.type === 'comment.changed' && e.data.comment ? [e.data.comment.text] : []));
 
-/** The real time, moved forward while a test checks what a signed URL answers later on. */
-const clock = { aheadMs: 0, now: () => new Date(Date.now() + clock.aheadMs) };
+/** The real time, moved forward while a test checks what a signed URL answers later on (timers stay real). */
+const clock = { ...systemClock, aheadMs: 0, now: () => new Date(Date.now() + clock.aheadMs) };
 /** Short signed URLs (the least allowed), so a test moves past one without outliving bearer tokens. */
 const SIGNED_URL_TTL_SECONDS = 30;
 
