@@ -3,8 +3,8 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { exactLength } from '../../platform/blob/exact-length';
+import { parseRange } from '../../platform/blob/range';
 import { uniquePath, type ZipEntry } from '../storage/downloads/zip.service';
-import { parseRange } from './http-range';
 import type { TransferAccessService } from './transfer-access.service';
 import type { TransfersRepository } from './transfers.repository';
 

@@ -25,4 +25,15 @@ describe('parseRange', () => {
     expect(parseRange('bytes=0-1,5-6', 1000)).toBeNull();
     expect(parseRange('bytes=-', 1000)).toBeNull();
   });
+
+  // Transfers serve their files through this parser too (a transfer's download with a Range header).
+  it('reads the ranges a transfer download asks for, on a small file', () => {
+    expect(parseRange(undefined, 100)).toBeNull();
+    expect(parseRange('bytes=10-19', 100)).toEqual({ start: 10, end: 19 });
+    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=-5', 100)).toEqual({ start: 95, end: 99 });
+    expect(parseRange('bytes=50-500', 100)).toEqual({ start: 50, end: 99 });
+    expect(parseRange('bytes=100-', 100)).toBe('unsatisfiable');
+    expect(parseRange('bytes=20-10', 100)).toBe('unsatisfiable');
+  });
 });
