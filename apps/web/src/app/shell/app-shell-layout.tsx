@@ -8,6 +8,7 @@ import { JoinRequestDialog } from '../../features/sharing/components/join-reques
 import { Logo } from '../../components/logo';
 import { useMe } from '../../features/users/queries';
 import { RealtimeProvider } from '../../lib/realtime/realtime-provider';
+import { REALTIME_HANDLERS } from '../realtime-handlers';
 import { NavGroup } from './nav-group';
 import { NAV_ITEMS } from './nav-items';
 import { NotificationsBell } from './notifications-bell';
@@ -36,7 +37,7 @@ export function AppShellLayout() {
   const isActive = (to: string) => pathname === to || (to !== '/' && pathname.startsWith(`${to}/`));
 
   return (
-    <RealtimeProvider userId={me?.id ?? null} isAdmin={me?.capabilities.admin ?? false}>
+    <RealtimeProvider userId={me?.id ?? null} isAdmin={me?.capabilities.admin ?? false} handlers={REALTIME_HANDLERS}>
       <AppShell
         header={{ height: 60 }}
         navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }}
