@@ -1,17 +1,7 @@
 import type { AdminUser, AuditEntry } from '@mixroom/contracts';
 import { ADMIN_ACTIONS } from '@mixroom/contracts';
-import { isGrantActive, type PlanSku } from '@mixroom/shared';
+import { presentGrant } from '../users/plan-grant.presenter';
 import type { AuditRow, GrantRow, UserRow } from './admin.repository';
-
-export function presentGrant(grant: GrantRow, now: Date) {
-  return {
-    id: grant.id,
-    sku: grant.sku as PlanSku,
-    startsAt: grant.startsAt.toISOString(),
-    endsAt: grant.endsAt?.toISOString() ?? null,
-    active: isGrantActive(grant, now),
-  };
-}
 
 /** What the acting administrator may do to `user`, given how many enabled administrators there are. */
 export function capabilitiesOf(user: UserRow, actorId: string, activeAdmins: number): AdminUser['capabilities'] {

@@ -19,7 +19,8 @@ import type { Clock } from '../../platform/clock/clock';
 import type { Actor } from '../../platform/identity/actor';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { CreditsService } from '../credits/credits.service';
-import { presentAudit, presentGrant, presentUser } from './admin.presenter';
+import { presentGrant } from '../users/plan-grant.presenter';
+import { presentAudit, presentUser } from './admin.presenter';
 import type { AdminRepository, UserRow } from './admin.repository';
 
 export const LAST_ADMIN = 'This is the last administrator of this server: make someone else an administrator first.';

@@ -3,19 +3,10 @@ import type { EntitlementsSummary, Me, NotificationPreferences } from '@mixroom/
 import { AppError } from '../../http/app-error';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
-import type { PlanGrantRow, UserRow, UsersRepository } from './users.repository';
+import { presentGrant } from './plan-grant.presenter';
+import type { UserRow, UsersRepository } from './users.repository';
 
 export type { Actor } from '../../platform/identity/actor';
-
-export function presentGrant(grant: PlanGrantRow, now = new Date()) {
-  return {
-    id: grant.id,
-    sku: grant.sku as PlanSku,
-    startsAt: grant.startsAt.toISOString(),
-    endsAt: grant.endsAt?.toISOString() ?? null,
-    active: isGrantActive(grant, now),
-  };
-}
 
 export class UsersService {
   constructor(
@@ -97,7 +88,7 @@ export class UsersService {
       isAdmin: user.isAdmin,
       canBroadcast: user.canBroadcast,
       createdAt: user.createdAt.toISOString(),
-      plans: grants.map((g) => presentGrant(g)),
+      plans: grants.map((g) => presentGrant(g, new Date())),
       limits: mergePlans(active),
       capabilities: { admin: user.isAdmin, changeEmail: this.identity.mode === 'embedded' },
       entitlements: await this.account.summary(user.id),
