@@ -15,8 +15,8 @@ import type { TileAction } from '../features/storage/components/item-tile';
 import { NameDialog } from '../features/storage/components/name-dialog';
 import { NewProjectWizard } from '../features/storage/components/new-project-wizard';
 import { ProjectNotesDialog } from '../features/storage/components/project-notes-dialog';
-import { ProjectViewDialog } from '../features/storage/components/project-view-dialog';
 import { MissingItem } from '../components/missing-item';
+import { ProjectDialog } from './project-dialog';
 import { SelectionBar } from '../features/storage/components/selection-bar';
 import { SettingsDialog } from '../features/storage/components/settings-dialog';
 import { ShareDialog } from '../features/sharing/components/share-dialog';
@@ -235,7 +235,7 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
       />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
       <ShareDialog target={shareTarget} onClose={() => setShareTarget(null)} />
-      <ProjectViewDialog projectId={projectId} onClose={() => setProjectId(null)} />
+      <ProjectDialog projectId={projectId} onClose={() => setProjectId(null)} />
       {notesProjectId && <ProjectNotesDialog projectId={notesProjectId} onClose={() => setNotesProjectId(null)} />}
       {dragging && (
         <Overlay fixed color="#1a1030" backgroundOpacity={0.75} blur={2} center zIndex={250}>

@@ -27,6 +27,9 @@ import { useComments, usePeaks, useSpectrogram, useStreamUrl } from '../features
 import { filterComments, type CommentFilter } from '../features/review/comment-filter';
 import { newDraft } from '../features/review/draft';
 import { storageKeys, useProject } from '../features/storage/queries';
+import { useDownloadVersion } from '../features/storage/hooks/use-download';
+import { VersionMenu } from '../features/storage/components/version-menu';
+import { ProjectDialog } from './project-dialog';
 import classes from '../features/review/components/review.module.css';
 
 // TipTap is only fetched when someone opens the notes.
@@ -126,6 +129,8 @@ function VersionReview({
   attachmentCount: number;
 }) {
   const projectId = item.id;
+  const navigate = useNavigate();
+  const download = useDownloadVersion();
   const ready = version.status === 'ready';
   const peaks = usePeaks(version.id, ready);
   const stream = useStreamUrl(version.id, ready);
@@ -206,13 +211,29 @@ function VersionReview({
   return (
     <PlayerContext.Provider value={player}>
       <div className={classes.page}>
-        <ReviewHeader item={item} versions={versions} version={version} />
+        <ReviewHeader
+          item={item}
+          versions={versions}
+          version={version}
+          versionMenu={
+            <VersionMenu
+              version={version}
+              canEdit={item.capabilities.canEdit}
+              canDownload={item.capabilities.canDownload}
+              onProjectDeleted={() => void navigate('/groups')}
+              singleFieldEditor
+            />
+          }
+        />
         <ReviewToolbar
           project={item}
           version={version}
           attachmentCount={attachmentCount}
           panels={panels}
           onToggle={toggle}
+          onDownload={download.mutate}
+          downloading={download.isPending}
+          AddVersionDialog={ProjectDialog}
         />
         <PlayerEffects versionId={version.id} onLoadError={onLoadError} shortcuts={shortcuts} />
         <div className={classes.layout}>

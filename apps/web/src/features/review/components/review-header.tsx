@@ -1,22 +1,27 @@
 import { Anchor, Group, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
+import type { ReactNode } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
-import { VerdictBadge } from '../../storage/components/verdict-badge';
-import { VersionMenu } from '../../storage/components/version-menu';
+import { VerdictBadge } from '../../../components/verdict-badge';
 import { PresenceAvatars } from './presence-avatars';
 import { VerdictMenu } from './verdict-menu';
 import { VersionPicker } from './version-picker';
 
-/** Back to the folder, the project's name, the version picker (with each verdict) and the verdict. */
+/**
+ * Back to the folder, the project's name, the version picker (with each verdict), the verdict and
+ * the version's menu (storage's, passed in by the page).
+ */
 export function ReviewHeader({
   item,
   versions,
   version,
+  versionMenu,
 }: {
   item: ProjectItem;
   versions: Version[];
   version: Version;
+  versionMenu: ReactNode;
 }) {
   const navigate = useNavigate();
   return (
@@ -43,13 +48,7 @@ export function ReviewHeader({
           />
           <Group gap="sm" wrap="nowrap">
             <VerdictMenu version={version} canEdit={item.capabilities.canEdit} />
-            <VersionMenu
-              version={version}
-              canEdit={item.capabilities.canEdit}
-              canDownload={item.capabilities.canDownload}
-              onProjectDeleted={() => void navigate('/groups')}
-              singleFieldEditor
-            />
+            {versionMenu}
           </Group>
         </Group>
       </Group>

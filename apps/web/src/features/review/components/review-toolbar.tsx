@@ -13,10 +13,8 @@ import {
   IconRepeat,
   IconWaveSine,
 } from '@tabler/icons-react';
-import { memo, useRef, useState, type ReactNode } from 'react';
+import { memo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
-import { ProjectViewDialog } from '../../storage/components/project-view-dialog';
-import { useDownloadVersion } from '../../storage/hooks/use-download';
 import { usePlayer, usePlayerState } from '../hooks/use-player';
 import { TOOLBAR_ITEM, TOOLBAR_MORE, useToolbarFit } from '../hooks/use-toolbar-fit';
 import { MarkerExportMenu, MarkerExportModal } from './marker-export-menu';
@@ -89,6 +87,8 @@ function ActionItem({ action }: { action: Action }) {
 /**
  * The version screen's actions, each shown only when the server says the user may use it. Those
  * that do not fit the width go, from the last one on, into a More menu with the same actions.
+ * Downloading and adding a version belong to storage: the page passes them in (stable references,
+ * so the memo holds).
  */
 export const ReviewToolbar = memo(function ReviewToolbar({
   project,
@@ -96,14 +96,19 @@ export const ReviewToolbar = memo(function ReviewToolbar({
   attachmentCount,
   panels,
   onToggle,
+  onDownload,
+  downloading,
+  AddVersionDialog,
 }: {
   project: ProjectItem;
   version: Version;
   attachmentCount: number;
   panels: Set<Panel>;
   onToggle: (panel: Panel) => void;
+  onDownload: (version: Version) => void;
+  downloading: boolean;
+  AddVersionDialog: ComponentType<{ projectId: string | null; onClose: () => void }>;
 }) {
-  const download = useDownloadVersion();
   const player = usePlayer();
   const loop = usePlayerState((s) => s.loop);
   const loopRange = usePlayerState((s) => s.loopRange);
@@ -128,8 +133,8 @@ export const ReviewToolbar = memo(function ReviewToolbar({
             key: 'download',
             label: 'Download',
             icon: <IconDownload size={14} />,
-            onClick: () => download.mutate(version),
-            loading: download.isPending,
+            onClick: () => onDownload(version),
+            loading: downloading,
             disabled: version.status === 'uploading',
           },
         ]
@@ -189,7 +194,7 @@ export const ReviewToolbar = memo(function ReviewToolbar({
         </Menu>
       </div>
       <MarkerExportModal version={version} opened={exportingMarkers} onClose={() => setExportingMarkers(false)} />
-      <ProjectViewDialog projectId={addingVersion ? project.id : null} onClose={() => setAddingVersion(false)} />
+      <AddVersionDialog projectId={addingVersion ? project.id : null} onClose={() => setAddingVersion(false)} />
     </div>
   );
 });

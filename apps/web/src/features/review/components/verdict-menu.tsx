@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Version, VersionApproval } from '@mixroom/contracts';
 import { notify } from '../../../lib/notify';
 import { storageKeys } from '../../storage/queries';
-import { VERDICTS, VERDICT_LABELS, VerdictBadge, verdictColor } from '../../storage/components/verdict-badge';
+import { VERDICTS, VERDICT_LABELS, VerdictBadge, verdictColor } from '../../../components/verdict-badge';
 import { reviewApi } from '../api';
 
 /**

@@ -19,7 +19,7 @@ import { formatBytes, formatDuration, formatRelative } from '../../../lib/format
 import type { ItemRef } from '../api';
 import { isItemDrag, ITEMS_MIME, readDraggedItems } from '../drag-items';
 import { PeopleAvatars } from './people-avatars';
-import { VerdictBadge } from './verdict-badge';
+import { VerdictBadge } from '../../../components/verdict-badge';
 
 export type TileAction = 'open' | 'notes' | 'settings' | 'delete' | 'share' | 'download' | 'recover' | 'delete-forever';
 

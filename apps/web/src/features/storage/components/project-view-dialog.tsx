@@ -28,7 +28,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import type { ProjectItem, Version } from '@mixroom/contracts';
 import {
   allowedVersionExtensions,
@@ -43,9 +43,7 @@ import {
 import { formatDate } from '../../../lib/format/format';
 import { notify } from '../../../lib/notify';
 import { useVersionUpload } from '../../uploads/use-version-upload';
-import { ShareDialog } from '../../sharing/components/share-dialog';
 import { useProject, useTrashItems } from '../queries';
-import { AttachmentsDialog } from '../../review/components/attachments-dialog';
 import { PeopleAvatars } from './people-avatars';
 import { ProjectNotesDialog } from './project-notes-dialog';
 import { SettingsDialog } from './settings-dialog';
@@ -117,8 +115,25 @@ function ProjectMenu({
   );
 }
 
+/**
+ * What the project view shows from other features (sharing, attachments): the page composing the
+ * view passes them in, so storage never imports another feature's components.
+ */
+export interface ProjectViewSlots {
+  ShareDialog: ComponentType<{ target: { type: 'project'; id: string; name: string }; onClose: () => void }>;
+  AttachmentsDialog: ComponentType<{ projectId: string; opened: boolean; onClose: () => void }>;
+}
+
 /** The project view: thumbnail, people, Share, Attachments, the publisher's menu, versions (newest first), a new version. */
-export function ProjectViewDialog({ projectId, onClose }: { projectId: string | null; onClose: () => void }) {
+export function ProjectViewDialog({
+  projectId,
+  onClose,
+  slots: { ShareDialog, AttachmentsDialog },
+}: {
+  projectId: string | null;
+  onClose: () => void;
+  slots: ProjectViewSlots;
+}) {
   const query = useProject(projectId);
   // The last project shown stays on screen while the dialog closes (its query is off by then), so
   // the closing frame is not a blank loader.

@@ -13,7 +13,7 @@ import {
 } from '@tabler/icons-react';
 import type { ListFilters } from '@mixroom/contracts';
 import { SearchBox } from './search-box';
-import { VERDICTS, VERDICT_LABELS } from './verdict-badge';
+import { VERDICTS, VERDICT_LABELS } from '../../../components/verdict-badge';
 
 interface Props {
   query: ListFilters;

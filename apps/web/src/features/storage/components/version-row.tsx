@@ -4,7 +4,7 @@ import type { Version } from '@mixroom/contracts';
 import { formatBytes, formatDate, formatDuration } from '../../../lib/format/format';
 import { formatMeasure } from '../../../lib/format/measurement-format';
 import { useDownloadVersion } from '../hooks/use-download';
-import { VerdictBadge } from './verdict-badge';
+import { VerdictBadge } from '../../../components/verdict-badge';
 import { VersionMenu } from './version-menu';
 
 /**
