@@ -50,6 +50,31 @@ export default tseslint.config(
               regex: String.raw`(^|/)(modules|access)/`,
               message: 'Platform drivers are below the access layer and the modules.',
             },
+            {
+              regex: String.raw`(^|/)http/`,
+              message: 'Platform drivers are below the HTTP surface: refuse with platform/errors/domain-error.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Two drivers carry their own HTTP surface: the disk store answers its signed URLs as a route, and
+  // the embedded OIDC provider answers outside Fastify's hooks with the security headers' values.
+  {
+    files: [
+      'apps/server/src/platform/blob/disk-blob.routes.ts',
+      'apps/server/src/platform/identity/embedded-provider.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`(^|/)(modules|access)/`,
+              message: 'Platform drivers are below the access layer and the modules.',
+            },
           ],
         },
       ],
@@ -61,7 +86,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: String.raw`(^|/)modules/`, message: 'Policies decide from facts, not from modules.' }] },
+        {
+          patterns: [
+            { regex: String.raw`(^|/)modules/`, message: 'Policies decide from facts, not from modules.' },
+            {
+              regex: String.raw`(^|/)http/`,
+              message: 'Policies are below the HTTP surface: refuse with platform/errors/domain-error.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,8 +1,8 @@
-import { AppError } from '../http/app-error';
+import { DomainError } from '../platform/errors/domain-error';
 import type { Actor } from '../platform/identity/actor';
 
 /** Only accounts flagged as administrators reach the admin area; nothing else does. */
 export function assertAdmin(actor: Actor | null): asserts actor is Actor {
-  if (!actor) throw AppError.unauthorized();
-  if (!actor.isAdmin) throw AppError.forbidden();
+  if (!actor) throw DomainError.unauthorized();
+  if (!actor.isAdmin) throw DomainError.forbidden();
 }

@@ -6,7 +6,7 @@ import {
   type Role,
 } from '@mixroom/shared';
 import type { GroupRow, ProjectRow, VersionRow } from '../db/rows';
-import { AppError } from '../http/app-error';
+import { DomainError } from '../platform/errors/domain-error';
 import type { Actor } from '../platform/identity/actor';
 import type { AccessTarget, ItemAccessRepository } from './item-access.repository';
 
@@ -30,9 +30,9 @@ export interface ResolvedProject {
 }
 
 function demand(capabilities: Capabilities, need: ItemNeed, downloadMessage: string): void {
-  if (need === 'edit' && !capabilities.canEdit) throw AppError.forbidden();
-  if (need === 'manage' && !capabilities.canManageUsers) throw AppError.forbidden('Only the publisher can do this.');
-  if (need === 'download' && !capabilities.canDownload) throw AppError.forbidden(downloadMessage);
+  if (need === 'edit' && !capabilities.canEdit) throw DomainError.forbidden();
+  if (need === 'manage' && !capabilities.canManageUsers) throw DomainError.forbidden('Only the publisher can do this.');
+  if (need === 'download' && !capabilities.canDownload) throw DomainError.forbidden(downloadMessage);
 }
 
 /**
@@ -48,10 +48,10 @@ export class ItemPolicy {
 
   async folder(actor: Actor, id: string, need: ItemNeed = 'view'): Promise<ResolvedFolder> {
     const found = await this.facts.folder(id);
-    if (!found) throw AppError.notFound('This folder does not exist.');
+    if (!found) throw DomainError.notFound('This folder does not exist.');
     const role = await this.facts.roleFor(actor.userId, found.row);
-    if (role === 'NONE') throw AppError.forbidden(NOT_AUTHORIZED_GROUP);
-    if (found.trashed) throw AppError.notFound(STORAGE_MESSAGES.inTrash);
+    if (role === 'NONE') throw DomainError.forbidden(NOT_AUTHORIZED_GROUP);
+    if (found.trashed) throw DomainError.notFound(STORAGE_MESSAGES.inTrash);
     const capabilities = groupCapabilities(role);
     demand(capabilities, need, DOWNLOADS_OFF);
     return { group: found.row, role, capabilities };
@@ -59,10 +59,10 @@ export class ItemPolicy {
 
   async project(actor: Actor, id: string, need: ItemNeed = 'view'): Promise<ResolvedProject> {
     const found = await this.facts.project(id);
-    if (!found) throw AppError.notFound('This project does not exist.');
+    if (!found) throw DomainError.notFound('This project does not exist.');
     const role = await this.facts.roleFor(actor.userId, found.row);
-    if (role === 'NONE') throw AppError.forbidden(NOT_AUTHORIZED_PROJECT);
-    if (found.trashed) throw AppError.notFound(STORAGE_MESSAGES.inTrash);
+    if (role === 'NONE') throw DomainError.forbidden(NOT_AUTHORIZED_PROJECT);
+    if (found.trashed) throw DomainError.notFound(STORAGE_MESSAGES.inTrash);
     const capabilities = projectCapabilities(role, found.row.enableDownload);
     demand(capabilities, need, DOWNLOADS_OFF);
     return { project: found.row, role, capabilities };
@@ -75,7 +75,7 @@ export class ItemPolicy {
     need: ItemNeed = 'view',
   ): Promise<ResolvedProject & { version: VersionRow }> {
     const version = await this.facts.version(versionId);
-    if (!version) throw AppError.notFound('No such version.');
+    if (!version) throw DomainError.notFound('No such version.');
     return { version, ...(await this.project(actor, version.projectId, need)) };
   }
 
@@ -136,11 +136,11 @@ export class ItemPolicy {
   async moveTarget(actor: Actor, item: { publisherId: string }, folderId: string | null): Promise<GroupRow | null> {
     if (!folderId) {
       if (item.publisherId !== actor.userId)
-        throw AppError.forbidden('Only the publisher can move this item to the root.');
+        throw DomainError.forbidden('Only the publisher can move this item to the root.');
       return null;
     }
     const { group } = await this.folder(actor, folderId, 'edit');
-    if (group.publisherId !== item.publisherId) throw AppError.forbidden(MOVE_ACROSS_PUBLISHERS);
+    if (group.publisherId !== item.publisherId) throw DomainError.forbidden(MOVE_ACROSS_PUBLISHERS);
     return group;
   }
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { DomainError } from '../platform/errors/domain-error';
 import type { GroupRow, ProjectRow, VersionRow } from '../db/rows';
 import type { ItemAccessRepository } from './item-access.repository';
 
@@ -18,30 +18,31 @@ export class PublicLinkPolicy {
 
   async root(token: string): Promise<PublicRoot> {
     const link = await this.facts.shareLink(token);
-    if (!link || link.kind !== 'public' || !link.active) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+    if (!link || link.kind !== 'public' || !link.active) throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
     const root = await this.liveRoot(link.resourceType, link.resourceId);
     // A disabled publisher's links rest with the account, and answer again once it is enabled.
-    if (!(await this.facts.accountActive(root.row.publisherId))) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+    if (!(await this.facts.accountActive(root.row.publisherId))) throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
     return root;
   }
 
   private async liveRoot(type: 'group' | 'project', id: string): Promise<PublicRoot> {
     if (type === 'group') {
       const found = await this.facts.folder(id);
-      if (!found || found.trashed) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+      if (!found || found.trashed) throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
       return { type: 'group', row: found.row };
     }
     const found = await this.facts.project(id);
-    if (!found || found.trashed || found.row.flag !== 'NONE') throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+    if (!found || found.trashed || found.row.flag !== 'NONE') throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
     return { type: 'project', row: found.row };
   }
 
   /** A live folder inside the shared one (the shared folder itself when no id is given). */
   async folder(root: PublicRoot, folderId: string | undefined): Promise<GroupRow> {
-    if (root.type !== 'group') throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+    if (root.type !== 'group') throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
     if (!folderId) return root.row;
     const found = await this.facts.folder(folderId);
-    if (!found || found.trashed || !found.row.path.includes(root.row.id)) throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+    if (!found || found.trashed || !found.row.path.includes(root.row.id))
+      throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
     return found.row;
   }
 
@@ -61,9 +62,9 @@ export class PublicLinkPolicy {
       version.status === 'uploading' ||
       !found.row.path.includes(root.row.id)
     )
-      throw AppError.notFound(PUBLIC_NOT_AVAILABLE);
+      throw DomainError.notFound(PUBLIC_NOT_AVAILABLE);
     if (need === 'download' && !found.row.enableDownload)
-      throw AppError.forbidden('Downloads are not enabled for this project.');
+      throw DomainError.forbidden('Downloads are not enabled for this project.');
     return { version, project: found.row };
   }
 }

@@ -1,6 +1,6 @@
 import { TRANSFER_MESSAGES } from '@mixroom/shared';
 import type { transfers } from '../db/schema';
-import { AppError } from '../http/app-error';
+import { DomainError } from '../platform/errors/domain-error';
 import type { Clock } from '../platform/clock/clock';
 import type { Actor } from '../platform/identity/actor';
 import type { TokenSigner } from '../platform/secrets/token-signer';
@@ -46,9 +46,9 @@ interface GrantClaims {
 export const TRANSFER_GRANT_TTL_SECONDS = 6 * 3600;
 const GRANT_PURPOSE = 'transfer-grant';
 
-export const transferUnavailable = () => new AppError(410, 'TRANSFER_UNAVAILABLE', TRANSFER_MESSAGES.unavailable);
-const unknownTransfer = () => new AppError(404, 'TRANSFER_NOT_FOUND', TRANSFER_MESSAGES.unavailable);
-const passwordRequired = () => new AppError(401, 'PASSWORD_REQUIRED', TRANSFER_MESSAGES.passwordRequired);
+export const transferUnavailable = () => new DomainError(410, 'TRANSFER_UNAVAILABLE', TRANSFER_MESSAGES.unavailable);
+const unknownTransfer = () => new DomainError(404, 'TRANSFER_NOT_FOUND', TRANSFER_MESSAGES.unavailable);
+const passwordRequired = () => new DomainError(401, 'PASSWORD_REQUIRED', TRANSFER_MESSAGES.passwordRequired);
 
 /**
  * Who may reach a transfer. The owner reaches it by id (anyone else gets the same 404 as for an id
@@ -83,7 +83,7 @@ export class TransferPolicy {
       transfer.flag === 'DELETE' ||
       transfer.flag === 'DELETING'
     )
-      throw AppError.notFound('No such transfer.');
+      throw DomainError.notFound('No such transfer.');
     return transfer;
   }
 
@@ -108,7 +108,7 @@ export class TransferPolicy {
     const claims: GrantClaims = { t: transfer.id, v: transfer.accessEpoch, m: email, o: owner };
     return {
       grant: this.tokens.sign(GRANT_PURPOSE, claims, TRANSFER_GRANT_TTL_SECONDS),
-      expiresAt: new Date(Date.now() + TRANSFER_GRANT_TTL_SECONDS * 1000).toISOString(),
+      expiresAt: new Date(this.clock.now().getTime() + TRANSFER_GRANT_TTL_SECONDS * 1000).toISOString(),
     };
   }
 

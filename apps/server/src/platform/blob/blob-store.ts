@@ -1,4 +1,4 @@
-import { AppError } from '../../http/app-error';
+import { DomainError } from '../errors/domain-error';
 import type { Readable } from 'node:stream';
 
 export interface ByteRange {
@@ -84,14 +84,14 @@ export function assertSafeKey(key: string): void {
 }
 
 /** A part sent to an upload that was completed or cancelled: its URL may still be signed, but nothing lands. */
-export class UploadClosedError extends AppError {
+export class UploadClosedError extends DomainError {
   constructor() {
     super(410, 'UPLOAD_CLOSED', 'This upload is already finished or was cancelled: the part was not stored.');
   }
 }
 
 /** A part's body is longer than the share of the declared size it was signed for (answers 413). */
-export class PartTooLargeError extends AppError {
+export class PartTooLargeError extends DomainError {
   constructor(readonly limit: number) {
     super(413, 'PART_TOO_LARGE', `This part may hold at most ${limit} bytes.`);
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { blobEndpoints as endpoints } from '@mixroom/contracts';
-import { AppError } from '../../http/app-error';
+import { DomainError } from '../errors/domain-error';
 import { route } from '../../http/endpoint';
 import type { DiskBlobStore } from './disk-blob-store';
 import { contentDisposition } from './content-disposition';
@@ -30,14 +30,14 @@ export async function diskBlobRoutes(
 
   const verify = (action: 'get' | 'put' | 'part', query: Query) => {
     const claims = deps.signer.verify(action, query);
-    if (!claims) throw new AppError(403, 'SIGNATURE', 'This link is invalid or has expired.');
+    if (!claims) throw new DomainError(403, 'SIGNATURE', 'This link is invalid or has expired.');
     return claims;
   };
 
   route(app, endpoints.get, async (request, reply) => {
     const claims = verify('get', request.query as Query);
     const info = await deps.store.head(claims.key);
-    if (!info) throw AppError.notFound();
+    if (!info) throw DomainError.notFound();
     const range = parseRange(request.headers.range, info.size);
     if (range === 'unsatisfiable') {
       return reply.status(416).header('Content-Range', `bytes */${info.size}`).send();
@@ -67,7 +67,7 @@ export async function diskBlobRoutes(
 
   route(app, endpoints.part, async (request, reply) => {
     const claims = verify('part', request.query as Query);
-    if (!claims.uploadId || !claims.partNumber) throw AppError.badRequest('Incomplete part URL.');
+    if (!claims.uploadId || !claims.partNumber) throw DomainError.badRequest('Incomplete part URL.');
     const etag = await deps.store.writePart(claims.key, claims.uploadId, claims.partNumber, request.raw);
     return reply.status(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
   });

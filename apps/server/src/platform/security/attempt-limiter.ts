@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock';
-import { AppError } from '../../http/app-error';
+import { DomainError } from '../errors/domain-error';
 import type { AttemptLimitsRepository } from './attempt-limits.repository';
 
 export const TOO_MANY_SIGN_IN_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
@@ -39,7 +39,7 @@ export const SIGN_IN_RULES = {
   },
 } satisfies Record<string, LimitRule>;
 
-export class RateLimitedError extends AppError {
+export class RateLimitedError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,

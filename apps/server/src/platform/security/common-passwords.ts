@@ -1,6 +1,6 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { checkPasswordStrength, type PasswordContext } from '@mixroom/shared';
-import { AppError } from '../../http/app-error';
+import { DomainError } from '../errors/domain-error';
 
 export const PASSWORD_TOO_COMMON = 'This password is too common and easy to guess. Please choose another one.';
 
@@ -21,7 +21,7 @@ export function isCommonPassword(password: string): boolean {
  * web forms also show).
  */
 export function assertAcceptablePassword(password: string, context: PasswordContext): void {
-  if (isCommonPassword(password)) throw new AppError(400, 'PASSWORD_TOO_COMMON', PASSWORD_TOO_COMMON);
+  if (isCommonPassword(password)) throw new DomainError(400, 'PASSWORD_TOO_COMMON', PASSWORD_TOO_COMMON);
   const verdict = checkPasswordStrength(password, context);
-  if (!verdict.ok) throw new AppError(400, 'PASSWORD_TOO_WEAK', verdict.message ?? PASSWORD_TOO_COMMON);
+  if (!verdict.ok) throw new DomainError(400, 'PASSWORD_TOO_WEAK', verdict.message ?? PASSWORD_TOO_COMMON);
 }
