@@ -21,7 +21,7 @@ import { MediaError } from '../../platform/media/ffmpeg';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { MediaService } from '../storage/media/media.service';
 import type { DifferencePair, DifferenceRepository, DifferenceRow } from './difference.repository';
-import { computeDifferenceJob } from './review.jobs';
+import { computeDifferenceJob } from './difference.job';
 
 /** A pending lane not touched for this long belongs to a job that died with its node: queued again. */
 const STALE_MS = 15 * 60_000;
