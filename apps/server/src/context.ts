@@ -19,7 +19,7 @@ import { PgNotifyBus } from './platform/realtime/pg-notify-bus';
 import { SecretsRepository } from './platform/secrets/secrets.repository';
 import { TokenSigner } from './platform/secrets/token-signer';
 import { AccountsService } from './modules/accounts/accounts.service';
-import { mailJobs } from './modules/accounts/mail.jobs';
+import { mailJobs } from './platform/mail/mail.jobs';
 import { PasswordResetsRepository } from './modules/accounts/password-resets.repository';
 import { createAdminModule } from './modules/admin/admin.module';
 import type { AdminService } from './modules/admin/admin.service';

@@ -16,7 +16,7 @@ import { assertAcceptablePassword } from '../../platform/security/common-passwor
 import type { UsersRepository, UserRow } from '../users/users.repository';
 import type { PasswordResetsRepository } from './password-resets.repository';
 import { accountExistsMail } from './account-exists.mail';
-import { sendMailJob } from './mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import { passwordResetMail } from './password-reset.mail';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

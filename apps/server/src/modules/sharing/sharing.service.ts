@@ -7,7 +7,7 @@ import { AppError } from '../../http/app-error';
 import type { Actor } from '../../platform/identity/actor';
 import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { EventBus } from '../../platform/realtime/event-bus';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import { invitationMail } from './invitation.mail';
 import { RateLimiter } from './rate-limiter';
 import type { ResourceType, SharingRepository } from './sharing.repository';

@@ -8,7 +8,7 @@ import { transferChanged, type TransfersDeps } from './transfers.deps';
 import { presentFile, presentFolders } from './transfers.presenter';
 import { verifyTransferPassword } from './transfer-password';
 import type { TransferFileRecord } from './transfers.repository';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import { allDownloadedMail } from './transfer-mail';
 
 const MINUTE = 60_000;

@@ -13,7 +13,7 @@ import {
   UNLIMITED,
 } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 
 type OutgoingMail = { to: string; subject: string; text: string; html: string };
 import { processVersionJob } from '../storage/media/media.jobs';

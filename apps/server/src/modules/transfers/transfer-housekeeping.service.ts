@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DAY_MS, TRANSFER_GRACE_DAYS } from '@mixroom/shared';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import { reminderMail } from './transfer-mail';
 import { transferChanged, type TransfersDeps } from './transfers.deps';
 import { transferLink } from './transfers.presenter';

@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/identity/actor';
 import type { JobType } from '../../platform/jobs/job-definition';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { FaultPoints } from '../../platform/faults/fault-points';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import type { ErasureEffects, UserDataContribution } from '../user-data';
 import { accountDeletedMail } from './account.mails';
 import type { AccountRepository } from './account.repository';

@@ -10,7 +10,7 @@ import type { Actor } from '../../platform/identity/actor';
 import type { JobContext, JobType } from '../../platform/jobs/job-definition';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { TokenSigner } from '../../platform/secrets/token-signer';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import type { ExportArchive, UserDataContribution } from '../user-data';
 import { dataExportReadyMail } from './account.mails';
 import type { AccountRepository, DataExportRow } from './account.repository';

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/database';
 import type { Outbox } from '../../platform/jobs/outbox';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import { sendPushJob } from '../push/push.jobs';
 import { noticeMail } from './account.mails';
 import { DEFAULT_PREFERENCES, type AccountRepository } from './account.repository';

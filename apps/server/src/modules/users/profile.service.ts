@@ -10,7 +10,7 @@ import type { MediaTools } from '../../platform/media/ffmpeg';
 import { ImageError, sniffImageType, squareJpeg } from '../../platform/media/image';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import { limiterKey, type AttemptLimiter, type LimitRule } from '../../platform/security/attempt-limiter';
-import { sendMailJob } from '../accounts/mail.jobs';
+import { sendMailJob } from '../../platform/mail/mail.jobs';
 import { confirmEmailMail, emailChangedMail } from './account.mails';
 import type { AccountRepository } from './account.repository';
 

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { defineJob, type JobType } from '../../platform/jobs/job-definition';
-import type { Mailer } from '../../platform/mail/mailer';
+import { defineJob, type JobType } from '../jobs/job-definition';
+import type { Mailer } from './mailer';
 
-/** Mail leaves through the queue, so a slow or down SMTP server never blocks a request. */
+/**
+ * Mail leaves through the queue, so a slow or down SMTP server never blocks a request. A platform job:
+ * accounts, users, sharing and transfers all send mail, and none of them owns it.
+ */
 export const sendMailJob = {
   name: 'mail.send',
   schema: z.object({
