@@ -60,7 +60,8 @@ beforeAll(async () => {
   // Ready and with its lossy preview, which Bob (a viewer, downloads off) streams.
   await waitFor(async () => (await anaApi.project(projectId)).versions[0]?.progress === 100, {
     what: 'processing',
-    timeoutMs: 120_000,
+    // Ten minutes of audio: seconds on a quiet machine, minutes while other work holds both cores.
+    timeoutMs: 240_000,
   });
 
   browser = await launchBrowser();
@@ -69,7 +70,7 @@ beforeAll(async () => {
   bob = await bobContext.newPage();
   await signInAt(ana, server.url, `/version/${projectId}/1`, accounts.ana);
   await signInAt(bob, server.url, `/version/${projectId}/1`, accounts.bob);
-}, 180_000);
+}, 330_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
