@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { memberships, planGrants, users } from '../../db/schema';
 
@@ -77,42 +77,8 @@ export class UsersRepository {
     await this.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
-  async list(options: {
-    search?: string | undefined;
-    offset: number;
-    limit: number;
-  }): Promise<{ total: number; rows: UserRow[] }> {
-    const pattern = options.search ? `%${options.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
-    const where = pattern
-      ? or(ilike(users.email, pattern), ilike(users.displayName, pattern), sql`${users.id}::text = ${options.search}`)
-      : undefined;
-    const [total] = await this.db.select({ n: count() }).from(users).where(where);
-    const rows = await this.db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.createdAt), users.id)
-      .limit(options.limit)
-      .offset(options.offset);
-    return { total: total?.n ?? 0, rows };
-  }
-
   async grantsFor(userIds: string[]): Promise<PlanGrantRow[]> {
     if (userIds.length === 0) return [];
     return this.db.select().from(planGrants).where(inArray(planGrants.userId, userIds)).orderBy(planGrants.startsAt);
-  }
-
-  async addGrant(values: typeof planGrants.$inferInsert): Promise<PlanGrantRow> {
-    const [row] = await this.db.insert(planGrants).values(values).returning();
-    if (!row) throw new Error('insert returned nothing');
-    return row;
-  }
-
-  async deleteGrant(userId: string, grantId: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(planGrants)
-      .where(and(eq(planGrants.id, grantId), eq(planGrants.userId, userId)))
-      .returning({ id: planGrants.id });
-    return rows.length > 0;
   }
 }
