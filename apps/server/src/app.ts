@@ -100,6 +100,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
       };
     },
     context.log,
+    context.clock,
   );
   app.server.on('upgrade', (request, socket, head) => {
     if (config.roles.api && request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);

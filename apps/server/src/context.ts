@@ -141,24 +141,29 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
     const blobs = createBlobStore(config.blob, signer);
 
     const bus = database.pglite
-      ? await PgNotifyBus.onPglite(database.pglite, log)
-      : await PgNotifyBus.onPostgres(database.pool!, database.connectionString!, log);
+      ? await PgNotifyBus.onPglite(database.pglite, log, clock)
+      : await PgNotifyBus.onPostgres(database.pool!, database.connectionString!, log, clock);
     cleanups.push(() => bus.close());
 
-    const mailer = createMailer(config.mail, log);
+    const mailer = createMailer(config.mail, log, clock);
     const jobs = new JobQueue(database, bus, log);
     cleanups.push(() => jobs.stop());
     const outbox = new Outbox(db, jobs, bus, log);
     cleanups.push(() => outbox.stop());
 
-    const usersRepository = new UsersRepository(db);
+    const usersRepository = new UsersRepository(db, clock);
     // /api/me carries usage and credits; the month's credits are given on the first read of a month.
-    const users = new UsersService(usersRepository, config.identity, {
-      summary: (userId) => meSummary(userId),
-      pendingEmail: (userId) => account.services.profile.pendingEmail(userId),
-      preferences: (userId) => account.services.repository.preferences(userId),
-    });
-    const uploads = new UploadsService(new UploadsRepository(db), blobs, config.signedUrlTtlSeconds);
+    const users = new UsersService(
+      usersRepository,
+      config.identity,
+      {
+        summary: (userId) => meSummary(userId),
+        pendingEmail: (userId) => account.services.profile.pendingEmail(userId),
+        preferences: (userId) => account.services.repository.preferences(userId),
+      },
+      clock,
+    );
+    const uploads = new UploadsService(new UploadsRepository(db, clock), blobs, config.signedUrlTtlSeconds, clock);
 
     let provider: Provider | null = null;
     let accounts: AccountsService | null = null;
@@ -166,7 +171,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
     const { identity } = config;
     if (identity.mode === 'embedded') {
       const identitySecrets = await loadIdentitySecrets(secrets);
-      accounts = new AccountsService(usersRepository, new PasswordResetsRepository(db), jobs, config.publicUrl, {
+      accounts = new AccountsService(usersRepository, new PasswordResetsRepository(db, clock), jobs, config.publicUrl, {
         limiter: new AttemptLimiter(new AttemptLimitsRepository(db), clock),
         clock,
         revokeGrants: (userId) => revokeOidcRowsOfAccount(db, userId),
@@ -285,7 +290,7 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
       contributions: () => modules.flatMap((m) => (m.userData ? [m.userData] : [])),
     });
     const push = await PushService.create(secrets, pushSubject(config), pushEndpointPolicy(config.pushTest));
-    const pushDevices = new PushRepository(db);
+    const pushDevices = new PushRepository(db, clock);
     const platformModule: AppModule = {
       name: 'platform',
       routes: [(app) => app.register(uploadsRoutes, { uploads })],

@@ -1,9 +1,13 @@
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { passwordResets } from '../../db/schema';
 
 export class PasswordResetsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async create(tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
     await this.db.insert(passwordResets).values({ tokenHash, userId, expiresAt });
@@ -27,7 +31,7 @@ export class PasswordResetsRepository {
         and(
           eq(passwordResets.tokenHash, tokenHash),
           isNull(passwordResets.usedAt),
-          gt(passwordResets.expiresAt, new Date()),
+          gt(passwordResets.expiresAt, this.clock.now()),
         ),
       );
     return row?.userId ?? null;
@@ -37,12 +41,12 @@ export class PasswordResetsRepository {
   async consume(tokenHash: string): Promise<string | null> {
     const [row] = await this.db
       .update(passwordResets)
-      .set({ usedAt: new Date() })
+      .set({ usedAt: this.clock.now() })
       .where(
         and(
           eq(passwordResets.tokenHash, tokenHash),
           isNull(passwordResets.usedAt),
-          gt(passwordResets.expiresAt, new Date()),
+          gt(passwordResets.expiresAt, this.clock.now()),
         ),
       )
       .returning({ userId: passwordResets.userId });

@@ -1,11 +1,15 @@
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { comments, users } from '../../db/schema';
 
 export type CommentRow = typeof comments.$inferSelect;
 
 export class CommentsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async find(id: string): Promise<CommentRow | null> {
     const [row] = await this.db.select().from(comments).where(eq(comments.id, id));
@@ -32,7 +36,7 @@ export class CommentsRepository {
   }
 
   async updateText(id: string, text: string): Promise<void> {
-    await this.db.update(comments).set({ text, updatedAt: new Date() }).where(eq(comments.id, id));
+    await this.db.update(comments).set({ text, updatedAt: this.clock.now() }).where(eq(comments.id, id));
   }
 
   async setResolved(id: string, resolved: { at: Date; by: string } | null): Promise<void> {

@@ -9,6 +9,7 @@ import {
 } from '@mixroom/shared';
 import type { Comment, CreateCommentBody, EventData, MarkersQuery } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { ItemPolicy } from '../../access/item.policy';
 import type { Actor } from '../../platform/identity/actor';
@@ -29,6 +30,7 @@ export class CommentsService {
     private readonly comments: CommentsRepository,
     private readonly policy: ItemPolicy,
     private readonly bus: EventBus,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Comments follow their version's project: whoever may see it reads and writes them. */
@@ -181,7 +183,7 @@ export class CommentsService {
     if (row.userId !== actor.userId && !capabilities.canEdit)
       throw AppError.forbidden('Only its author or an editor can resolve this comment.');
     if (Boolean(row.resolvedAt) === resolved) return;
-    await this.comments.setResolved(row.id, resolved ? { at: new Date(), by: actor.userId } : null);
+    await this.comments.setResolved(row.id, resolved ? { at: this.clock.now(), by: actor.userId } : null);
     await this.announce(version.projectId, row.versionId, resolved ? 'resolved' : 'reopened');
   }
 

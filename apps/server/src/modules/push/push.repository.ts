@@ -1,13 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import type { PushSubscription } from 'web-push';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { pushDevices } from '../../db/schema';
 
 export class PushRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async save(userId: string, deviceId: string, subscription: PushSubscription): Promise<void> {
-    const row = { userId, deviceId, subscription: JSON.stringify(subscription), lastUpdate: new Date() };
+    const row = { userId, deviceId, subscription: JSON.stringify(subscription), lastUpdate: this.clock.now() };
     await this.db
       .insert(pushDevices)
       .values(row)

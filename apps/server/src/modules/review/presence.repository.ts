@@ -1,11 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { presence } from '../../db/schema';
 
 export type PresenceRow = typeof presence.$inferSelect;
 
 export class PresenceRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** Records the state and returns whether it differs from what others last saw. */
   async set(
@@ -21,10 +25,10 @@ export class PresenceRepository {
       .where(and(eq(presence.versionId, row.versionId), eq(presence.userId, row.userId)));
     await this.db
       .insert(presence)
-      .values({ ...row, seenAt: new Date() })
+      .values({ ...row, seenAt: this.clock.now() })
       .onConflictDoUpdate({
         target: [presence.versionId, presence.userId],
-        set: { state: row.state, seenAt: new Date() },
+        set: { state: row.state, seenAt: this.clock.now() },
       });
     return !before || before.state !== row.state || !before.fresh;
   }

@@ -20,12 +20,13 @@ export function createReviewModule(
   const review = new ReviewService({
     policy: core.items,
     notes: new NotesRepository(core.db),
-    presence: new PresenceRepository(core.db),
+    presence: new PresenceRepository(core.db, core.clock),
     presenter: deps.presenter,
     projects: deps.projects,
     media: deps.media,
     jobs: core.jobs,
     bus: core.bus,
+    clock: core.clock,
     signTtlSeconds: core.config.signedUrlTtlSeconds,
   });
   const difference = new DifferenceService({

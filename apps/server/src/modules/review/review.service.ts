@@ -3,6 +3,7 @@ import { PRESENCE } from '@mixroom/shared';
 import type { PresenceEntry, VersionNote } from '@mixroom/contracts';
 import { projectCapabilities } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
+import type { Clock } from '../../platform/clock/clock';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { ItemPolicy } from '../../access/item.policy';
 import type { VersionRow } from '../../db/rows';
@@ -31,6 +32,7 @@ export interface ReviewServiceDeps {
   media: MediaService;
   jobs: JobQueue;
   bus: EventBus;
+  clock: Clock;
   signTtlSeconds: number;
 }
 
@@ -61,7 +63,7 @@ export class ReviewService {
 
   async saveNote(actor: Actor, versionId: string, html: string): Promise<VersionNote> {
     const { version, project } = await this.version(actor, versionId, 'edit');
-    const updated = await this.deps.notes.save(version.id, sanitizeNoteHtml(html), new Date());
+    const updated = await this.deps.notes.save(version.id, sanitizeNoteHtml(html), this.deps.clock.now());
     await this.deps.bus.publish({ topic: `project:${project.id}`, type: REVIEW_EVENTS.note, data: { versionId } });
     return this.presentNote(updated, true);
   }
@@ -71,7 +73,11 @@ export class ReviewService {
     const { version, project } = await this.version(actor, versionId);
     const title = `${project.name} — v${version.number} ${version.name}`;
     // Sanitized in the worker too: parsing 200,000 characters of markup is work the event loop skips.
-    const pdf = await renderNotePdfIsolated({ title, subtitle: `Notes exported ${new Date().toUTCString()}`, html });
+    const pdf = await renderNotePdfIsolated({
+      title,
+      subtitle: `Notes exported ${this.deps.clock.now().toUTCString()}`,
+      html,
+    });
     return { pdf, fileName: `${project.name} v${version.number} notes.pdf` };
   }
 
@@ -94,7 +100,7 @@ export class ReviewService {
     await this.version(actor, versionId);
     const rows = await this.deps.presence.forVersion(versionId);
     const people = await this.deps.presenter.people(rows.map((r) => r.userId));
-    const now = Date.now();
+    const now = this.deps.clock.now().getTime();
     return rows
       .map((row) => ({
         user: people.get(row.userId) ?? { id: row.userId, displayName: 'Former member', photoUrl: null },
@@ -110,7 +116,10 @@ export class ReviewService {
   }
 
   private expiring(url: string) {
-    return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
+    return {
+      url,
+      expiresAt: new Date(this.deps.clock.now().getTime() + this.deps.signTtlSeconds * 1000).toISOString(),
+    };
   }
 
   /** What the player streams: the browser-playable preview when there is one, else the original. */
@@ -131,8 +140,9 @@ export class ReviewService {
     if (ready) return this.expiring(ready);
     const jobId = uuidFrom(`spectrogram:${version.id}`);
     await this.deps.jobs.send(renderSpectrogramJob, { versionId: version.id }, { jobId });
-    const deadline = Date.now() + SPECTROGRAM_WAIT_MS;
-    while (Date.now() < deadline) {
+    // A wait bound, not a clock time: elapsed real time, unaffected by a moved clock.
+    const deadline = performance.now() + SPECTROGRAM_WAIT_MS;
+    while (performance.now() < deadline) {
       const url = await this.deps.media.spectrogramUrl(version);
       if (url) return this.expiring(url);
       const state = await this.deps.jobs.state(renderSpectrogramJob.name, jobId);

@@ -19,7 +19,7 @@ export function createSharingModule(
   core: CoreDeps,
   deps: { catalog: CatalogService; zip: ZipService; projects: ProjectsService },
 ): SharingModule {
-  const repository = new SharingRepository(core.db);
+  const repository = new SharingRepository(core.db, core.clock);
   const sharing = new SharingService({
     repository,
     policy: core.items,
@@ -27,6 +27,7 @@ export function createSharingModule(
     jobs: core.jobs,
     bus: core.bus,
     publicUrl: core.config.publicUrl,
+    clock: core.clock,
     pushTo: (userId, message) => core.jobs.send(sendPushJob, { userId, ...message }).then(() => undefined),
   });
   const publicShare = new PublicShareService({

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { joinRequests, memberships, shareLinks, users } from '../../db/schema';
 
 export type ResourceType = 'group' | 'project';
@@ -8,7 +9,10 @@ export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
 /** Memberships, share links and join requests: who was given what. */
 export class SharingRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async members(resourceId: string) {
     return this.db
@@ -90,7 +94,7 @@ export class SharingRepository {
   async replaceToken(token: string, next: string, active: boolean): Promise<void> {
     await this.db
       .update(shareLinks)
-      .set({ token: next, active, createdAt: new Date() })
+      .set({ token: next, active, createdAt: this.clock.now() })
       .where(eq(shareLinks.token, token));
   }
 
@@ -108,14 +112,14 @@ export class SharingRepository {
       .values(values)
       .onConflictDoUpdate({
         target: [joinRequests.resourceId, joinRequests.userId],
-        set: { status: 'pending', createdAt: new Date(), decidedAt: null },
+        set: { status: 'pending', createdAt: this.clock.now(), decidedAt: null },
       });
   }
 
   async decide(resourceId: string, userId: string, status: 'approved' | 'rejected'): Promise<void> {
     await this.db
       .update(joinRequests)
-      .set({ status, decidedAt: new Date() })
+      .set({ status, decidedAt: this.clock.now() })
       .where(and(eq(joinRequests.resourceId, resourceId), eq(joinRequests.userId, userId)));
   }
 

@@ -4,6 +4,7 @@ import type { JoinRequest, ShareInfo } from '@mixroom/contracts';
 import type { AccessChanges } from '../../access/access-changes';
 import type { ItemPolicy } from '../../access/item.policy';
 import { AppError } from '../../http/app-error';
+import type { Clock } from '../../platform/clock/clock';
 import type { Actor } from '../../platform/identity/actor';
 import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { EventBus } from '../../platform/realtime/event-bus';
@@ -36,6 +37,7 @@ export interface SharingServiceDeps {
   jobs: JobQueue;
   bus: EventBus;
   publicUrl: string;
+  clock: Clock;
   /** Queues a Web Push message to a user's devices. */
   pushTo: (userId: string, message: { title: string; body: string; url: string }) => Promise<void>;
 }
@@ -45,10 +47,13 @@ const notFoundText = (type: ResourceType) =>
 
 /** Sharing: collaborators, roles, invitations, join requests, public links. */
 export class SharingService {
-  private readonly inviteLimiter = new RateLimiter(50, HOUR);
-  private readonly joinLimiter = new RateLimiter(20, HOUR);
+  private readonly inviteLimiter: RateLimiter;
+  private readonly joinLimiter: RateLimiter;
 
-  constructor(private readonly deps: SharingServiceDeps) {}
+  constructor(private readonly deps: SharingServiceDeps) {
+    this.inviteLimiter = new RateLimiter(50, HOUR, deps.clock);
+    this.joinLimiter = new RateLimiter(20, HOUR, deps.clock);
+  }
 
   /** The resource with the actor's role; the item policy refuses the unauthorized and the trash. */
   private async resolve(actor: Actor, type: ResourceType, id: string): Promise<Resolved> {

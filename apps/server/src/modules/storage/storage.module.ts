@@ -59,8 +59,8 @@ export function createStorageModule(
 ): StorageModule {
   const { db, items: policy, accessChanges } = core;
   const signTtlSeconds = core.config.signedUrlTtlSeconds;
-  const groupsRepo = new GroupsRepository(db, STORAGE_SCOPE);
-  const projectsRepo = new ProjectsRepository(db, STORAGE_SCOPE);
+  const groupsRepo = new GroupsRepository(db, STORAGE_SCOPE, core.clock);
+  const projectsRepo = new ProjectsRepository(db, STORAGE_SCOPE, core.clock);
   const versions = new VersionsRepository(db);
   const presenter = new StoragePresenter(deps.users, core.blobs, signTtlSeconds, () => core.clock.now());
   const events = new StorageEvents(core.bus, core.facts);
@@ -88,11 +88,12 @@ export function createStorageModule(
     unitOfWork: core.unitOfWork,
     limitsFor,
     signTtlSeconds,
+    clock: core.clock,
     faults: core.faults,
     notify: deps.notify,
   });
   const trash = new TrashService({
-    trash: new TrashRepository(db, STORAGE_SCOPE),
+    trash: new TrashRepository(db, STORAGE_SCOPE, core.clock),
     groups: groupsRepo,
     projects: projectsRepo,
     versions,
@@ -106,7 +107,7 @@ export function createStorageModule(
   });
   const search = new SearchService({ repository: new SearchRepository(db, STORAGE_SCOPE), policy });
   // The pipeline also processes transfer files (projects of the TRANSFER area): it learns a project's kind from either area.
-  const transferProjects = new ProjectsRepository(db, TRANSFER_SCOPE);
+  const transferProjects = new ProjectsRepository(db, TRANSFER_SCOPE, core.clock);
   const anyAreaProjects = {
     find: async (id: string) => (await projectsRepo.find(id)) ?? transferProjects.find(id),
   };
@@ -135,6 +136,7 @@ export function createStorageModule(
     blobs: core.blobs,
     bus: core.bus,
     tokens: core.tokens,
+    clock: core.clock,
     actorOf: (userId) => deps.users.actorById(userId),
   });
   const catalog = new CatalogService({ groups: groupsRepo, projects: projectsRepo, versions, presenter });

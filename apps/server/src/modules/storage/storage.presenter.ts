@@ -1,6 +1,7 @@
 import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
 import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
 import type { BlobStore } from '../../platform/blob/blob-store';
+import { systemClock } from '../../platform/clock/clock';
 import { presentDuration, presentLoudness, presentMedia } from './measurements.presenter';
 import type { GroupRow } from './folders/groups.repository';
 import type { ProjectRow } from './projects/projects.repository';
@@ -70,7 +71,7 @@ export class StoragePresenter {
     private readonly blobs: BlobStore,
     /** The lifetime of signed URLs (SIGNED_URL_TTL_SECONDS). */
     private readonly signTtlSeconds: number,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => Date = () => systemClock.now(),
   ) {}
 
   /** Signed thumbnail URLs of the latest versions shown in a listing, stable within a window. */

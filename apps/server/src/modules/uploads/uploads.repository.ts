@@ -1,12 +1,16 @@
 import { and, asc, eq, like, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { uploadParts, uploads } from '../../db/schema';
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type UploadPartRow = typeof uploadParts.$inferSelect;
 
 export class UploadsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async create(values: typeof uploads.$inferInsert): Promise<UploadRow> {
     const [row] = await this.db.insert(uploads).values(values).returning();
@@ -37,12 +41,12 @@ export class UploadsRepository {
           target: [uploadParts.uploadId, uploadParts.partNumber],
           set: { etag: part.etag, size: part.size },
         });
-      await tx.update(uploads).set({ updatedAt: new Date() }).where(eq(uploads.id, part.uploadId));
+      await tx.update(uploads).set({ updatedAt: this.clock.now() }).where(eq(uploads.id, part.uploadId));
     });
   }
 
   async setStatus(id: string, status: UploadRow['status']): Promise<void> {
-    await this.db.update(uploads).set({ status, updatedAt: new Date() }).where(eq(uploads.id, id));
+    await this.db.update(uploads).set({ status, updatedAt: this.clock.now() }).where(eq(uploads.id, id));
   }
 
   /** Open sessions the user started, or writing under one of `prefixes` (whoever started them). */

@@ -1,6 +1,7 @@
 import type { UploadSession } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import type { UploadRow, UploadsRepository } from './uploads.repository';
 
 /** S3's floor for every part but the last, and its ceiling on part count. */
@@ -27,6 +28,7 @@ export class UploadsService {
     private readonly repository: UploadsRepository,
     private readonly store: BlobStore,
     private readonly signTtlSeconds: number,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async start(ownerId: string, blobKey: string, size: number, partSize = choosePartSize(size)): Promise<UploadSession> {
@@ -150,7 +152,7 @@ export class UploadsService {
 
   /** Aborts uploads nobody touched for `maxAgeMs` (run by the maintenance job). */
   async abortStale(maxAgeMs: number): Promise<number> {
-    const stale = await this.repository.staleOpen(new Date(Date.now() - maxAgeMs));
+    const stale = await this.repository.staleOpen(new Date(this.clock.now().getTime() - maxAgeMs));
     for (const upload of stale) {
       await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
       await this.repository.setStatus(upload.id, 'aborted');

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import { memberships, planGrants, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
@@ -7,7 +8,10 @@ export type PlanGrantRow = typeof planGrants.$inferSelect;
 
 /** The only place that queries users and their plan grants. */
 export class UsersRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async findById(id: string): Promise<UserRow | null> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id));
@@ -74,7 +78,7 @@ export class UsersRepository {
   }
 
   async setPassword(id: string, passwordHash: string): Promise<void> {
-    await this.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
+    await this.db.update(users).set({ passwordHash, updatedAt: this.clock.now() }).where(eq(users.id, id));
   }
 
   async grantsFor(userIds: string[]): Promise<PlanGrantRow[]> {

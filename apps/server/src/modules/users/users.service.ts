@@ -1,6 +1,7 @@
 import { isGrantActive, MESSAGES, mergePlans, type PlanSku } from '@mixroom/shared';
 import type { EntitlementsSummary, Me, NotificationPreferences } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
+import { systemClock, type Clock } from '../../platform/clock/clock';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
 import { presentGrant } from './plan-grant.presenter';
@@ -17,6 +18,7 @@ export class UsersService {
       pendingEmail(userId: string): Promise<string | null>;
       preferences(userId: string): Promise<NotificationPreferences>;
     },
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -88,7 +90,7 @@ export class UsersService {
       isAdmin: user.isAdmin,
       canBroadcast: user.canBroadcast,
       createdAt: user.createdAt.toISOString(),
-      plans: grants.map((g) => presentGrant(g, new Date())),
+      plans: grants.map((g) => presentGrant(g, this.clock.now())),
       limits: mergePlans(active),
       capabilities: { admin: user.isAdmin, changeEmail: this.identity.mode === 'embedded' },
       entitlements: await this.account.summary(user.id),

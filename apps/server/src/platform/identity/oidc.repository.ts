@@ -2,6 +2,13 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/database';
 import { oidcModels } from '../../db/schema';
+import { systemClock } from '../clock/clock';
+
+/**
+ * oidc-provider reckons lifetimes by the real time (and the purge job by the database's now()), so
+ * its store reads the system clock, never a clock a test moved.
+ */
+const providerClock = systemClock;
 
 /** oidc-provider's storage (sessions, grants, codes, tokens) in our database, so nodes share it. */
 export function createOidcAdapterClass(db: Db) {
@@ -16,7 +23,7 @@ export function createOidcAdapterClass(db: Db) {
         grantId: payload.grantId ?? null,
         userCode: payload.userCode ?? null,
         uid: payload.uid ?? null,
-        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        expiresAt: expiresIn ? new Date(providerClock.now().getTime() + expiresIn * 1000) : null,
       };
       await db
         .insert(oidcModels)
@@ -27,7 +34,7 @@ export function createOidcAdapterClass(db: Db) {
     private async findWhere(where: ReturnType<typeof and>): Promise<AdapterPayload | undefined> {
       const [row] = await db.select().from(oidcModels).where(where).limit(1);
       if (!row) return undefined;
-      if (row.expiresAt && row.expiresAt.getTime() < Date.now()) return undefined;
+      if (row.expiresAt && row.expiresAt.getTime() < providerClock.now().getTime()) return undefined;
       return {
         ...(row.payload as AdapterPayload),
         ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}),
@@ -49,7 +56,7 @@ export function createOidcAdapterClass(db: Db) {
     async consume(id: string): Promise<void> {
       await db
         .update(oidcModels)
-        .set({ consumedAt: new Date() })
+        .set({ consumedAt: providerClock.now() })
         .where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
     }
 

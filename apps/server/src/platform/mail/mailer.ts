@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock/clock';
 
 export interface MailMessage {
   to: string;
@@ -23,6 +24,7 @@ export interface Mailer {
 export function createMailer(
   options: { smtpUrl: string | null; from: string; outboxDir: string },
   log: Logger,
+  clock: Clock = systemClock,
 ): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
@@ -44,7 +46,7 @@ export function createMailer(
       await mkdir(options.outboxDir, { recursive: true });
       const file = join(
         options.outboxDir,
-        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
+        `${clock.now().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
       );
       // Written under a temporary name and renamed: a reader never sees half a message.
       await writeFile(`${file}.tmp`, info.message as Buffer);

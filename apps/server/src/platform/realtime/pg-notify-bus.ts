@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { domainEvent, type DomainEvent, type DomainEventInput } from '@mixroom/contracts';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock/clock';
 import type { EventBus, EventHandler } from './event-bus';
 
 const CHANNEL = 'mixroom_events';
@@ -22,21 +23,35 @@ export class PgNotifyBus implements EventBus {
   private constructor(
     private readonly notify: (payload: string) => Promise<void>,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {}
 
-  static async onPglite(pglite: PGlite, log: Logger): Promise<PgNotifyBus> {
-    const bus = new PgNotifyBus(async (payload) => {
-      await pglite.query('select pg_notify($1, $2)', [CHANNEL, payload]);
-    }, log);
+  static async onPglite(pglite: PGlite, log: Logger, clock: Clock = systemClock): Promise<PgNotifyBus> {
+    const bus = new PgNotifyBus(
+      async (payload) => {
+        await pglite.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+      },
+      log,
+      clock,
+    );
     const unlisten = await pglite.listen(CHANNEL, (payload) => bus.dispatch(payload));
     bus.listener = { stop: unlisten };
     return bus;
   }
 
-  static async onPostgres(pool: pg.Pool, connectionString: string, log: Logger): Promise<PgNotifyBus> {
-    const bus = new PgNotifyBus(async (payload) => {
-      await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
-    }, log);
+  static async onPostgres(
+    pool: pg.Pool,
+    connectionString: string,
+    log: Logger,
+    clock: Clock = systemClock,
+  ): Promise<PgNotifyBus> {
+    const bus = new PgNotifyBus(
+      async (payload) => {
+        await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+      },
+      log,
+      clock,
+    );
     bus.listener = await bus.listenWithReconnect(connectionString);
     return bus;
   }
@@ -87,7 +102,7 @@ export class PgNotifyBus implements EventBus {
   }
 
   async publish(event: DomainEventInput): Promise<void> {
-    const payload = JSON.stringify({ ...event, at: Date.now() });
+    const payload = JSON.stringify({ ...event, at: this.clock.now().getTime() });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`Event ${event.type} is too large for the bus`);
     await this.notify(payload);
   }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { clientMessage, type DomainEvent, type ServerMessage } from '@mixroom/contracts';
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { systemClock, type Clock } from '../clock/clock';
 import type { Actor } from '../identity/actor';
 import type { EventBus } from './event-bus';
 import type { TopicAuthorizer } from './topic-authorizer';
@@ -54,6 +55,7 @@ export class RealtimeHub {
     private readonly authorizer: TopicAuthorizer,
     private readonly authenticate: (token: string) => Promise<Authenticated>,
     private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
   ) {
     this.unsubscribe = bus.subscribe((event) => this.deliver(event));
     this.wss.on('error', (error) => this.log.warn({ err: error }, 'realtime server error'));
@@ -106,9 +108,10 @@ export class RealtimeHub {
       connection.expiry = null;
       if (expiresAt !== null) {
         // A renewed token arrives as a new `auth` message before this fires.
+        // A real timer armed for the time left now: a socket open while a test moves the clock stays open.
         connection.expiry = setTimeout(
           () => connection.socket.close(4401, 'token expired'),
-          Math.max(0, expiresAt - Date.now()),
+          Math.max(0, expiresAt - this.clock.now().getTime()),
         );
         connection.expiry.unref();
       }

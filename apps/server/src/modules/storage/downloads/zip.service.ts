@@ -6,6 +6,7 @@ import type { ProjectRow } from '../../../db/rows';
 import { AppError } from '../../../http/app-error';
 import { storedZip, storedZipSize } from '../../../platform/archive/stored-zip';
 import type { BlobStore } from '../../../platform/blob/blob-store';
+import type { Clock } from '../../../platform/clock/clock';
 import type { Actor } from '../../../platform/identity/actor';
 import type { EventBus } from '../../../platform/realtime/event-bus';
 import type { TokenSigner } from '../../../platform/secrets/token-signer';
@@ -19,6 +20,7 @@ export interface ZipServiceDeps {
   blobs: BlobStore;
   bus: EventBus;
   tokens: TokenSigner;
+  clock: Clock;
   /** The account behind a ZIP link, as it is now (null once disabled or deleted). */
   actorOf: (userId: string) => Promise<Actor | null>;
 }
@@ -88,7 +90,7 @@ export class ZipService {
     return {
       url: `/api/downloads/zip?t=${token}`,
       downloadId,
-      fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip`,
+      fileName: `Mixroom-${this.deps.clock.now().toISOString().slice(0, 10)}.zip`,
     };
   }
 
@@ -213,7 +215,7 @@ export class ZipService {
     return {
       body: pipeline(storedZip(files), counter, () => clearInterval(timer)),
       size,
-      fileName: `Mixroom-${new Date().toISOString().slice(0, 10)}.zip`,
+      fileName: `Mixroom-${this.deps.clock.now().toISOString().slice(0, 10)}.zip`,
     };
   }
 }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { systemClock, type Clock } from '../../../platform/clock/clock';
 import type { Db } from '../../../db/database';
 import type { ItemScope } from '../../../access/item-scope';
 import { groups, projects } from '../../../db/schema';
@@ -16,6 +17,7 @@ export class GroupsRepository {
   constructor(
     private readonly db: Db,
     private readonly scope: ItemScope,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async find(id: string): Promise<GroupRow | null> {
@@ -43,7 +45,7 @@ export class GroupsRepository {
   async update(id: string, values: Partial<typeof groups.$inferInsert>): Promise<GroupRow> {
     const [row] = await this.db
       .update(groups)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: this.clock.now() })
       .where(eq(groups.id, id))
       .returning();
     if (!row) throw new Error('update matched nothing');
@@ -133,7 +135,7 @@ export class GroupsRepository {
     await this.db.transaction(async (tx) => {
       await tx
         .update(groups)
-        .set({ parentId: newParent?.id ?? null, updatedAt: new Date() })
+        .set({ parentId: newParent?.id ?? null, updatedAt: this.clock.now() })
         .where(eq(groups.id, group.id));
       const rewrite = sql`${uuidArray(prefix)} || path[array_position(path, ${group.id}::uuid):]`;
       await tx.execute(sql`update ${groups} set path = ${rewrite} where path @> ${uuidArray([group.id])}`);

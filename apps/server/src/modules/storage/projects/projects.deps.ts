@@ -3,6 +3,7 @@ import type { AccessChanges } from '../../../access/access-changes';
 import type { ItemPolicy } from '../../../access/item.policy';
 import type { Tx, UnitOfWork } from '../../../db/database';
 import type { BlobStore } from '../../../platform/blob/blob-store';
+import type { Clock } from '../../../platform/clock/clock';
 import type { FaultPoints } from '../../../platform/faults/fault-points';
 import type { Outbox } from '../../../platform/jobs/outbox';
 import type { UploadsService } from '../../uploads/uploads.service';
@@ -26,6 +27,7 @@ export interface ProjectsServiceDeps {
   unitOfWork: UnitOfWork;
   limitsFor: (userId: string) => Promise<PlanLimits>;
   signTtlSeconds: number;
+  clock: Clock;
   faults: FaultPoints;
   /** Tells users something on the channels each of them chose, in the caller's transaction. */
   notify: (tx: Tx, userIds: string[], notice: Notice) => Promise<void>;

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { ALL_KNOWN_EXTENSIONS, extensionsOfKind } from '@mixroom/shared';
 import type { ListFilters } from '@mixroom/contracts';
+import { systemClock, type Clock } from '../../../platform/clock/clock';
 import type { Db, Tx } from '../../../db/database';
 import type { ItemScope } from '../../../access/item-scope';
 import { groups, projects, versions } from '../../../db/schema';
@@ -20,6 +21,7 @@ export class ProjectsRepository {
   constructor(
     private readonly db: Db,
     private readonly scope: ItemScope,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async find(id: string): Promise<ProjectRow | null> {
@@ -43,7 +45,7 @@ export class ProjectsRepository {
   ): Promise<ProjectRow> {
     const [row] = await executor
       .update(projects)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: this.clock.now() })
       .where(eq(projects.id, id))
       .returning();
     if (!row) throw new Error('update matched nothing');

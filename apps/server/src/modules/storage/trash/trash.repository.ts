@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { systemClock, type Clock } from '../../../platform/clock/clock';
 import type { Db } from '../../../db/database';
 import type { ItemScope } from '../../../access/item-scope';
 import { groups, projects } from '../../../db/schema';
@@ -15,6 +16,7 @@ export class TrashRepository {
   constructor(
     private readonly db: Db,
     private readonly scope: ItemScope,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async groupsOf(userId: string, sort: 'newest' | 'alphabetical'): Promise<GroupRow[]> {
@@ -52,9 +54,9 @@ export class TrashRepository {
       .update(groups)
       .set({
         flag,
-        deletedAt: flag === 'NONE' ? null : new Date(),
+        deletedAt: flag === 'NONE' ? null : this.clock.now(),
         deletedBy: flag === 'NONE' ? null : by,
-        updatedAt: new Date(),
+        updatedAt: this.clock.now(),
       })
       .where(eq(groups.id, id));
   }
@@ -64,9 +66,9 @@ export class TrashRepository {
       .update(projects)
       .set({
         flag,
-        deletedAt: flag === 'NONE' ? null : new Date(),
+        deletedAt: flag === 'NONE' ? null : this.clock.now(),
         deletedBy: flag === 'NONE' ? null : by,
-        updatedAt: new Date(),
+        updatedAt: this.clock.now(),
       })
       .where(eq(projects.id, id));
   }
