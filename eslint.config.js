@@ -143,6 +143,29 @@ export default tseslint.config(
       ],
     },
   },
+  // One clock: the server reads "now" from platform/clock, so tests move time instead of waiting.
+  // Durations (timings, timeouts) are measured with performance.now(), which no test clock moves.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/platform/clock/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Read the time from platform/clock (a Clock in the deps); durations use performance.now().',
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from platform/clock (clock.now()), not new Date().',
+        },
+      ],
+    },
+  },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     rules: {
