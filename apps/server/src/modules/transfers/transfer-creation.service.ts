@@ -25,6 +25,7 @@ import { hashTransferPassword } from './transfer-password';
 import { transferChanged, type TransfersDeps } from './transfers.deps';
 import { transferLink } from './transfers.presenter';
 import type { NewTransfer, TransferRow } from './transfers.repository';
+import { projectBlobPrefix, versionBlobKey } from '../../platform/blob/blob-keys';
 
 export interface TransferForm {
   name: string;
@@ -153,7 +154,7 @@ export class TransferCreationService {
             fileName: f.fileName,
             fileExtension: extension,
             fileSize: f.size,
-            blobKey: `projects/${projectId}/${versionId}/original.${storedExtension(extension)}`,
+            blobKey: versionBlobKey(projectId, versionId, `original.${storedExtension(extension)}`),
             // No creator for a file request's upload: it holds the owner's quota only as bytes arrive.
             createdBy: origin.request ? null : origin.ownerId,
             createdAt: now,
@@ -239,7 +240,7 @@ export class TransferCreationService {
     if (transfer.flag !== 'CREATE') throw AppError.conflict('This transfer was already sent.', 'TRANSFER_SENT');
     const { version, project } = await this.uploadingFile(ownerId, transfer, fileId);
     if (version.uploadId) await this.deps.uploads.abortSession(version.uploadId);
-    await this.deps.blobs.deletePrefix(`projects/${project.id}/`).catch(() => undefined);
+    await this.deps.blobs.deletePrefix(projectBlobPrefix(project.id)).catch(() => undefined);
     const left = await this.deps.repository.deleteFile(transfer.id, project.id);
     if (left.fileCount === 0) {
       await this.deps.repository.delete(left);

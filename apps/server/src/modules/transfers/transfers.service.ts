@@ -8,6 +8,7 @@ import { transferChanged, type TransfersDeps } from './transfers.deps';
 import { expiryBounds, presentDetail, presentSummary, purgeAt, transferStatus } from './transfers.presenter';
 import { hashTransferPassword } from './transfer-password';
 import type { TransferRow } from './transfers.repository';
+import { projectBlobPrefix } from '../../platform/blob/blob-keys';
 
 const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -173,7 +174,7 @@ export class TransfersService {
     for (const { version, project } of await this.deps.repository.files(transfer.id)) {
       if (version.uploadId && version.status === 'uploading')
         await this.deps.uploads.abortSession(version.uploadId).catch(() => undefined);
-      await this.deps.blobs.deletePrefix(`projects/${project.id}/`);
+      await this.deps.blobs.deletePrefix(projectBlobPrefix(project.id));
     }
   }
 

@@ -1,6 +1,7 @@
 import type { UserDataContribution } from '../user-data';
 import type { TransferDownloadsRepository } from './transfer-downloads.repository';
 import type { TransfersRepository } from './transfers.repository';
+import { projectBlobPrefix } from '../../platform/blob/blob-keys';
 
 /**
  * The transfers' part of a user's data: to whom each transfer went, its expiry, checksums and who
@@ -48,7 +49,7 @@ export function transfersUserData(
     async blobPrefixes(userId) {
       const prefixes: string[] = [];
       for (const t of await repository.transfersOf(userId))
-        for (const id of await repository.projectIds(t.id)) prefixes.push(`projects/${id}/`);
+        for (const id of await repository.projectIds(t.id)) prefixes.push(projectBlobPrefix(id));
       return prefixes;
     },
     async erase(userId, tx) {

@@ -37,6 +37,7 @@ import type { StorageEvents } from '../storage.events';
 import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
 import { needsPreview } from './playable-formats';
 import type { VersionRow, VersionsRepository } from '../projects/versions.repository';
+import { versionBlobKey } from '../../../platform/blob/blob-keys';
 
 const PROGRESS_INTERVAL_MS = 500;
 /**
@@ -63,7 +64,7 @@ export class MediaService {
 
   /** Where a version's spectrogram image is kept, beside its files. */
   spectrogramKey(version: Pick<VersionRow, 'projectId' | 'id'>): string {
-    return `projects/${version.projectId}/${version.id}/spectrogram.png`;
+    return versionBlobKey(version.projectId, version.id, 'spectrogram.png');
   }
 
   /** A signed URL to the spectrogram, or null while it has not been rendered. */
@@ -254,11 +255,11 @@ export class MediaService {
         context.log.warn({ versionId, problems: problems.slice(0, 5) }, 'decoder reported bad data');
       if (verdict.kind === 'corrupt') return await this.markCorrupt(versionId, verdict.error, announce);
       if (verdict.warning) context.log.warn({ versionId, warning: verdict.warning }, 'version plays with a warning');
-      const base = `projects/${version.projectId}/${versionId}`;
-      await this.blobs.put(`${base}/peaks.json`, Buffer.from(JSON.stringify(bins.file())), 'application/json');
-      await this.blobs.put(`${base}/waveform.png`, renderWaveformThumbnail(bins.coarse()), 'image/png');
+      const key = (name: string) => versionBlobKey(version.projectId, versionId, name);
+      await this.blobs.put(key('peaks.json'), Buffer.from(JSON.stringify(bins.file())), 'application/json');
+      await this.blobs.put(key('waveform.png'), renderWaveformThumbnail(bins.coarse()), 'image/png');
       // The preview made for browsers that can't play the original is lossy AAC already: it serves both.
-      if (preview) await this.blobs.put(`${base}/preview.m4a`, createReadStream(previewPath), 'audio/mp4');
+      if (preview) await this.blobs.put(key('preview.m4a'), createReadStream(previewPath), 'audio/mp4');
       await this.versions.update(versionId, {
         status: 'ready',
         progress: 95,
@@ -273,11 +274,11 @@ export class MediaService {
           bitDepth: media.bitDepth,
           bitRate: media.bitRate,
         },
-        peaksKey: `${base}/peaks.json`,
-        thumbnailKey: `${base}/waveform.png`,
-        previewKey: preview ? `${base}/preview.m4a` : null,
+        peaksKey: key('peaks.json'),
+        thumbnailKey: key('waveform.png'),
+        previewKey: preview ? key('preview.m4a') : null,
         // A lossy preview made by an earlier run stays playable until this run replaces it.
-        ...(preview ? { lossyPreviewKey: `${base}/preview.m4a` } : {}),
+        ...(preview ? { lossyPreviewKey: key('preview.m4a') } : {}),
       });
       await announce(95, 'ready');
       return { input, media, loudness, needsLossyPreview: !preview };

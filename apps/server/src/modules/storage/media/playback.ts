@@ -1,4 +1,5 @@
 import type { VersionRow } from '../projects/versions.repository';
+import { versionBlobKey } from '../../../platform/blob/blob-keys';
 
 /** The 409 answer while a version's lossy preview is still being made. */
 export const PREVIEW_PREPARING_MESSAGE = 'The preview is being prepared.';
@@ -20,4 +21,4 @@ export function playbackKey(
 
 /** Where a version's lossy preview is kept, beside its original. */
 export const lossyPreviewKeyOf = (version: Pick<VersionRow, 'projectId' | 'id'>) =>
-  `projects/${version.projectId}/${version.id}/preview-lossy.m4a`;
+  versionBlobKey(version.projectId, version.id, 'preview-lossy.m4a');

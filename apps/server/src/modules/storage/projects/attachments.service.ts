@@ -10,6 +10,7 @@ import type { ProjectsService } from './projects.service';
 import type { StorageEvents } from '../storage.events';
 import type { StoragePresenter } from '../storage.presenter';
 import type { VersionsRepository } from './versions.repository';
+import { projectBlobPrefix } from '../../../platform/blob/blob-keys';
 
 export interface AttachmentsServiceDeps {
   projects: ProjectsService;
@@ -81,7 +82,7 @@ export class AttachmentsService {
     const attachment = await this.deps.projectsRepo.find(attachmentId);
     if (!attachment?.parentProjectId) throw AppError.notFound('No such attachment.');
     await this.deps.policy.project(actor, attachment.parentProjectId, 'edit');
-    await this.deps.blobs.deletePrefix(`projects/${attachment.id}/`);
+    await this.deps.blobs.deletePrefix(projectBlobPrefix(attachment.id));
     await this.deps.projectsRepo.delete(attachment.id);
     await this.announce(attachment.parentProjectId, attachment.id, 'deleted');
   }

@@ -29,6 +29,7 @@ import type { ProjectsServiceDeps } from './projects.deps';
 import { eventItem } from '../storage.events';
 import { presentVersion } from '../storage.presenter';
 import type { VersionRow } from './versions.repository';
+import { projectBlobPrefix, versionBlobKey, versionBlobPrefix } from '../../../platform/blob/blob-keys';
 
 export { NOT_AUTHORIZED_PROJECT };
 export type { ProjectsServiceDeps };
@@ -142,7 +143,7 @@ export class ProjectsService {
   ): Promise<UploadTicket> {
     const versionId = randomUUID();
     // Keys hold ids and a tame extension only: names are metadata, never part of a path.
-    const blobKey = `projects/${project.id}/${versionId}/original.${storedExtension(extensionOf(input.fileName))}`;
+    const blobKey = versionBlobKey(project.id, versionId, `original.${storedExtension(extensionOf(input.fileName))}`);
     const limitBytes = storageLimitBytes(await this.deps.limitsFor(project.publisherId));
     const version = await this.deps.versions.insertNextWithinQuota(
       {
@@ -243,7 +244,7 @@ export class ProjectsService {
         return null;
       const row = await this.deps.versions.update(
         versionId,
-        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: this.deps.clock.now() },
+        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: new Date() },
         tx,
       );
       await this.deps.projects.update(project.id, { flag: 'NONE', size, latestExtension: version.fileExtension }, tx);
@@ -277,7 +278,7 @@ export class ProjectsService {
   /** Removes an upload that will never finish (cancelled or abandoned) and what it reserved. */
   async dropUploadingVersion(version: VersionRow, project: ProjectRow): Promise<void> {
     const remaining = (await this.deps.versions.list(project.id)).filter((v) => v.id !== version.id);
-    await this.deps.blobs.deletePrefix(`projects/${project.id}/${version.id}/`).catch(() => undefined);
+    await this.deps.blobs.deletePrefix(versionBlobPrefix(project.id, version.id)).catch(() => undefined);
     if (remaining.length === 0) await this.deps.projects.delete(project.id);
     else await this.deps.versions.delete(version.id);
     await this.deps.events.changed(eventItem.project(project), 'deleted');
@@ -294,7 +295,7 @@ export class ProjectsService {
     const updated = await this.deps.unitOfWork(async (tx) => {
       const row = await this.deps.versions.update(
         versionId,
-        { approval, approvalBy: actor.userId, approvalAt: this.deps.clock.now() },
+        { approval, approvalBy: actor.userId, approvalAt: new Date() },
         tx,
       );
       await this.deps.notify(
@@ -339,10 +340,10 @@ export class ProjectsService {
       const owned = await this.deps.projects.idsUnder(project.id);
       for (const uploadId of await this.deps.versions.openUploadIds(owned))
         await this.deps.uploads.abortSession(uploadId);
-      for (const id of owned) await this.deps.blobs.deletePrefix(`projects/${id}/`);
+      for (const id of owned) await this.deps.blobs.deletePrefix(projectBlobPrefix(id));
       await this.deps.projects.delete(project.id);
     } else {
-      await this.deps.blobs.deletePrefix(`projects/${project.id}/${versionId}/`);
+      await this.deps.blobs.deletePrefix(versionBlobPrefix(project.id, versionId));
       await this.deps.versions.delete(versionId);
       const latest = remaining[0]!;
       await this.deps.projects.update(project.id, { size: latest.fileSize, latestExtension: latest.fileExtension });
@@ -359,10 +360,7 @@ export class ProjectsService {
       expiresInSeconds: this.deps.signTtlSeconds,
       fileName: version.fileName,
     });
-    return {
-      url,
-      expiresAt: new Date(this.deps.clock.now().getTime() + this.deps.signTtlSeconds * 1000).toISOString(),
-    };
+    return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
   }
 
   /**

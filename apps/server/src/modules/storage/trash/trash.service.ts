@@ -13,6 +13,7 @@ import { eventItem, type EventItem, type StorageEvents } from '../storage.events
 import type { StoragePresenter } from '../storage.presenter';
 import type { TrashRepository } from './trash.repository';
 import type { VersionsRepository } from '../projects/versions.repository';
+import { projectBlobPrefix } from '../../../platform/blob/blob-keys';
 
 type Ref = { kind: 'group' | 'project'; id: string };
 
@@ -131,7 +132,7 @@ export class TrashService {
     // Close uploads still open into what goes, first: no part may land after its files are removed.
     for (const uploadId of await this.deps.versions.openUploadIds(projectIds))
       await this.deps.uploads.abortSession(uploadId);
-    for (const id of projectIds) await this.deps.blobs.deletePrefix(`projects/${id}/`);
+    for (const id of projectIds) await this.deps.blobs.deletePrefix(projectBlobPrefix(id));
     if (item.kind === 'group') await this.deps.groups.delete(item.row.id);
     else await this.deps.projects.delete(item.row.id);
     await this.deps.events.changed(this.eventItem(item), 'deleted');

@@ -1,6 +1,7 @@
 import type { Outbox } from '../../../platform/jobs/outbox';
 import type { UserDataContribution } from '../../user-data';
 import type { OwnedProject, OwnedVersion, UserDataRepository } from './user-data.repository';
+import { projectBlobPrefix } from '../../../platform/blob/blob-keys';
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -99,7 +100,7 @@ export function storageUserData(repository: UserDataRepository, outbox: Outbox):
 
     async blobPrefixes(userId) {
       const groupIds = await repository.ownedGroupIds(userId);
-      return (await repository.ownedProjects(userId, groupIds)).map((p) => `projects/${p.id}/`);
+      return (await repository.ownedProjects(userId, groupIds)).map((p) => projectBlobPrefix(p.id));
     },
 
     async erase(userId, tx, effects) {
