@@ -244,7 +244,7 @@ export class ProjectsService {
         return null;
       const row = await this.deps.versions.update(
         versionId,
-        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: new Date() },
+        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: this.deps.clock.now() },
         tx,
       );
       await this.deps.projects.update(project.id, { flag: 'NONE', size, latestExtension: version.fileExtension }, tx);
@@ -295,7 +295,7 @@ export class ProjectsService {
     const updated = await this.deps.unitOfWork(async (tx) => {
       const row = await this.deps.versions.update(
         versionId,
-        { approval, approvalBy: actor.userId, approvalAt: new Date() },
+        { approval, approvalBy: actor.userId, approvalAt: this.deps.clock.now() },
         tx,
       );
       await this.deps.notify(
@@ -360,7 +360,10 @@ export class ProjectsService {
       expiresInSeconds: this.deps.signTtlSeconds,
       fileName: version.fileName,
     });
-    return { url, expiresAt: new Date(Date.now() + this.deps.signTtlSeconds * 1000).toISOString() };
+    return {
+      url,
+      expiresAt: new Date(this.deps.clock.now().getTime() + this.deps.signTtlSeconds * 1000).toISOString(),
+    };
   }
 
   /**
