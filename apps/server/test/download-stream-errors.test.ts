@@ -169,13 +169,21 @@ describe('a file the store cannot deliver as recorded', { timeout: SPAWNED_TIMEO
     mkdirSync(blob);
     const started = await call(base, '/api/me/exports', { method: 'POST', token });
     expect(started.status).toBe(202);
+    let seen = 'nothing';
     await waitFor(
-      async () =>
-        ((await call(base, '/api/me/exports', { token })).body.exports as { id: string; status: string }[]).find(
-          (e) => e.id === started.body.id,
-        )?.status === 'failed',
+      async () => {
+        const { exports } = (await call(base, '/api/me/exports', { token })).body as {
+          exports: { id: string; status: string }[];
+        };
+        seen = exports.find((e) => e.id === started.body.id)?.status ?? 'no such export';
+        return seen === 'failed';
+      },
       { timeoutMs: 90_000, what: 'the export to fail' },
-    );
+    ).catch((error: unknown) => {
+      // Says whether the export hung or the server went away, with the server's last words.
+      const state = `last status ${seen}, server exit code ${String(server.child.exitCode)}`;
+      throw new Error(`${String(error)}; ${state}\n${server.output().slice(-3000)}`);
+    });
     await stillServing();
   });
 });

@@ -13,6 +13,7 @@ export async function waitFor<T>(
     try {
       const value = await probe();
       if (value) return value;
+      last = undefined; // the message names an error only when the latest attempt threw it
     } catch (error) {
       last = error;
     }
