@@ -196,6 +196,9 @@ export class DataExportService {
     zip.outputStream.pipe(body);
     // A blob that can't be read fails the whole archive instead of leaving the upload waiting.
     const fail = (error: Error) => body.destroy(error);
+    // The store may still be preparing (a folder to make) when a read fails: until its pipeline
+    // listens, this listener hears the error, and the pipeline then rejects on the destroyed body.
+    body.on('error', () => undefined);
     zip.outputStream.on('error', fail);
     zip.on('error', fail);
     await this.deps.blobs.put(key, body, 'application/zip');
