@@ -28,6 +28,18 @@ const tools = [
     why: 'reading exported PDF notes',
     present: (env) => Boolean(findOnPath('pdftotext', env.PATH)),
   },
+  {
+    name: 'whip-client',
+    packages: ['simple-whip-client'],
+    why: 'a WHIP publisher Mixroom did not write, for the live rooms',
+    present: (env) => Boolean(findOnPath('whip-client', env.PATH)),
+  },
+  {
+    name: 'espeak-ng',
+    packages: ['espeak-ng'],
+    why: 'a voice for the separation benchmark and tests',
+    present: (env) => Boolean(findOnPath('espeak-ng', env.PATH)),
+  },
 ];
 
 export const missingTools = (env = process.env) => tools.filter((tool) => !tool.present(env));
