@@ -56,7 +56,7 @@ export const onnxManifestSchema = z
       .strictObject({
         nFft: positiveInt.min(16).refine((n) => n % 2 === 0, 'must be even'),
         hop: positiveInt,
-        window: z.enum(['hann']).default('hann'),
+        window: z.enum(['hann', 'sqrt-hann']).default('hann'),
       })
       .optional(),
     chunkSeconds: z.number().positive().max(600),
@@ -86,6 +86,9 @@ export const onnxManifestSchema = z
       }
       if (m.input.samples !== undefined) issue(['input', 'samples'], 'is for waveform models (use frames)');
       if (m.input.value === 'complex' && m.wiener) issue(['wiener'], 'needs magnitude estimates, not complex input');
+      if ((m.input.value === 'complex') !== (m.output.value === 'complex')) {
+        issue(['output', 'value'], 'is complex exactly when input.value is complex');
+      }
     } else {
       if (m.stft) issue(['stft'], 'is for spectrogram-mask models');
       if (m.wiener) issue(['wiener'], 'is for spectrogram-mask models');
@@ -94,7 +97,7 @@ export const onnxManifestSchema = z
       }
     }
     const context = m.contextSeconds ?? (m.stft ? m.stft.nFft / m.sampleRate : 0);
-    if (m.overlapSeconds >= m.chunkSeconds) issue(['overlapSeconds'], 'must be shorter than chunkSeconds');
+    if (m.overlapSeconds > m.chunkSeconds / 2) issue(['overlapSeconds'], 'must be at most half of chunkSeconds');
     if (m.overlapSeconds < 2 * context) {
       issue(
         ['overlapSeconds'],
