@@ -34,7 +34,7 @@ const tensorIn = z.strictObject({
 });
 
 const tensorOut = z.strictObject({
-  /** One tensor whose layout has a `stems` axis, or one tensor per stem in `stems` order. */
+  /** One tensor whose layout has a `stems` axis (optional for one stem), or one tensor per stem in `stems` order. */
   name: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   layout: z.array(axis).min(2),
   /** Spectrogram models: a mask of the mixture, a magnitude estimate (mixture phase), or complex values. */
@@ -54,7 +54,8 @@ export const onnxManifestSchema = z
       .refine((stems) => new Set(stems).size === stems.length, 'stem names must be unique'),
     stft: z
       .strictObject({
-        nFft: positiveInt.min(16).refine((n) => n % 2 === 0, 'must be even'),
+        // The processors' FFT (audio/fft.ts) takes powers of two only.
+        nFft: positiveInt.min(16).refine((n) => (n & (n - 1)) === 0, 'must be a power of two'),
         hop: positiveInt,
         window: z.enum(['hann', 'sqrt-hann']).default('hann'),
       })
@@ -73,14 +74,14 @@ export const onnxManifestSchema = z
     const spectral = m.kind === 'spectrogram-mask';
     const expected: readonly string[] = spectral ? SPECTROGRAM_AXES : WAVEFORM_AXES;
     checkLayout(m.input.layout, expected, false, (message) => issue(['input', 'layout'], message));
+    checkLayout(m.output.layout, expected, outputHasStemsAxis(m), (message) => issue(['output', 'layout'], message));
     const perStem = Array.isArray(m.output.name);
-    checkLayout(m.output.layout, expected, !perStem, (message) => issue(['output', 'layout'], message));
     if (perStem && m.output.name.length !== m.stems.length) {
       issue(['output', 'name'], `lists ${m.output.name.length} tensors for ${m.stems.length} stems`);
     }
     if (spectral) {
       if (!m.stft) issue(['stft'], 'is required for a spectrogram-mask model');
-      else if (m.stft.hop > m.stft.nFft) issue(['stft', 'hop'], 'must not exceed nFft');
+      else if (m.stft.nFft % m.stft.hop !== 0) issue(['stft', 'hop'], 'must divide nFft');
       if (m.stft && m.input.bins !== undefined && m.input.bins > m.stft.nFft / 2 + 1) {
         issue(['input', 'bins'], `must not exceed nFft / 2 + 1 = ${m.stft.nFft / 2 + 1}`);
       }
@@ -97,7 +98,8 @@ export const onnxManifestSchema = z
       }
     }
     const context = m.contextSeconds ?? (m.stft ? m.stft.nFft / m.sampleRate : 0);
-    if (m.overlapSeconds > m.chunkSeconds / 2) issue(['overlapSeconds'], 'must be at most half of chunkSeconds');
+    if (m.chunkSeconds > 0 && m.overlapSeconds > m.chunkSeconds / 2)
+      issue(['overlapSeconds'], 'must be at most half of chunkSeconds');
     if (m.overlapSeconds < 2 * context) {
       issue(
         ['overlapSeconds'],
@@ -107,6 +109,15 @@ export const onnxManifestSchema = z
   });
 
 export type OnnxManifest = z.infer<typeof onnxManifestSchema>;
+
+/**
+ * One output tensor holding several stems has a `stems` axis; a one-stem model's single output may
+ * leave it out, as may outputs listed one per stem.
+ */
+export function outputHasStemsAxis(m: Pick<OnnxManifest, 'output' | 'stems'>): boolean {
+  if (Array.isArray(m.output.name)) return false;
+  return m.stems.length > 1 || m.output.layout.includes('stems');
+}
 
 function checkLayout(
   layout: readonly string[],

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { type Axis, OnnxModelError, type OnnxManifest } from './onnx-manifest';
+import { type Axis, OnnxModelError, type OnnxManifest, outputHasStemsAxis } from './onnx-manifest';
 import { type AxisSizes, permuteAxes, sizesOf } from './tensor-layout';
 
 /**
@@ -65,14 +65,14 @@ export class OnnxModelSession {
     const outLayout = manifest.output.layout as Axis[];
     const stems = manifest.stems.length;
     const stemAxes: Axis[] = canonicalIn.map((axis) => axis);
-    if (Array.isArray(manifest.output.name)) {
-      return manifest.output.name.map((name) => {
+    if (!outputHasStemsAxis(manifest)) {
+      return outputNames(manifest).map((name) => {
         const tensor = results[name]!;
         const data = this.checked(name, tensor, outLayout, withBatch);
         return permuteAxes(data, outLayout, ['batch', ...stemAxes], withBatch);
       });
     }
-    const name = manifest.output.name;
+    const name = outputNames(manifest)[0]!;
     const all = { ...withBatch, stems };
     const data = this.checked(name, results[name]!, outLayout, all);
     const canonical = permuteAxes(data, outLayout, ['stems', 'batch', ...stemAxes], all);

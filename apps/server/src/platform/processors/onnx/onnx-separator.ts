@@ -141,7 +141,9 @@ export function chunkPlanOf(manifest: OnnxManifest, file: string): ChunkPlan {
     const frames = new Stft({ size: manifest.stft.nFft, hop }).frameCount(length);
     if (frames > manifest.input.frames) {
       const most = ((manifest.input.frames - manifest.stft.nFft / hop + 1) * hop) / rate;
-      throw fail(`gives ${frames} frames but the model takes ${manifest.input.frames} (at most ${most.toFixed(3)} s)`);
+      throw fail(
+        `gives ${frames} frames but the model takes ${manifest.input.frames} (at most ${(Math.floor(most * 1000) / 1000).toFixed(3)} s)`,
+      );
     }
   }
   if (manifest.input.samples !== undefined && length > manifest.input.samples) {
