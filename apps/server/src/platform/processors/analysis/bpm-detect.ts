@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { fft } from '../../media/difference-lane';
 import { MediaError, type MediaTools } from '../../media/ffmpeg';
 import { toolCommand, tracked } from '../../media/tool-processes';
