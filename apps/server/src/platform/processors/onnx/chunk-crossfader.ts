@@ -69,7 +69,10 @@ export class ChunkCrossfader {
     this.weights = Float32Array.from({ length: plan.overlap }, (_, u) => incomingWeight(u, plan.overlap, plan.context));
   }
 
-  /** Adds one chunk's stems; `last` says no chunk follows, so its whole end is final. */
+  /**
+   * Adds one chunk's stems, which it may overwrite; `last` says no chunk follows, so its whole end
+   * is final.
+   */
   async add(span: ChunkSpan, stems: Float32Array[][], last: boolean): Promise<void> {
     const { overlap } = this.plan;
     const length = span.end - span.start;
@@ -82,9 +85,9 @@ export class ChunkCrossfader {
     for (let s = 0; s < stems.length; s++) {
       const out = stems[s]!.map((samples, c) => {
         const tail = tails?.[s]?.[c];
-        const final = samples.slice(0, finalEnd);
-        if (tail) for (let i = 0; i < blended; i++) final[i] = tail[i]! + (samples[i]! - tail[i]!) * this.weights[i]!;
-        return final;
+        // Blended in place (the chunk's arrays are the caller's to give away): no copy of the chunk.
+        if (tail) for (let i = 0; i < blended; i++) samples[i] = tail[i]! + (samples[i]! - tail[i]!) * this.weights[i]!;
+        return samples.subarray(0, finalEnd);
       });
       await this.write(s, out);
     }
