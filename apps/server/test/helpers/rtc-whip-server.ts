@@ -14,7 +14,7 @@ import type { SfuDriver } from '../../src/platform/rtc/sfu-driver';
  */
 export interface WhipServer {
   url: string;
-  /** Requests seen, as "METHOD path", so tests can tell a DELETE arrived. */
+  /** Requests answered, as "METHOD path status", so tests can tell a DELETE arrived. */
   requests: string[];
   close(): Promise<void>;
 }
@@ -34,7 +34,7 @@ export async function startWhipServer(sfu: SfuDriver, options: { token?: string 
   const requests: string[] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    requests.push(`${req.method} ${url.pathname}`);
+    res.on('finish', () => requests.push(`${req.method} ${url.pathname} ${res.statusCode}`));
     if (req.method === 'OPTIONS') return reply(res, 204);
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) return reply(res, 401);
     const [kind, a, b] = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -75,5 +75,22 @@ export async function startWhipServer(sfu: SfuDriver, options: { token?: string 
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A WHIP/WHEP client's POST: the offer out, the answer and the resource's URL back. */
+export function httpExchange(
+  endpoint: string,
+  token?: string,
+): (offerSdp: string) => Promise<{ answerSdp: string; resourceId: string }> {
+  return async (offerSdp) => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: offerSdp,
+    });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`${endpoint} answered ${response.status}: ${text}`);
+    return { answerSdp: text, resourceId: new URL(response.headers.get('location')!, endpoint).toString() };
   };
 }
