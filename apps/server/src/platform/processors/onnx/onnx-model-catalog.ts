@@ -1,7 +1,7 @@
 import { access, readdir } from 'node:fs/promises';
 import { type ProcessorEngine } from '../processor';
 import { type OnnxManifest, OnnxModelError, onnxModelFiles, readOnnxManifest } from './onnx-manifest';
-import { onnxEngine, OnnxSeparator } from './onnx-separator';
+import { onnxEngine, OnnxSeparator, type OnnxSeparatorOptions } from './onnx-separator';
 
 export interface OnnxModelEntry {
   name: string;
@@ -23,7 +23,10 @@ export interface OnnxModelListing {
 export class OnnxModelCatalog {
   private readonly separators = new Map<string, OnnxSeparator>();
 
-  constructor(readonly folder: string) {}
+  constructor(
+    readonly folder: string,
+    private readonly options: OnnxSeparatorOptions = {},
+  ) {}
 
   async list(): Promise<OnnxModelListing> {
     let names: string[];
@@ -63,7 +66,7 @@ export class OnnxModelCatalog {
   separator(name: string): OnnxSeparator {
     let separator = this.separators.get(name);
     if (!separator) {
-      separator = new OnnxSeparator(this.folder, name);
+      separator = new OnnxSeparator(this.folder, name, this.options);
       this.separators.set(name, separator);
     }
     return separator;

@@ -16,7 +16,8 @@ export class OnnxModelSession {
     private readonly file: string,
   ) {}
 
-  static async load(file: string, manifest: OnnxManifest): Promise<OnnxModelSession> {
+  /** `threads`: ONNX Runtime's intra-op threads (1 by default: tasks run side by side on few cores). */
+  static async load(file: string, manifest: OnnxManifest, threads = 1): Promise<OnnxModelSession> {
     try {
       await access(file);
     } catch {
@@ -24,10 +25,9 @@ export class OnnxModelSession {
     }
     let session: InferenceSession;
     try {
-      // One thread per session: the worker runs tasks side by side and the machine has few cores.
       session = await InferenceSession.create(file, {
         executionProviders: ['cpu'],
-        intraOpNumThreads: 1,
+        intraOpNumThreads: threads,
         interOpNumThreads: 1,
         graphOptimizationLevel: 'all',
       });
@@ -64,18 +64,17 @@ export class OnnxModelSession {
     const results = await this.session.run(feeds);
     const outLayout = manifest.output.layout as Axis[];
     const stems = manifest.stems.length;
-    const stemAxes: Axis[] = canonicalIn.map((axis) => axis);
     if (!outputHasStemsAxis(manifest)) {
       return outputNames(manifest).map((name) => {
         const tensor = results[name]!;
         const data = this.checked(name, tensor, outLayout, withBatch);
-        return permuteAxes(data, outLayout, ['batch', ...stemAxes], withBatch);
+        return permuteAxes(data, outLayout, ['batch', ...canonicalIn], withBatch);
       });
     }
     const name = outputNames(manifest)[0]!;
     const all = { ...withBatch, stems };
     const data = this.checked(name, results[name]!, outLayout, all);
-    const canonical = permuteAxes(data, outLayout, ['stems', 'batch', ...stemAxes], all);
+    const canonical = permuteAxes(data, outLayout, ['stems', 'batch', ...canonicalIn], all);
     const perStem = canonical.length / stems;
     return Array.from({ length: stems }, (_, s) => canonical.subarray(s * perStem, (s + 1) * perStem));
   }

@@ -19,6 +19,11 @@ export function onnxEngine(modelName: string): ProcessorEngine {
   return { id: `onnx:${modelName}`, label: `model: ${modelName} (ONNX)`, kind: 'onnx-model' };
 }
 
+export interface OnnxSeparatorOptions {
+  /** ONNX Runtime's threads per run; default 1, as the worker runs several tasks side by side. */
+  threads?: number;
+}
+
 interface LoadedModel {
   manifest: OnnxManifest;
   session: OnnxModelSession;
@@ -38,6 +43,7 @@ export class OnnxSeparator implements Separator {
   constructor(
     private readonly folder: string,
     readonly modelName: string,
+    private readonly options: OnnxSeparatorOptions = {},
   ) {
     this.engine = onnxEngine(modelName);
   }
@@ -117,7 +123,7 @@ export class OnnxSeparator implements Separator {
     const files = onnxModelFiles(this.folder, this.modelName);
     const manifest = await readOnnxManifest(this.folder, this.modelName);
     const plan = chunkPlanOf(manifest, files.manifest);
-    const session = await OnnxModelSession.load(files.model, manifest);
+    const session = await OnnxModelSession.load(files.model, manifest, this.options.threads);
     return { manifest, session, chunks: chunkSeparatorFor(manifest, session), plan };
   }
 }
