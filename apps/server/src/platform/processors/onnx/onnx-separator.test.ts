@@ -271,7 +271,7 @@ describe('OnnxSeparator', () => {
     expect((error as Error).message).toContain('is missing');
   });
 
-  it('stops between chunks when aborted and leaves no half-written stems', async () => {
+  it('stops between chunks when aborted and leaves no half-written stems; an empty file gives empty stems', async () => {
     await addModel('abortable', buildWaveformModel([[1], [0]]), {
       kind: 'waveform',
       stems: ['vocals', 'accompaniment'],
@@ -293,6 +293,11 @@ describe('OnnxSeparator', () => {
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(progress).toEqual([0.25]);
     expect(await readdir(outputDir)).toEqual([]);
+    // An empty file gives empty stems without running the model.
+    const empty = join(dir, 'empty.wav');
+    await (await WavFloatWriter.create(empty, { sampleRate: RATE, channels: 2 })).close();
+    const { result } = await separate(separator, 'TWOSTEMS', { input: empty });
+    expect((await readStem(result.stems.no_vocals)).map((channel) => channel.length)).toEqual([0, 0]);
     // Aborted before it starts: nothing is read or written.
     await expect(separate(separator, 'TWOSTEMS', { signal: AbortSignal.abort() })).rejects.toMatchObject({
       name: 'AbortError',

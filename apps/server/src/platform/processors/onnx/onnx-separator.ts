@@ -83,7 +83,10 @@ export class OnnxSeparator implements Separator {
         // A mono file is heard on both channels, as a stereo model expects.
         const mixture = read.length === 1 ? [read[0]!, read[0]!.slice()] : read;
         // An empty file has nothing to run the model on; its stems are empty too.
-        const stems = span.end > span.start ? await chunks.separate(mixture) : [];
+        const stems =
+          span.end > span.start
+            ? await chunks.separate(mixture)
+            : manifest.stems.map(() => mixture.map(() => new Float32Array(0)));
         const outputs = recipes.map((recipe) => mixStem(recipe, mixture, stems));
         await crossfader.add(span, outputs, span.end >= total);
         await run.onProgress((span.index + 1) / count);
@@ -113,8 +116,11 @@ export class OnnxSeparator implements Separator {
 
   private loaded(): Promise<LoadedModel> {
     if (!this.loading) {
-      this.loading = this.loadModel();
-      this.loading.catch(() => (this.loading = null));
+      const loading = this.loadModel();
+      this.loading = loading;
+      loading.catch(() => {
+        if (this.loading === loading) this.loading = null;
+      });
     }
     return this.loading;
   }
