@@ -17,15 +17,8 @@ import { registerAuthentication } from './http/authentication';
 import { registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { registerSecurityHeaders } from './http/security-headers';
-import { diskBlobRoutes } from './platform/blob/disk-blob.routes';
-import { DiskBlobStore } from './platform/blob/disk-blob-store';
-import { mountProvider } from './platform/identity/embedded-provider';
 import { RealtimeHub } from './platform/realtime/realtime-hub';
-import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { interactionRoutes } from './modules/accounts/interaction.routes';
-import { healthRoutes } from './modules/health/health.routes';
-import { usersRoutes } from './modules/users/users.routes';
-import { pushRoutes } from './modules/push/push.routes';
+import { watchReactions } from './modules/reactions';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
@@ -82,26 +75,32 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   registerAuthentication(app, context.verifyToken, services.users);
 
   // Every node answers health checks; only API nodes serve the API, the web app, OIDC and realtime.
-  await app.register(healthRoutes, {
-    database: () => context.database.ping(),
-    storage: () => context.blobs.check(),
-    queue: () => context.jobs.check(),
-  });
-  if (config.roles.api) await registerApi(app, context, serveApp, hasWeb);
+  const { parts } = context;
+  const surface = { serveApp };
+  for (const register of parts.anyNodeRoutes) await register(app, surface);
+  if (config.roles.api) {
+    for (const register of parts.routes) await register(app, surface);
+    if (hasWeb) await registerWebApp(app, serveApp);
+  }
 
-  const hub = new RealtimeHub(
-    context.bus,
-    context.topics,
-    async (token) => {
+  const hub = new RealtimeHub({
+    bus: context.bus,
+    authorizer: context.topics,
+    authenticate: async (token) => {
       const verified = await context.verifyToken(token);
+      const actor = await services.users.resolveActor(verified);
       return {
-        actor: await services.users.resolveActor(verified),
+        actor,
         expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null,
+        photoUrl: await services.users.photoUrlOf(actor.userId),
       };
     },
-    context.log,
-    context.clock,
-  );
+    grants: context.grants,
+    handlers: parts.clientMessages,
+    log: context.log,
+    clock: context.clock,
+  });
+  const stopReactions = watchReactions(context.bus, parts.reactions, context.log);
   app.server.on('upgrade', (request, socket, head) => {
     if (config.roles.api && request.url?.split('?')[0] === '/api/realtime') hub.handleUpgrade(request, socket, head);
     else socket.destroy();
@@ -116,54 +115,24 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
   // WebSockets would hold the HTTP server open: close them before Fastify waits for connections.
   app.addHook('preClose', async () => {
     closing = true;
+    stopReactions();
     await hub.close();
   });
   return { app, hub };
 }
 
-/** The API node's surface: accounts, every module's routes, file URLs, OIDC and the web app. */
-async function registerApi(
+/** The built web app: hashed assets cached for a year, the page itself revalidated. */
+async function registerWebApp(
   app: FastifyInstance,
-  context: AppContext,
   serveApp: (reply: FastifyReply) => Promise<unknown>,
-  hasWeb: boolean,
 ): Promise<void> {
-  const { config, services } = context;
-  const identity = config.identity;
-  await app.register(accountsRoutes, {
-    accounts: services.accounts,
-    authConfig: {
-      issuer: identity.issuer,
-      clientId: identity.clientId,
-      scope:
-        identity.mode === 'embedded'
-          ? 'openid profile email offline_access api'
-          : 'openid profile email offline_access',
-      embedded: identity.mode === 'embedded',
-      apiAudience: identity.audience,
+  await app.register(fastifyStatic, {
+    root: webDist,
+    index: false,
+    setHeaders: (res, path) => {
+      if (path.includes(`${join(webDist, 'assets')}`))
+        void res.header('Cache-Control', 'public, max-age=31536000, immutable');
     },
   });
-  await app.register(usersRoutes, { users: services.users });
-  await app.register(pushRoutes, { push: services.push, devices: services.pushDevices });
-  for (const module of context.modules) for (const register of module.routes) await register(app);
-  if (context.blobs instanceof DiskBlobStore) {
-    const store = context.blobs;
-    await app.register(async (scope) => diskBlobRoutes(scope, { store, signer: context.signer }));
-  }
-  if (context.provider && services.accounts) {
-    const provider = context.provider;
-    await app.register(interactionRoutes, { provider, accounts: services.accounts, serveApp });
-    await app.register(async (scope) => mountProvider(scope, provider));
-  }
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      index: false,
-      setHeaders: (res, path) => {
-        if (path.includes(`${join(webDist, 'assets')}`))
-          void res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      },
-    });
-    app.get('/', { schema: { hide: true } }, (_request, reply) => serveApp(reply));
-  }
+  app.get('/', { schema: { hide: true } }, (_request, reply) => serveApp(reply));
 }

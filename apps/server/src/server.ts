@@ -32,11 +32,11 @@ export async function startMixroom(
   let http: HttpApp;
   try {
     http = await createHttpApp(context);
-    await context.jobs.start(context.jobDefinitions, { worker: config.roles.worker });
+    await context.jobs.start(context.parts.knownJobs, { work: (name) => context.parts.workedJobs.has(name) });
     // Any node dispatches what was recorded after a write (also what a crashed node left).
     context.outbox.start();
-    // Worker nodes take up work a stopped node left half done (e.g. an account's erasure).
-    if (config.roles.worker) for (const module of context.modules) await module.onStart?.();
+    // Modules take up work a stopped node left half done (e.g. an account's erasure).
+    for (const start of context.parts.starts) await start();
     await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await context.dispose();
@@ -52,6 +52,7 @@ export async function startMixroom(
     stop: () => {
       stopping ??= (async () => {
         await http.app.close();
+        for (const stop of context.parts.stops) await stop();
         await context.dispose();
       })();
       return stopping;

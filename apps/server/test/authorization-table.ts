@@ -256,14 +256,6 @@ export function matrixTable({
       body: () => ({ html: '<p>Notes</p>' }),
       allow: MEMBERS,
     },
-    {
-      name: 'presence on a review',
-      method: 'PUT',
-      path: (w) => `/api/versions/${w.version}/presence`,
-      body: () => ({ state: 'online' }),
-      allow: MEMBERS,
-    },
-    { name: 'who is on a review', method: 'GET', path: (w) => `/api/versions/${w.version}/presence`, allow: MEMBERS },
     { name: 'stream a version', method: 'GET', path: (w) => `/api/versions/${w.version}/stream`, allow: MEMBERS },
     {
       name: 'version spectrogram',

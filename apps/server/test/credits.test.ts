@@ -64,6 +64,7 @@ if (process.env.TEST_DATABASE_URL) {
 const published: string[] = [];
 const bus: EventBus = {
   publish: async (event) => void published.push(`${event.type}@${event.topic}`),
+  publishOrLog: async (event) => void published.push(`${event.type}@${event.topic}`),
   subscribe: () => () => undefined,
   close: async () => undefined,
 };

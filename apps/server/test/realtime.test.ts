@@ -94,7 +94,7 @@ describe('jobs', () => {
         }
       },
     );
-    await server.context.jobs.start([probe], { worker: true });
+    await server.context.jobs.start([probe], { work: () => true });
 
     const client = await connectRealtime(server.url);
     await client.auth(member.access_token);

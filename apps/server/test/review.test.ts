@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PresenceEntry, ProjectItem, VersionNote } from '@mixroom/contracts';
+import type { ProjectItem, VersionNote } from '@mixroom/contracts';
 import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { inviteOf } from './helpers/invite';
@@ -19,6 +19,8 @@ let ed: ReturnType<typeof storageClient>;
 let vic: ReturnType<typeof storageClient>;
 let eve: ReturnType<typeof storageClient>;
 let vicToken: string;
+let edToken: string;
+let eveToken: string;
 let folderId: string;
 let projectId: string;
 let versionId: string;
@@ -50,14 +52,14 @@ beforeAll(async () => {
   const { ticket } = await ana.upload(makeAudio('Single.wav', { seconds: 12 }), folderId);
   projectId = ticket.project.id;
   versionId = ticket.version.id;
-  ed = (await member('ed@review.test', 'Ed', 'EDITOR')).client;
+  const editor = await member('ed@review.test', 'Ed', 'EDITOR');
+  ed = editor.client;
+  edToken = editor.token;
   const viewer = await member('vic@review.test', 'Vic', 'VIEWER');
   vic = viewer.client;
   vicToken = viewer.token;
-  eve = storageClient(
-    server.url,
-    (await signInThroughOidc(server.url, { email: 'eve@review.test', password: 'eve-password' })).access_token,
-  );
+  eveToken = (await signInThroughOidc(server.url, { email: 'eve@review.test', password: 'eve-password' })).access_token;
+  eve = storageClient(server.url, eveToken);
   await waitFor(async () => (await ana.project(projectId)).versions[0]?.status === 'ready', { what: 'processing' });
 });
 afterAll(() => server.close());
@@ -119,43 +121,56 @@ describe('version notes', () => {
 });
 
 describe('presence', () => {
-  const presence = (client: typeof ana) =>
-    client.api<{ users: PresenceEntry[] }>(`/api/versions/${versionId}/presence`).then((r) => r.users);
+  const scope = () => `version:${versionId}`;
+  const joined = (client: Awaited<ReturnType<typeof connectRealtime>>) =>
+    waitFor(() => client.messages.find((m) => m.type === 'presence'), { what: 'presence snapshot' });
+  const presenceEvents = (client: Awaited<ReturnType<typeof connectRealtime>>) =>
+    client.events().flatMap((e) => (e.type === 'presence.changed' ? [[e.data.user.displayName, e.data.state]] : []));
 
-  it('shows who is on the review, goes offline on leave, and when a browser stops renewing', async () => {
-    const watcher = await connectRealtime(server.url);
-    await watcher.auth(vicToken);
-    await watcher.subscribe(`project:${projectId}`);
-    await ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } });
-    await vic.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } });
-    await waitFor(() => watcher.events().filter((e) => e.type === 'presence.changed').length >= 2, {
-      what: 'presence events',
-    });
-    expect((await presence(ana)).map((p) => [p.user.displayName, p.state])).toEqual([
-      ['Ed', 'online'],
+  it('is held on the socket: two users see each other, a closed tab leaves at once, a second tab is no news', async () => {
+    const topic = `project:${projectId}`;
+    const edSocket = await connectRealtime(server.url);
+    await edSocket.auth(edToken);
+    await edSocket.subscribe(topic);
+    edSocket.send({ type: 'presence.join', topic, scope: scope() });
+    expect(await joined(edSocket)).toMatchObject({ users: [{ displayName: 'Ed' }] });
+
+    const vicSocket = await connectRealtime(server.url);
+    await vicSocket.auth(vicToken);
+    await vicSocket.subscribe(topic);
+    vicSocket.send({ type: 'presence.join', topic, scope: scope() });
+    const snapshot = await joined(vicSocket);
+    expect(snapshot.type === 'presence' && snapshot.users.map((u) => u.displayName)).toEqual(['Ed', 'Vic']);
+    await waitFor(() => presenceEvents(edSocket).length === 1, { what: 'Vic arriving' });
+    expect(presenceEvents(edSocket)).toEqual([['Vic', 'online']]);
+
+    // Vic's second tab, then closing it: Vic is still there, so Ed hears nothing.
+    const vicTab = await connectRealtime(server.url);
+    await vicTab.auth(vicToken);
+    await vicTab.subscribe(topic);
+    vicTab.send({ type: 'presence.join', topic, scope: scope() });
+    await joined(vicTab);
+    vicTab.close();
+    // Vic's first tab closes: gone for Ed, without any poll.
+    vicSocket.close();
+    await waitFor(() => presenceEvents(edSocket).length === 2, { what: 'Vic leaving', timeoutMs: 5_000 });
+    expect(presenceEvents(edSocket)).toEqual([
       ['Vic', 'online'],
+      ['Vic', 'offline'],
     ]);
-    // A renewal changes nothing others see: no event.
-    const before = watcher.events().length;
-    await ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } });
-    await vic.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'offline' } });
-    await waitFor(() => watcher.events().length > before, { what: 'offline event' });
-    expect(
-      watcher
-        .events()
-        .slice(before)
-        .map((e) => (e.type === 'presence.changed' ? e.data.state : null)),
-    ).toEqual(['offline']);
-    watcher.close();
+    edSocket.close();
+  });
 
-    await server.context.database.db.execute(sql`update presence set seen_at = now() - interval '2 minutes'`);
-    expect((await presence(ana)).map((p) => p.state)).toEqual(['offline', 'offline']);
-    await expect(
-      eve.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'online' } }),
-    ).rejects.toMatchObject({ status: 403 });
-    await expect(
-      ed.api(`/api/versions/${versionId}/presence`, { method: 'PUT', body: { state: 'away' } }),
-    ).rejects.toMatchObject({ status: 400 });
+  it('is refused in a topic the socket does not follow or may not see', async () => {
+    const eveSocket = await connectRealtime(server.url);
+    await eveSocket.auth(eveToken);
+    const topic = `project:${projectId}`;
+    expect(await eveSocket.subscribe(topic)).toMatchObject({ type: 'denied' });
+    eveSocket.send({ type: 'presence.join', topic, scope: scope() });
+    expect(await waitFor(() => eveSocket.messages.find((m) => m.type === 'error'), { what: 'refusal' })).toMatchObject({
+      code: 'NOT_SUBSCRIBED',
+    });
+    eveSocket.close();
   });
 });
 

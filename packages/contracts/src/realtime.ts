@@ -2,16 +2,35 @@ import { z } from 'zod';
 import { comment } from './comments';
 
 /**
- * Topics a client may subscribe to. The server decides, per topic, whether the actor may see it,
- * and decides again whenever access may have changed.
+ * Topic kinds, declared once: the schema below is built from this table and the server composes
+ * one rule per kind (each contributed by the module that owns it) and refuses to start without it.
  * - `user:{id}` carries a user's own events (root-level storage changes, sharing, join requests);
  * - `admin` carries events only administrators see;
  * - `group:{id}` a folder's content, `project:{id}` a project's review (comments, notes, presence).
- * `system` is the servers' own channel: no client may follow it.
+ * - `system` is the servers' own channel: no client may follow it.
  */
-export const topic = z
-  .string()
-  .regex(/^((user|group|project|job):[\w-]+|admin|system)$/, { message: 'Unknown topic.' });
+export const TOPIC_KINDS = { user: 'id', group: 'id', project: 'id', admin: 'none', system: 'none' } as const;
+export type TopicKind = keyof typeof TOPIC_KINDS;
+
+const kindsWith = (shape: 'id' | 'none') =>
+  Object.entries(TOPIC_KINDS)
+    .filter(([, s]) => s === shape)
+    .map(([kind]) => kind)
+    .join('|');
+const TOPIC_PATTERN = new RegExp(`^((${kindsWith('id')}):[\\w-]{1,64}|${kindsWith('none')})$`);
+
+export const topic = z.string().max(80).regex(TOPIC_PATTERN, { message: 'Unknown topic.' });
+
+/** Splits a topic into its kind and id ('' for kinds without an id); null when it is not a topic. */
+export function parseTopic(value: string): { kind: TopicKind; id: string } | null {
+  if (!TOPIC_PATTERN.test(value)) return null;
+  const [kind, id = ''] = value.split(':') as [TopicKind, string?];
+  return { kind, id };
+}
+
+/** Who is present: enough to draw an avatar without another request. */
+export const presenceUser = z.object({ id: z.string(), displayName: z.string(), photoUrl: z.string().nullable() });
+export type PresenceUser = z.infer<typeof presenceUser>;
 
 const itemKind = z.enum(['group', 'project']);
 
@@ -65,7 +84,19 @@ export const eventPayloads = {
     status: z.enum(['pending', 'ready', 'failed']),
     progress: z.number(),
   }),
-  'presence.changed': z.object({ versionId: z.string(), userId: z.string(), state: z.enum(['online', 'offline']) }),
+  /**
+   * Someone joined or left a presence scope (e.g. one version's review) under the event's topic.
+   * Held on the sockets, never in a table: a closed tab leaves at once.
+   */
+  'presence.changed': z.object({
+    scope: z.string(),
+    user: presenceUser,
+    state: z.enum(['online', 'offline']),
+    /** The node and socket that joined or left; servers count a user's tabs by it, clients ignore it. */
+    holder: z.string().optional(),
+  }),
+  /** A node is alive (every few seconds, on `system`); `hello` when it starts and wants presence again. */
+  'presence.node': z.object({ nodeId: z.string(), hello: z.boolean() }),
   'sharing.changed': z.object({ resourceId: z.string() }),
   'join.requested': z.object({ resourceId: z.string(), userId: z.string() }),
   'join.decided': z.object({ resourceId: z.string(), userId: z.string(), status: z.enum(['approved', 'rejected']) }),
@@ -109,6 +140,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('approval.changed'),
   eventOf('difference.progress'),
   eventOf('presence.changed'),
+  eventOf('presence.node'),
   eventOf('sharing.changed'),
   eventOf('join.requested'),
   eventOf('join.decided'),
@@ -121,23 +153,45 @@ export type DomainEvent = z.infer<typeof domainEvent>;
 /** What a service hands the bus: the bus stamps `at`. */
 export type DomainEventInput = { [T in EventType]: { topic: string; type: T; data: EventData<T> } }[EventType];
 
+/** A presence scope under a topic, e.g. `version:{id}` under `project:{id}`. */
+const presenceScope = z.string().regex(/^[\w:-]{1,80}$/, { message: 'Unknown presence scope.' });
+
+/**
+ * Everything a client may say. The socket answers a message of an unknown type or a wrong shape
+ * with an `error` naming what was wrong, and stays open.
+ * - `auth`: a signed-in user's access token (again whenever it is renewed);
+ * - `grant`: a signed-out visitor's public grant, good for one public resource's topic only;
+ * - `presence.join` / `presence.leave`: be seen in a scope of a topic the socket follows; closing
+ *   the socket leaves every scope.
+ */
 export const clientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auth'), token: z.string().min(1) }),
+  z.object({ type: z.literal('auth'), token: z.string().min(1).max(8192) }),
+  z.object({ type: z.literal('grant'), grant: z.string().min(1).max(2048) }),
   z.object({ type: z.literal('subscribe'), topic }),
   z.object({ type: z.literal('unsubscribe'), topic }),
   z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('presence.join'), topic, scope: presenceScope }),
+  z.object({ type: z.literal('presence.leave'), topic, scope: presenceScope }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
+export type ClientMessageType = ClientMessage['type'];
+export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = clientMessage.options.map(
+  (option) => option.shape.type.value,
+);
 
 export const serverMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready'), userId: z.string() }),
+  /** Signed in (`userId`) or holding a public grant (`userId` null, `topic` the grant's one topic). */
+  z.object({ type: z.literal('ready'), userId: z.string().nullable(), topic: topic.optional() }),
   z.object({ type: z.literal('subscribed'), topic }),
   z.object({ type: z.literal('denied'), topic, reason: z.string() }),
   /** The server took a topic away: the actor no longer has access to it. */
   z.object({ type: z.literal('revoked'), topic }),
   z.object({ type: z.literal('event'), event: domainEvent }),
+  /** Everyone present in a scope, sent to a socket when it joins. */
+  z.object({ type: z.literal('presence'), topic, scope: z.string(), users: z.array(presenceUser) }),
   z.object({ type: z.literal('pong') }),
-  z.object({ type: z.literal('error'), message: z.string() }),
+  /** A message the server could not take; `code` says why (BAD_MESSAGE, UNKNOWN_TYPE, NOT_SUBSCRIBED …). */
+  z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 

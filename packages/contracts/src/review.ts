@@ -11,11 +11,6 @@ export const noteResponse = z
   .meta({ id: 'VersionNote' });
 export type VersionNote = z.infer<typeof noteResponse>;
 
-export const presenceBody = z.object({ state: z.enum(['online', 'offline']) });
-export const presenceEntry = z.object({ user: personRef, state: z.enum(['online', 'offline']), seenAt: isoDate });
-export type PresenceEntry = z.infer<typeof presenceEntry>;
-export const presenceResponse = z.object({ users: z.array(presenceEntry) }).meta({ id: 'Presence' });
-
 /** Which version to compare with, and what counts as changed. */
 export const differenceQuery = z.object({
   with: z.uuid(),

@@ -109,6 +109,11 @@ export const publicListing = z
   })
   .meta({ id: 'PublicListing' });
 export type PublicListing = z.infer<typeof publicListing>;
+
+/** A signed-out visitor's realtime grant: it opens a socket that follows this one topic only. */
+export const realtimeGrant = z
+  .object({ grant: z.string(), topic: z.string(), expiresInSeconds: z.number() })
+  .meta({ id: 'RealtimeGrant' });
 export const publicQuery = z.object({ token: z.string().min(20).max(100), folder: z.uuid().optional() });
 
 export const MAX_USERS_PER_GROUP = LIMITS.usersPerGroup;

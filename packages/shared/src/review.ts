@@ -34,9 +34,6 @@ export const DIFFERENCE_LANE = {
   maxPoints: 4000,
 } as const;
 
-/** A presence row not renewed within this window reads as offline. */
-export const PRESENCE = { renewMs: 30_000, windowMs: 75_000 } as const;
-
 /** Streaming platforms' loudness targets, integrated LUFS. */
 export const LOUDNESS_TARGETS = [
   { platform: 'Spotify', lufs: -14 },

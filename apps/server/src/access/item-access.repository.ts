@@ -167,6 +167,22 @@ export class ItemAccessRepository {
     return Boolean(row);
   }
 
+  async activePublicLinkToken(type: 'group' | 'project', id: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ token: shareLinks.token })
+      .from(shareLinks)
+      .where(
+        and(
+          eq(shareLinks.resourceId, id),
+          eq(shareLinks.resourceType, type),
+          eq(shareLinks.kind, 'public'),
+          eq(shareLinks.active, true),
+        ),
+      )
+      .limit(1);
+    return row?.token ?? null;
+  }
+
   async shareLink(token: string): Promise<ShareLinkRow | null> {
     const [row] = await this.db.select().from(shareLinks).where(eq(shareLinks.token, token));
     return row ?? null;

@@ -25,6 +25,16 @@ export class PublicLinkPolicy {
     return root;
   }
 
+  /** Whether the item is shared by an active public link right now (a grant socket's re-check). */
+  async isPublic(type: 'group' | 'project', id: string): Promise<boolean> {
+    const token = await this.facts.activePublicLinkToken(type, id);
+    if (!token) return false;
+    return this.root(token).then(
+      (root) => root.row.id === id,
+      () => false,
+    );
+  }
+
   private async liveRoot(type: 'group' | 'project', id: string): Promise<PublicRoot> {
     if (type === 'group') {
       const found = await this.facts.folder(id);

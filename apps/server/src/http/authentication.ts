@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './app-error';
 import { InvalidTokenError, type TokenVerifier } from '../platform/identity/token-verifier';
-import type { Actor, UsersService } from '../modules/users/users.service';
+import type { Actor } from '../platform/identity/actor';
+import type { IdentityPort } from '../platform/identity/identity-port';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,7 +11,7 @@ declare module 'fastify' {
 }
 
 /** Reads `Authorization: Bearer …`; a present but invalid token is a 401, never an anonymous call. */
-export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier, users: UsersService): void {
+export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier, identity: IdentityPort): void {
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
@@ -18,7 +19,7 @@ export function registerAuthentication(app: FastifyInstance, verify: TokenVerifi
     const [scheme, token] = header.split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !token) throw AppError.unauthorized('Malformed Authorization header.');
     try {
-      request.actor = await users.resolveActor(await verify(token));
+      request.actor = await identity.resolveActor(await verify(token));
     } catch (error) {
       if (error instanceof InvalidTokenError)
         throw new AppError(401, 'INVALID_TOKEN', 'Your session is invalid or has expired.');

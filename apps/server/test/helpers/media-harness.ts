@@ -60,7 +60,14 @@ export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticke
     find: async (id: string) => (await db.db.select().from(projects).where(eq(projects.id, id)))[0] ?? null,
   };
   const temp = TempSpace.open(join(dataDir, 'tmp'));
-  const media = new MediaService(versionsRepo, projectOf, blobs, locateMediaTools({}), events, temp, 600, {
+  const media = new MediaService({
+    versions: versionsRepo,
+    projects: projectOf,
+    blobs,
+    tools: locateMediaTools({}),
+    events,
+    temp,
+    signTtlSeconds: 600,
     clock: runtime.clock ?? systemClock,
     ticker: runtime.ticker ?? systemTicker,
   });

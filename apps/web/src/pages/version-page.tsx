@@ -235,7 +235,7 @@ function VersionReview({
           downloading={download.isPending}
           AddVersionDialog={ProjectDialog}
         />
-        <PlayerEffects versionId={version.id} onLoadError={onLoadError} shortcuts={shortcuts} />
+        <PlayerEffects projectId={item.id} versionId={version.id} onLoadError={onLoadError} shortcuts={shortcuts} />
         <div className={classes.layout}>
           <div className={classes.playerCard} data-testid="player">
             <Group gap="xs" mb="xs" data-testid="media-header">

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorResponse, idParam } from '../common';
 import { endpoint } from '../endpoint';
-import { differenceQuery, differenceResponse, noteBody, noteResponse, presenceBody, presenceResponse } from '../review';
+import { differenceQuery, differenceResponse, noteBody, noteResponse } from '../review';
 import { signedUrl } from '../storage';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -32,21 +32,6 @@ export const reviewEndpoints = {
     raw: 'file',
     // 422: the notes reached the export's time or memory limit; 503: too many exports at once.
     responses: { ...errors, 422: errorResponse, 503: errorResponse },
-  }),
-  presence: endpoint({
-    ...base,
-    method: 'GET',
-    path: '/api/versions/:id/presence',
-    summary: 'Who has the review open, online first',
-    responses: { 200: presenceResponse, ...errors },
-  }),
-  setPresence: endpoint({
-    ...base,
-    method: 'PUT',
-    path: '/api/versions/:id/presence',
-    summary: 'Announce (and renew) being online on a review, or leaving it',
-    body: presenceBody,
-    responses: { 204: z.null(), ...errors },
   }),
   spectrogram: endpoint({
     ...base,

@@ -12,6 +12,7 @@ import {
   permissionBody,
   publicLinkBody,
   publicListing,
+  realtimeGrant,
   publicQuery,
   resourceParams,
   shareInfo,
@@ -113,6 +114,14 @@ export const sharingEndpoints = {
     summary: 'A public link’s content (no account needed)',
     query: publicQuery,
     responses: { 200: publicListing, 404: errorResponse },
+  }),
+  publicRealtimeGrant: endpoint({
+    ...open,
+    method: 'POST',
+    path: '/api/public/realtime-grant',
+    summary: 'A short-lived grant for the realtime socket of a public link (its one folder or project)',
+    body: z.object({ token: publicQuery.shape.token }),
+    responses: { 200: realtimeGrant, 404: errorResponse },
   }),
   publicVersionUrl: endpoint({
     ...open,

@@ -93,7 +93,7 @@ export class DifferenceService {
       return claimed;
     });
     // Started now rather than at the outbox's next pass: someone is waiting for it.
-    if (queued) void this.deps.outbox.flush().catch(() => undefined);
+    if (queued) this.deps.outbox.kick();
   }
 
   /** The job: both files decoded as they stream, the lane stored, or why it could not be made. */
@@ -144,9 +144,11 @@ export class DifferenceService {
   private async announce(pair: DifferencePair, status: 'pending' | 'ready' | 'failed', progress: number) {
     const projectId = await this.deps.differences.projectIdOf(pair.versionId);
     if (!projectId) return;
-    await this.deps.bus
-      .publish({ topic: `project:${projectId}`, type: 'difference.progress', data: { ...pair, status, progress } })
-      .catch(() => undefined);
+    await this.deps.bus.publishOrLog({
+      topic: `project:${projectId}`,
+      type: 'difference.progress',
+      data: { ...pair, status, progress },
+    });
   }
 }
 

@@ -5,14 +5,16 @@ import type { StoragePresenter } from '../storage/storage.presenter';
 import { DifferenceRepository } from './difference.repository';
 import { DifferenceService } from './difference.service';
 import { NotesRepository } from './notes.repository';
-import { PresenceRepository } from './presence.repository';
 import { reviewJobs } from './review.jobs';
 import { reviewRoutes } from './review.routes';
 import { ReviewService } from './review.service';
 
 export type ReviewModule = AppModule<{ review: ReviewService; difference: DifferenceService }>;
 
-/** The version screen besides comments: notes, presence, streaming, spectrogram, what changed. */
+/**
+ * The version screen besides comments: notes, streaming, spectrogram, what changed. Who is on a
+ * review is presence on the realtime socket (scope `version:{id}` under `project:{id}`).
+ */
 export function createReviewModule(
   core: CoreDeps,
   deps: { projects: ProjectsService; media: MediaService; presenter: StoragePresenter },
@@ -20,7 +22,6 @@ export function createReviewModule(
   const review = new ReviewService({
     policy: core.items,
     notes: new NotesRepository(core.db),
-    presence: new PresenceRepository(core.db, core.clock),
     presenter: deps.presenter,
     projects: deps.projects,
     media: deps.media,

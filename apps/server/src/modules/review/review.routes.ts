@@ -21,12 +21,6 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService; differ
       .header('Content-Disposition', contentDisposition(fileName))
       .send(pdf);
   });
-  route(app, endpoints.presence, async (request) => ({
-    users: await review.listPresence(requireActor(request), request.params.id),
-  }));
-  route(app, endpoints.setPresence, (request) =>
-    review.setPresence(requireActor(request), request.params.id, request.body.state),
-  );
   route(app, endpoints.spectrogram, (request) => review.spectrogramUrl(requireActor(request), request.params.id));
   route(app, endpoints.stream, (request) => review.streamUrl(requireActor(request), request.params.id));
   route(app, endpoints.difference, (request) =>

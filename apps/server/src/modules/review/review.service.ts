@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PRESENCE } from '@mixroom/shared';
-import type { PresenceEntry, VersionNote } from '@mixroom/contracts';
+import type { VersionNote } from '@mixroom/contracts';
 import { projectCapabilities } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../platform/clock/clock';
@@ -16,17 +15,15 @@ import type { StoragePresenter } from '../storage/storage.presenter';
 import type { NotesRepository } from './notes.repository';
 import { sanitizeNoteHtml } from './note-html';
 import { renderNotePdfIsolated } from './note-pdf.runner';
-import type { PresenceRepository } from './presence.repository';
 
 const SPECTROGRAM_WAIT_MS = 60_000;
 const SPECTROGRAM_POLL_MS = 250;
 
-export const REVIEW_EVENTS = { note: 'note.changed', presence: 'presence.changed' } as const;
+export const REVIEW_EVENTS = { note: 'note.changed' } as const;
 
 export interface ReviewServiceDeps {
   policy: ItemPolicy;
   notes: NotesRepository;
-  presence: PresenceRepository;
   presenter: StoragePresenter;
   projects: ProjectsService;
   media: MediaService;
@@ -79,40 +76,6 @@ export class ReviewService {
       html,
     });
     return { pdf, fileName: `${project.name} v${version.number} notes.pdf` };
-  }
-
-  async setPresence(actor: Actor, versionId: string, state: 'online' | 'offline'): Promise<void> {
-    const { version } = await this.version(actor, versionId);
-    const changed = await this.deps.presence.set(
-      { userId: actor.userId, versionId, projectId: version.projectId, state },
-      PRESENCE.windowMs,
-    );
-    if (changed)
-      await this.deps.bus.publish({
-        topic: `project:${version.projectId}`,
-        type: REVIEW_EVENTS.presence,
-        data: { versionId, userId: actor.userId, state },
-      });
-  }
-
-  /** Everyone who opened the review; a row not renewed in the window reads offline. */
-  async listPresence(actor: Actor, versionId: string): Promise<PresenceEntry[]> {
-    await this.version(actor, versionId);
-    const rows = await this.deps.presence.forVersion(versionId);
-    const people = await this.deps.presenter.people(rows.map((r) => r.userId));
-    const now = this.deps.clock.now().getTime();
-    return rows
-      .map((row) => ({
-        user: people.get(row.userId) ?? { id: row.userId, displayName: 'Former member', photoUrl: null },
-        state:
-          row.state === 'online' && now - row.seenAt.getTime() < PRESENCE.windowMs
-            ? ('online' as const)
-            : ('offline' as const),
-        seenAt: row.seenAt.toISOString(),
-      }))
-      .sort((a, b) =>
-        a.state === b.state ? a.user.displayName.localeCompare(b.user.displayName) : a.state === 'online' ? -1 : 1,
-      );
   }
 
   private expiring(url: string) {

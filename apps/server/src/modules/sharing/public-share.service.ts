@@ -5,6 +5,7 @@ import type { PublicLinkPolicy } from '../../access/public-link.policy';
 import { AppError } from '../../http/app-error';
 import type { VersionRow } from '../../db/rows';
 import type { BlobStore } from '../../platform/blob/blob-store';
+import type { PublicGrants } from '../../platform/realtime/public-grants';
 import type { CatalogService } from '../storage/catalog.service';
 import type { ZipService } from '../storage/downloads/zip.service';
 
@@ -13,6 +14,7 @@ export interface PublicShareServiceDeps {
   catalog: CatalogService;
   zip: ZipService;
   blobs: BlobStore;
+  grants: PublicGrants;
   signTtlSeconds: number;
   /** A signed URL to what a player may stream (the lossy preview when downloads are off). */
   playback: (version: VersionRow, canDownload: boolean) => Promise<string>;
@@ -24,6 +26,12 @@ export interface PublicShareServiceDeps {
  */
 export class PublicShareService {
   constructor(private readonly deps: PublicShareServiceDeps) {}
+
+  /** A grant for the shared item's topic: live updates of the share for a signed-out visitor. */
+  async realtimeGrant(token: string): Promise<{ grant: string; topic: string; expiresInSeconds: number }> {
+    const root = await this.deps.links.root(token);
+    return this.deps.grants.issue(`${root.type}:${root.row.id}`);
+  }
 
   async listing(token: string, folderId: string | undefined): Promise<PublicListing> {
     const root = await this.deps.links.root(token);

@@ -35,6 +35,7 @@ export function createSharingModule(
     catalog: deps.catalog,
     zip: deps.zip,
     blobs: core.blobs,
+    grants: core.grants,
     signTtlSeconds: core.config.signedUrlTtlSeconds,
     playback: (version, canDownload) => deps.projects.signPlayback(version, canDownload),
   });

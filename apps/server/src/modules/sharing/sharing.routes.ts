@@ -51,6 +51,7 @@ export const sharingRoutes: FastifyPluginAsyncZod<{
     sharing.decide(requireActor(request), request.params.resourceId, request.params.userId, request.params.decision),
   );
 
+  route(app, endpoints.publicRealtimeGrant, (request) => publicShare.realtimeGrant(request.body.token));
   route(app, endpoints.publicListing, (request) => publicShare.listing(request.query.token, request.query.folder));
   route(app, endpoints.publicVersionUrl, (request) =>
     publicShare.versionUrl(request.query.token, request.params.id, request.params.kind),

@@ -125,8 +125,8 @@ export class SharingService {
 
   /**
    * The publisher only: a public link changes who may see the item, which editors may not do.
-   * Turning a link off makes its token useless at once (and tells every node, though public visitors
-   * hold no realtime topics); turning it on again issues a new token, so an old link that was passed
+   * Turning a link off makes its token useless at once and tells every node, whose hubs drop the
+   * sockets of public visitors that followed the item; turning it on again issues a new token, so an old link that was passed
    * around stays dead.
    */
   async setPublicLink(
@@ -158,6 +158,8 @@ export class SharingService {
       token = existing.token;
       await this.deps.repository.setLinkActive(token, isActive);
     }
+    // Signed-out sockets holding a grant for the item are re-checked on every node, and let go.
+    if (!isActive) await this.deps.accessChanges.forEveryone();
     return { url: isActive ? this.publicUrlOf(type, token) : null, isActive };
   }
 

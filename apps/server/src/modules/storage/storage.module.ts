@@ -16,7 +16,9 @@ import { mediaJobs } from './media/media.jobs';
 import { interruptedVersionIds } from './media/media-work';
 import { MediaService } from './media/media.service';
 import { ProjectsRepository } from './projects/projects.repository';
-import { ProjectsService, type ProjectsServiceDeps } from './projects/projects.service';
+import { ProjectsService } from './projects/projects.service';
+import { systemTicker } from './media/processing-heartbeat';
+import type { Notifier } from '../users/notifier';
 import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
 import { StorageEvents } from './storage.events';
@@ -46,6 +48,8 @@ export interface StorageServices {
 
 export type StorageModule = AppModule<StorageServices>;
 
+const uuidOk = (id: string) => z.uuid().safeParse(id).success;
+
 /** The storage area: folders, projects and versions, media, trash, search and downloads. */
 export function createStorageModule(
   core: CoreDeps,
@@ -54,7 +58,7 @@ export function createStorageModule(
     users: UsersService;
     entitlements: Entitlements;
     mediaTools: MediaTools;
-    notify: ProjectsServiceDeps['notify'];
+    notifier: Notifier;
   },
 ): StorageModule {
   const { db, items: policy, accessChanges } = core;
@@ -90,7 +94,7 @@ export function createStorageModule(
     signTtlSeconds,
     clock: core.clock,
     faults: core.faults,
-    notify: deps.notify,
+    notify: (tx, userIds, notice) => deps.notifier.notify(tx, userIds, notice),
   });
   const trash = new TrashService({
     trash: new TrashRepository(db, STORAGE_SCOPE, core.clock),
@@ -111,15 +115,17 @@ export function createStorageModule(
   const anyAreaProjects = {
     find: async (id: string) => (await projectsRepo.find(id)) ?? transferProjects.find(id),
   };
-  const media = new MediaService(
+  const media = new MediaService({
     versions,
-    anyAreaProjects,
-    core.blobs,
-    deps.mediaTools,
+    projects: anyAreaProjects,
+    blobs: core.blobs,
+    tools: deps.mediaTools,
     events,
-    core.temp,
+    temp: core.temp,
     signTtlSeconds,
-  );
+    clock: core.clock,
+    ticker: systemTicker,
+  });
   const attachments = new AttachmentsService({
     projects,
     projectsRepo,
@@ -180,6 +186,17 @@ export function createStorageModule(
     jobs,
     services: { groups, projects, trash, search, zip, media, attachments, catalog, presenter, sweeper, usage },
     userData: storageUserData(new UserDataRepository(db), core.outbox),
+    // A folder's or project's topic is as private as the item; a public link opens it to a grant.
+    topics: {
+      group: {
+        canFollow: async (actor, id) => uuidOk(id) && (await policy.canSee(actor, 'group', id)),
+        canFollowPublicly: async (id) => uuidOk(id) && (await core.links.isPublic('group', id)),
+      },
+      project: {
+        canFollow: async (actor, id) => uuidOk(id) && (await policy.canSee(actor, 'project', id)),
+        canFollowPublicly: async (id) => uuidOk(id) && (await core.links.isPublic('project', id)),
+      },
+    },
     // Media jobs the previous process of this node left mid-way are queued again at once.
     onStart: async () => {
       await sweeper.requeueInterrupted(interruptedVersionIds(core.temp.leftovers), core.log);

@@ -182,9 +182,7 @@ export class TransferAccessService {
       fileName,
       at: this.deps.clock.now(),
     });
-    await this.deps.bus
-      .publish(transferChanged(grant.transfer.publisherId, grant.transfer.id, 'downloaded'))
-      .catch(() => undefined);
+    await this.deps.bus.publishOrLog(transferChanged(grant.transfer.publisherId, grant.transfer.id, 'downloaded'));
     return row.id;
   }
 
@@ -199,9 +197,7 @@ export class TransferAccessService {
   ): Promise<void> {
     if (!entryId) return;
     if (!(await this.deps.downloads.recordServed(entryId, served, this.deps.clock.now()))) return;
-    await this.deps.bus
-      .publish(transferChanged(grant.transfer.publisherId, grant.transfer.id, 'downloaded'))
-      .catch(() => undefined);
+    await this.deps.bus.publishOrLog(transferChanged(grant.transfer.publisherId, grant.transfer.id, 'downloaded'));
     await this.notifyWhenAllDownloaded(grant.transfer.id);
   }
 
@@ -230,6 +226,6 @@ export class TransferAccessService {
         ...allDownloadedMail(transfer.name, historyUrl),
       });
     });
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
   }
 }

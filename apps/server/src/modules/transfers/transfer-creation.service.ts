@@ -168,7 +168,7 @@ export class TransferCreationService {
       await this.deps.outbox.event(tx, transferChanged(origin.ownerId, transferId, 'created'));
       return created;
     });
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
     return this.present(row);
   }
 
@@ -231,7 +231,7 @@ export class TransferCreationService {
       throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
     }
     await this.sendWhenComplete(actorName, transfer.id);
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
     return presentVersion(updated);
   }
 
@@ -244,7 +244,7 @@ export class TransferCreationService {
     const left = await this.deps.repository.deleteFile(transfer.id, project.id);
     if (left.fileCount === 0) {
       await this.deps.repository.delete(left);
-      await this.deps.bus.publish(transferChanged(transfer.publisherId, transfer.id, 'deleted')).catch(() => undefined);
+      await this.deps.bus.publishOrLog(transferChanged(transfer.publisherId, transfer.id, 'deleted'));
       return;
     }
     await this.sendWhenComplete(actorName, transfer.id);
@@ -274,7 +274,7 @@ export class TransferCreationService {
       for (const mail of mails) await this.deps.outbox.job(tx, sendMailJob, mail);
       await this.deps.outbox.event(tx, transferChanged(transfer.publisherId, transferId, 'sent'));
     });
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
     return 0;
   }
 

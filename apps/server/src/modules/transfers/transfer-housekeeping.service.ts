@@ -31,8 +31,7 @@ export class TransferHousekeepingService {
     for await (const chunk of await this.deps.blobs.get(record.version.blobKey)) hash.update(chunk as Buffer);
     await this.deps.repository.setChecksum(versionId, hash.digest('hex'));
     const transfer = await this.deps.repository.find(record.file.transferId);
-    if (transfer)
-      await this.deps.bus.publish(transferChanged(transfer.publisherId, transfer.id, 'file')).catch(() => undefined);
+    if (transfer) await this.deps.bus.publishOrLog(transferChanged(transfer.publisherId, transfer.id, 'file'));
   }
 
   /**
@@ -47,7 +46,7 @@ export class TransferHousekeepingService {
     )) {
       await this.transfers.dropFiles(transfer);
       await this.deps.repository.update(transfer.id, { purgedAt: now });
-      await this.deps.bus.publish(transferChanged(transfer.publisherId, transfer.id, 'updated')).catch(() => undefined);
+      await this.deps.bus.publishOrLog(transferChanged(transfer.publisherId, transfer.id, 'updated'));
       purged++;
     }
     const abandoned = await this.deps.repository.abandoned(new Date(now.getTime() - ABANDONED_AFTER_MS));
@@ -81,7 +80,7 @@ export class TransferHousekeepingService {
       });
       mails += waiting.length;
     }
-    if (mails > 0) void this.deps.outbox.flush().catch(() => undefined);
+    if (mails > 0) this.deps.outbox.kick();
     return mails;
   }
 }

@@ -111,7 +111,7 @@ export class TransfersService {
       changes.accessEpoch = transfer.accessEpoch + 1;
     }
     const updated = await this.deps.repository.update(transfer.id, changes);
-    await this.deps.bus.publish(transferChanged(actor.userId, transfer.id, 'updated')).catch(() => undefined);
+    await this.deps.bus.publishOrLog(transferChanged(actor.userId, transfer.id, 'updated'));
     return this.detail(updated);
   }
 
@@ -124,7 +124,7 @@ export class TransfersService {
     const now = this.deps.clock.now();
     if (transferStatus(transfer, now) !== 'available') throw transferUnavailable();
     const updated = await this.deps.repository.update(transfer.id, { expiresAt: now, updatedAt: now });
-    await this.deps.bus.publish(transferChanged(actor.userId, transfer.id, 'updated')).catch(() => undefined);
+    await this.deps.bus.publishOrLog(transferChanged(actor.userId, transfer.id, 'updated'));
     return this.detail(updated);
   }
 
@@ -147,14 +147,14 @@ export class TransfersService {
       reminderSentAt: null,
       updatedAt: now,
     });
-    await this.deps.bus.publish(transferChanged(actor.userId, transfer.id, 'updated')).catch(() => undefined);
+    await this.deps.bus.publishOrLog(transferChanged(actor.userId, transfer.id, 'updated'));
     return this.detail(updated);
   }
 
   async remove(actor: Actor, id: string): Promise<void> {
     const transfer = await this.deps.policy.owned(actor, id);
     await this.erase(transfer);
-    await this.deps.bus.publish(transferChanged(actor.userId, transfer.id, 'deleted')).catch(() => undefined);
+    await this.deps.bus.publishOrLog(transferChanged(actor.userId, transfer.id, 'deleted'));
   }
 
   /**

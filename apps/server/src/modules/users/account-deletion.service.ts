@@ -95,7 +95,7 @@ export class AccountDeletionService {
     });
     await this.deps.revokeSessions(actor.userId);
     await this.deps.signOutSockets(actor.userId);
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
     return { message: DELETION_MESSAGES.started };
   }
 
@@ -127,7 +127,7 @@ export class AccountDeletionService {
     });
     // A job that was still writing a derived file (a preview) may have added one since the first pass.
     for (const prefix of prefixes) await this.deps.blobs.deletePrefix(prefix);
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
   }
 
   /**

@@ -8,10 +8,10 @@ import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.
 import type { AppModule, CoreDeps } from '../module';
 import type { UserDataContribution } from '../user-data';
 import { AccountDeletionService, accountErasureJob } from './account-deletion.service';
-import { AccountRepository } from './account.repository';
+import type { AccountRepository } from './account.repository';
 import { accountRoutes } from './account.routes';
 import { DataExportService, dataExportJob, exportPrefix } from './data-export.service';
-import { Notifier } from './notifier';
+import type { Notifier } from './notifier';
 import { ProfileService } from './profile.service';
 import type { UsersRepository } from './users.repository';
 import type { UsersService } from './users.service';
@@ -56,11 +56,15 @@ export function createAccountModule(
     hasRunningPaidSubscription: (userId: string) => Promise<boolean>;
     revokeSessions: (userId: string) => Promise<unknown>;
     abortUploads: (userId: string, prefixes: string[]) => Promise<unknown>;
-    contributions: () => UserDataContribution[];
+    repository: AccountRepository;
+    notifier: Notifier;
+    /** Every other module's part of a user's data, in module order (storage before sharing's clean-up). */
+    contributions: UserDataContribution[];
   },
 ): AccountModule {
-  const repository = new AccountRepository(core.db);
-  const notifier = new Notifier({ repository, outbox: core.outbox, publicUrl: core.config.publicUrl });
+  const { repository, notifier } = deps;
+  // Built last: its own part comes after everyone else's.
+  const contributions = () => [...deps.contributions, userData];
   const profile = new ProfileService({
     repository,
     blobs: core.blobs,
@@ -81,7 +85,7 @@ export function createAccountModule(
     outbox: core.outbox,
     tokens: core.tokens,
     publicUrl: core.config.publicUrl,
-    contributions: deps.contributions,
+    contributions,
   });
   const deletion = new AccountDeletionService({
     repository,
@@ -100,7 +104,7 @@ export function createAccountModule(
     revokeSessions: deps.revokeSessions,
     signOutSockets: (userId) => core.accessChanges.forUsers([userId]),
     abortUploads: deps.abortUploads,
-    contributions: deps.contributions,
+    contributions,
   });
   const userData: UserDataContribution = {
     // The "download my data" archives hold copies of the user's files: they go with the account.
@@ -148,7 +152,7 @@ export function createAccountModule(
     // An erasure whose node died keeps its job "active" until it expires; at start it is queued anew.
     onStart: async () => {
       await deletion.resumeUnfinished(0);
-      void core.outbox.flush().catch(() => undefined);
+      core.outbox.kick();
     },
   };
 }

@@ -83,7 +83,7 @@ export class DataExportService {
       await this.deps.outbox.job(tx, dataExportJob, { exportId: created.id }, { topic: `user:${actor.userId}` });
       return created;
     });
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
     return this.present(row);
   }
 
@@ -140,7 +140,7 @@ export class DataExportService {
           data: { userId: row.userId },
         });
       });
-      void this.deps.outbox.flush().catch(() => undefined);
+      this.deps.outbox.kick();
     } catch (error) {
       await this.deps.repository.updateExport(exportId, {
         status: 'failed',

@@ -8,8 +8,9 @@ import { presentGrant } from './plan-grant.presenter';
 import type { UserRow, UsersRepository } from './users.repository';
 
 export type { Actor } from '../../platform/identity/actor';
+import type { IdentityPort } from '../../platform/identity/identity-port';
 
-export class UsersService {
+export class UsersService implements IdentityPort {
   constructor(
     private readonly users: UsersRepository,
     private readonly identity: { mode: 'embedded' | 'external'; issuer: string },
@@ -53,6 +54,10 @@ export class UsersService {
     return user && !user.deletionRequestedAt
       ? { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName }
       : null;
+  }
+
+  async photoUrlOf(userId: string): Promise<string | null> {
+    return (await this.findMany([userId]))[0]?.photoUrl ?? null;
   }
 
   /** Names and photos of users, for presenting items and comments. */

@@ -5,7 +5,7 @@ type JobEvent =
   | { type: 'job.progress'; data: EventData<'job.progress'> }
   | { type: 'job.completed'; data: EventData<'job.completed'> }
   | { type: 'job.failed'; data: EventData<'job.failed'> };
-import { PgBoss, fromPglite } from 'pg-boss';
+import { PgBoss, fromPglite, type JobWithMetadata } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { sql } from 'drizzle-orm';
@@ -49,7 +49,8 @@ export class JobQueue {
     this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
   }
 
-  async start(definitions: JobDefinition[], options: { worker: boolean }): Promise<void> {
+  /** Creates every known queue (any node may send any job); processes those `work` names. */
+  async start(definitions: JobDefinition[], options: { work: (name: string) => boolean }): Promise<void> {
     await this.boss.start();
     this.started = true;
     for (const definition of definitions) {
@@ -60,24 +61,30 @@ export class JobQueue {
       });
       if (definition.schedule)
         await this.boss.schedule(definition.name, definition.schedule, { payload: {}, topic: null });
-      if (options.worker) await this.work(definition);
+      if (options.work(definition.name)) await this.work(definition);
     }
   }
 
   private async work(definition: JobDefinition): Promise<void> {
     await this.boss.work<Envelope>(
       definition.name,
-      { batchSize: 1, localConcurrency: definition.concurrency ?? 1, pollingIntervalSeconds: 0.5 },
+      {
+        batchSize: 1,
+        localConcurrency: definition.concurrency ?? 1,
+        pollingIntervalSeconds: 0.5,
+        includeMetadata: true,
+      },
       async ([job]) => {
         if (!job) return;
         const { topic } = job.data;
-        const log = this.log.child({ job: definition.name, jobId: job.id });
+        const log = this.log.child({ job: definition.name, jobId: job.id, attempt: job.retryCount + 1 });
         const base = { jobId: job.id, name: definition.name };
         const publish = async (event: JobEvent) => {
           if (topic) await this.bus.publish({ topic, ...event });
         };
+        let payload: unknown = null;
         try {
-          const payload: unknown = definition.schema.parse(job.data.payload);
+          payload = definition.schema.parse(job.data.payload);
           await definition.handler(payload, {
             jobId: job.id,
             log,
@@ -89,16 +96,34 @@ export class JobQueue {
               }),
           });
           await publish({ type: EVENT_TYPES.jobCompleted, data: base });
-        } catch (error) {
-          log.error({ err: error }, 'job failed');
-          await publish({
-            type: EVENT_TYPES.jobFailed,
-            data: { ...base, message: error instanceof Error ? error.message : String(error) },
-          });
+        } catch (thrown) {
+          const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+          // pg-boss retries until retryCount reaches retryLimit: only then is the failure final.
+          if (job.retryCount < (job as JobWithMetadata<Envelope>).retryLimit) {
+            log.warn({ err: error }, 'job attempt failed; it will be retried');
+            throw error;
+          }
+          log.error({ err: error }, 'job failed on its last attempt');
+          await this.finalFailure(definition, payload, error, { jobId: job.id, log });
+          await publish({ type: EVENT_TYPES.jobFailed, data: { ...base, message: error.message } });
           throw error;
         }
       },
     );
+  }
+
+  private async finalFailure(
+    definition: JobDefinition,
+    payload: unknown,
+    error: Error,
+    context: { jobId: string; log: Logger },
+  ): Promise<void> {
+    if (!definition.onFinalFailure) return;
+    try {
+      await definition.onFinalFailure(payload, error, context);
+    } catch (hookError) {
+      context.log.error({ err: hookError }, 'final-failure hook failed');
+    }
   }
 
   /** Validates the payload against the job's schema before it is queued. */

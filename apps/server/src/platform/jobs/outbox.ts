@@ -69,6 +69,11 @@ export class Outbox {
     this.timer.unref();
   }
 
+  /** Flushes in the background, right after a write recorded work; a failure is logged and retried by the timer. */
+  kick(): void {
+    void this.flush().catch((error: unknown) => this.log.warn({ err: error }, 'outbox flush failed; retried shortly'));
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

@@ -8,6 +8,11 @@ export type EventHandler = (event: DomainEvent) => void;
  */
 export interface EventBus {
   publish(event: DomainEventInput): Promise<void>;
+  /**
+   * For news whose loss harms nothing lasting (a screen refetches on reconnect): a failure is
+   * logged, never thrown, so the change it follows still answers success.
+   */
+  publishOrLog(event: DomainEventInput): Promise<void>;
   subscribe(handler: EventHandler): () => void;
   close(): Promise<void>;
 }

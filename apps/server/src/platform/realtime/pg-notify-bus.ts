@@ -107,6 +107,12 @@ export class PgNotifyBus implements EventBus {
     await this.notify(payload);
   }
 
+  async publishOrLog(event: DomainEventInput): Promise<void> {
+    await this.publish(event).catch((error: unknown) =>
+      this.log.warn({ err: error, type: event.type, topic: event.topic }, 'event not published'),
+    );
+  }
+
   subscribe(handler: EventHandler): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);

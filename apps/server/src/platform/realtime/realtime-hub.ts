@@ -1,17 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { clientMessage, type DomainEvent, type ServerMessage } from '@mixroom/contracts';
+import {
+  CLIENT_MESSAGE_TYPES,
+  clientMessage,
+  type ClientMessage,
+  type DomainEvent,
+  type PresenceUser,
+  type ServerMessage,
+} from '@mixroom/contracts';
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { systemClock, type Clock } from '../clock/clock';
+import type { Clock } from '../clock/clock';
 import type { Actor } from '../identity/actor';
+import { CORE_CLIENT_MESSAGES, type ClientMessageHandlers, type RealtimeSender } from './client-handlers';
 import type { EventBus } from './event-bus';
+import { NODE_BEAT_MS, PresenceRegistry } from './presence-registry';
+import type { PublicGrants } from './public-grants';
 import type { TopicAuthorizer } from './topic-authorizer';
 
 const AUTH_TIMEOUT_MS = 10_000;
 const HEARTBEAT_MS = 30_000;
 const MAX_TOPICS = 500;
-/** A client message larger than this closes its socket with 1009 (auth, subscribe and ping are tiny). */
+const MAX_PRESENCE_SCOPES = 50;
+/** A client message larger than this closes its socket with 1009 (every client message is small). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** The error code authentication throws for a disabled account. */
 const ACCOUNT_DISABLED = 'ACCOUNT_DISABLED';
@@ -21,100 +33,158 @@ export interface Authenticated {
   actor: Actor;
   /** Epoch milliseconds; null when the token carries no expiry. */
   expiresAt: number | null;
+  /** The actor's picture, for presence. */
+  photoUrl?: string | null;
+}
+
+export interface RealtimeHubDeps {
+  bus: EventBus;
+  authorizer: TopicAuthorizer;
+  authenticate: (token: string) => Promise<Authenticated>;
+  grants: PublicGrants;
+  /** Client message types modules answer (beyond the hub's own). */
+  handlers?: ClientMessageHandlers;
+  log: Logger;
+  /** Token expiry times are compared with the app's clock, as the token verifier does. */
+  clock: Clock;
 }
 
 interface Connection {
+  id: string;
   socket: WebSocket;
   token: string | null;
   actor: Actor | null;
+  photoUrl: string | null;
+  /** Set for a signed-out socket: the one topic its public grant opens. */
+  grantTopic: string | null;
   topics: Set<string>;
   alive: boolean;
   expiry: NodeJS.Timeout | null;
   /** Re-checks under way; while any runs, events wait in the backlog. */
   checking: number;
   backlog: DomainEvent[];
+  /** Messages are taken one after another: a join must find the subscription sent before it. */
+  queue: Promise<void>;
 }
 
 /**
- * The authenticated WebSocket at /api/realtime. A client sends its access token first (browsers
- * cannot set headers on a WebSocket), then subscribes to topics. Access is not a one-time check:
+ * The WebSocket at /api/realtime, both ways. A client sends its access token first (browsers
+ * cannot set headers on a WebSocket) — or, signed out, a public grant for one resource — then
+ * subscribes to topics, joins presence scopes and sends module messages (zod-checked; a bad one
+ * gets an `error` and the socket stays up). Access is not a one-time check:
  * - every subscription is checked by the topic authorizer;
- * - an `access.changed` event (membership, role, trash, link, account) re-checks the topics of the
- *   sockets it names; until that re-check ends, their events wait, so nothing published after the
- *   change reaches someone who lost access;
- * - a socket whose token expires without being renewed is closed.
+ * - an `access.changed` event re-checks the topics of the sockets it names (grant sockets on every
+ *   change that names no one); until that re-check ends, their events wait, so nothing published
+ *   after the change reaches someone who lost access;
+ * - a socket whose token or grant expires without being renewed is closed.
  */
 export class RealtimeHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly connections = new Set<Connection>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly nodeBeat: NodeJS.Timeout;
+  private readonly presence: PresenceRegistry;
+  private readonly handlers: ClientMessageHandlers;
+  private nextId = 0;
 
-  constructor(
-    bus: EventBus,
-    private readonly authorizer: TopicAuthorizer,
-    private readonly authenticate: (token: string) => Promise<Authenticated>,
-    private readonly log: Logger,
-    private readonly clock: Clock = systemClock,
-  ) {
-    this.unsubscribe = bus.subscribe((event) => this.deliver(event));
-    this.wss.on('error', (error) => this.log.warn({ err: error }, 'realtime server error'));
+  constructor(private readonly deps: RealtimeHubDeps) {
+    for (const type of Object.keys(deps.handlers ?? {}))
+      if (CORE_CLIENT_MESSAGES.includes(type as ClientMessage['type']))
+        throw new Error(`The realtime hub answers "${type}" itself; a module may not take it over.`);
+    this.handlers = deps.handlers ?? {};
+    const nodeId = randomBytes(6).toString('base64url');
+    this.presence = new PresenceRegistry(
+      nodeId,
+      (event) => deps.bus.publish(event),
+      deps.log,
+      (topic, scope, user, state, origin) =>
+        this.deliverLocal({ topic, type: 'presence.changed', data: { scope, user, state } }, origin),
+    );
+    this.unsubscribe = deps.bus.subscribe((event) => this.deliver(event));
+    this.wss.on('error', (error) => deps.log.warn({ err: error }, 'realtime server error'));
+    // Real timers on purpose: liveness of sockets and nodes is about the machine, not the app's clock.
     this.heartbeat = setInterval(() => this.sweep(), HEARTBEAT_MS);
     this.heartbeat.unref();
+    this.nodeBeat = setInterval(() => this.beat(false), NODE_BEAT_MS);
+    this.nodeBeat.unref();
+    this.beat(true);
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
   }
 
+  private beat(hello: boolean): void {
+    this.presence.forgetSilentNodes();
+    this.deps.bus
+      .publish({ topic: 'system', type: 'presence.node', data: { nodeId: this.presence.nodeId, hello } })
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'node beat not published'));
+  }
+
   private accept(socket: WebSocket): void {
     const connection: Connection = {
+      id: String((this.nextId += 1)),
       socket,
       token: null,
       actor: null,
+      photoUrl: null,
+      grantTopic: null,
       topics: new Set(),
       alive: true,
       expiry: null,
       checking: 0,
       backlog: [],
+      queue: Promise.resolve(),
     };
     this.connections.add(connection);
     const authTimer = setTimeout(
-      () => !connection.actor && socket.close(4401, 'authentication timeout'),
+      () => !connection.actor && !connection.grantTopic && socket.close(4401, 'authentication timeout'),
       AUTH_TIMEOUT_MS,
     );
     // ws reports a frame over maxPayload (after answering 1009), a bad frame or a reset connection as
     // 'error' and then closes the socket; unheard, the event would end the process.
-    socket.on('error', (error) => this.log.debug({ err: error }, 'realtime socket error; closed'));
+    socket.on('error', (error) => this.deps.log.debug({ err: error }, 'realtime socket error; closed'));
     socket.on('pong', () => (connection.alive = true));
     socket.on('close', () => {
       clearTimeout(authTimer);
       if (connection.expiry) clearTimeout(connection.expiry);
       this.connections.delete(connection);
+      for (const { topic, scope } of this.presence.scopesOf(connection.id))
+        this.presence.leave(connection.id, topic, scope);
     });
-    socket.on('message', (data) => void this.onMessage(connection, rawToText(data)));
+    socket.on('message', (data) => {
+      const text = rawToText(data);
+      connection.queue = connection.queue.then(() =>
+        this.onMessage(connection, text).catch((error: unknown) =>
+          this.deps.log.warn({ err: error }, 'realtime message failed'),
+        ),
+      );
+    });
   }
 
   private send(connection: Connection, message: ServerMessage): void {
     if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(JSON.stringify(message));
   }
 
+  /** Closes the socket when `expiresAt` (epoch ms) passes, unless a renewal re-arms it first. */
+  private expireAt(connection: Connection, expiresAt: number | null, reason: string): void {
+    if (connection.expiry) clearTimeout(connection.expiry);
+    connection.expiry = null;
+    if (expiresAt === null) return;
+    // A real timer for the time left now: a socket open while a test moves the app's clock stays open.
+    const left = expiresAt - this.deps.clock.now().getTime();
+    connection.expiry = setTimeout(() => connection.socket.close(4401, reason), Math.max(0, left));
+    connection.expiry.unref();
+  }
+
   private async signIn(connection: Connection, token: string): Promise<boolean> {
     try {
-      const { actor, expiresAt } = await this.authenticate(token);
+      const { actor, expiresAt, photoUrl } = await this.deps.authenticate(token);
       connection.token = token;
       connection.actor = actor;
-      if (connection.expiry) clearTimeout(connection.expiry);
-      connection.expiry = null;
-      if (expiresAt !== null) {
-        // A renewed token arrives as a new `auth` message before this fires.
-        // A real timer armed for the time left now: a socket open while a test moves the clock stays open.
-        connection.expiry = setTimeout(
-          () => connection.socket.close(4401, 'token expired'),
-          Math.max(0, expiresAt - this.clock.now().getTime()),
-        );
-        connection.expiry.unref();
-      }
+      connection.photoUrl = photoUrl ?? null;
+      this.expireAt(connection, expiresAt, 'token expired');
       return true;
     } catch (error) {
       // A disabled account is told apart from an expired token: its tab signs out instead of renewing.
@@ -124,62 +194,169 @@ export class RealtimeHub {
     }
   }
 
-  private async onMessage(connection: Connection, text: string): Promise<void> {
-    let message;
+  private parse(connection: Connection, text: string): ClientMessage | null {
+    let raw: unknown;
     try {
-      message = clientMessage.parse(JSON.parse(text));
+      raw = JSON.parse(text);
     } catch {
-      this.send(connection, { type: 'error', message: 'Malformed message.' });
-      return;
+      this.send(connection, { type: 'error', code: 'BAD_MESSAGE', message: 'A message must be JSON.' });
+      return null;
     }
+    const type = (raw as { type?: unknown } | null)?.type;
+    if (typeof type !== 'string' || !CLIENT_MESSAGE_TYPES.includes(type as ClientMessage['type'])) {
+      const shown = typeof type === 'string' ? `"${type.slice(0, 40)}"` : 'missing';
+      this.send(connection, { type: 'error', code: 'UNKNOWN_TYPE', message: `Unknown message type (${shown}).` });
+      return null;
+    }
+    const parsed = clientMessage.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    this.send(connection, {
+      type: 'error',
+      code: 'BAD_MESSAGE',
+      message: `Malformed "${type}" message${where}: ${issue?.message ?? 'invalid'}.`,
+    });
+    return null;
+  }
+
+  private async onMessage(connection: Connection, text: string): Promise<void> {
+    const message = this.parse(connection, text);
+    if (!message) return;
     if (message.type === 'ping') return this.send(connection, { type: 'pong' });
-    if (message.type === 'auth') {
-      const previous = connection.actor?.userId;
-      if (!(await this.signIn(connection, message.token))) return;
-      // Another account on the same socket starts from nothing.
-      if (previous && previous !== connection.actor?.userId) connection.topics.clear();
-      this.send(connection, { type: 'ready', userId: connection.actor!.userId });
-      return;
-    }
-    if (!connection.actor) {
+    if (message.type === 'auth') return this.onAuth(connection, message.token);
+    if (message.type === 'grant') return this.onGrant(connection, message.grant);
+    if (!connection.actor && !connection.grantTopic) {
       connection.socket.close(4401, 'authenticate first');
       return;
     }
-    if (message.type === 'unsubscribe') {
-      connection.topics.delete(message.topic);
-      return;
+    switch (message.type) {
+      case 'unsubscribe':
+        return this.drop(connection, message.topic);
+      case 'subscribe':
+        return this.onSubscribe(connection, message.topic);
+      case 'presence.join':
+        return this.onPresenceJoin(connection, message.topic, message.scope);
+      case 'presence.leave':
+        return this.presence.leave(connection.id, message.topic, message.scope);
+      default:
+        return this.dispatch(connection, message);
     }
-    const allowed = connection.topics.size < MAX_TOPICS && (await this.allowed(connection.actor, message.topic));
-    if (!allowed)
-      return this.send(connection, { type: 'denied', topic: message.topic, reason: 'You may not follow this topic.' });
-    connection.topics.add(message.topic);
-    this.send(connection, { type: 'subscribed', topic: message.topic });
   }
 
-  private allowed(actor: Actor, topic: string): Promise<boolean> {
-    return this.authorizer.canSubscribe(actor, topic).catch((error: unknown) => {
-      this.log.warn({ err: error, topic }, 'topic check failed; denied');
+  private async onAuth(connection: Connection, token: string): Promise<void> {
+    if (connection.grantTopic) {
+      connection.socket.close(4400, 'a grant socket cannot sign in; open a new one');
+      return;
+    }
+    const previous = connection.actor?.userId;
+    if (!(await this.signIn(connection, token))) return;
+    // Another account on the same socket starts from nothing.
+    if (previous && previous !== connection.actor?.userId)
+      for (const topic of [...connection.topics]) this.drop(connection, topic);
+    this.send(connection, { type: 'ready', userId: connection.actor!.userId });
+  }
+
+  private async onGrant(connection: Connection, grant: string): Promise<void> {
+    const topic = this.deps.grants.verify(grant);
+    if (connection.actor || !topic || (connection.grantTopic && connection.grantTopic !== topic)) {
+      connection.socket.close(4401, 'invalid grant');
+      return;
+    }
+    connection.grantTopic = topic;
+    // The grant only opens the socket; a renewed grant (sent again) keeps it open past this.
+    this.expireAt(connection, this.deps.clock.now().getTime() + this.deps.grants.ttlMs, 'grant expired');
+    this.send(connection, { type: 'ready', userId: null, topic });
+  }
+
+  private async onSubscribe(connection: Connection, topic: string): Promise<void> {
+    const allowed = connection.topics.size < MAX_TOPICS && (await this.allowed(connection, topic));
+    if (!allowed) return this.send(connection, { type: 'denied', topic, reason: 'You may not follow this topic.' });
+    connection.topics.add(topic);
+    this.send(connection, { type: 'subscribed', topic });
+  }
+
+  private onPresenceJoin(connection: Connection, topic: string, scope: string): void {
+    const actor = connection.actor;
+    if (!actor || !connection.topics.has(topic)) {
+      const message = actor ? 'Follow the topic before joining its presence.' : 'Sign in to be seen.';
+      return this.send(connection, { type: 'error', code: 'NOT_SUBSCRIBED', message });
+    }
+    if (this.presence.scopesOf(connection.id).length >= MAX_PRESENCE_SCOPES)
+      return this.send(connection, { type: 'error', code: 'TOO_MANY_SCOPES', message: 'Too many presence scopes.' });
+    const user: PresenceUser = { id: actor.userId, displayName: actor.displayName, photoUrl: connection.photoUrl };
+    this.presence.join(connection.id, topic, scope, user);
+    this.send(connection, { type: 'presence', topic, scope, users: this.presence.snapshot(topic, scope) });
+  }
+
+  private async dispatch(connection: Connection, message: ClientMessage): Promise<void> {
+    const handler = this.handlers[message.type] as ((s: RealtimeSender, m: ClientMessage) => Promise<void>) | undefined;
+    if (!handler) {
+      this.send(connection, {
+        type: 'error',
+        code: 'UNKNOWN_TYPE',
+        message: `Unknown message type ("${message.type}").`,
+      });
+      return;
+    }
+    const sender: RealtimeSender = {
+      connectionId: connection.id,
+      actor: connection.actor,
+      grantTopic: connection.grantTopic,
+      topics: connection.topics,
+      reply: (reply) => this.send(connection, reply),
+    };
+    await handler(sender, message).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, type: message.type }, 'realtime message failed');
+      this.send(connection, { type: 'error', code: 'FAILED', message: 'The server could not take this message.' });
+    });
+  }
+
+  private allowed(connection: Connection, topic: string): Promise<boolean> {
+    const check = connection.actor
+      ? this.deps.authorizer.canSubscribe(connection.actor, topic)
+      : topic === connection.grantTopic
+        ? this.deps.authorizer.canFollowPublicly(topic)
+        : Promise.resolve(false);
+    return check.catch((error: unknown) => {
+      this.deps.log.warn({ err: error, topic }, 'topic check failed; denied');
       return false;
     });
+  }
+
+  /** Stops following a topic, and leaves its presence scopes. */
+  private drop(connection: Connection, topic: string): void {
+    connection.topics.delete(topic);
+    for (const joined of this.presence.scopesOf(connection.id, topic))
+      this.presence.leave(connection.id, joined.topic, joined.scope);
   }
 
   private deliver(event: DomainEvent): void {
     if (event.topic === 'system') {
       if (event.type === 'access.changed') this.recheck(event.data.userIds);
+      if (event.type === 'presence.node') this.presence.nodeBeat(event.data.nodeId, event.data.hello);
       return;
     }
+    // Holder-level presence from the bus: the registry turns it into user-level news for our clients.
+    if (event.type === 'presence.changed') return this.presence.receive(event);
+    this.deliverLocal(event);
+  }
+
+  private deliverLocal(event: DomainEvent | Omit<DomainEvent, 'at'>, except: string | null = null): void {
+    const stamped = ('at' in event ? event : { ...event, at: this.deps.clock.now().getTime() }) as DomainEvent;
     for (const connection of this.connections) {
-      if (!connection.topics.has(event.topic)) continue;
-      if (connection.checking > 0) connection.backlog.push(event);
-      else this.send(connection, { type: 'event', event });
+      if (!connection.topics.has(stamped.topic) || connection.id === except) continue;
+      if (connection.checking > 0) connection.backlog.push(stamped);
+      else this.send(connection, { type: 'event', event: stamped });
     }
   }
 
-  /** Re-authenticates and re-checks every topic of the named users' sockets (all when null). */
+  /** Re-checks the named users' sockets (all, grant sockets included, when null). */
   private recheck(userIds: string[] | null): void {
     const named = userIds ? new Set(userIds) : null;
     for (const connection of this.connections) {
-      if (!connection.actor || (named && !named.has(connection.actor.userId))) continue;
+      if (!connection.actor && !connection.grantTopic) continue;
+      if (named && (!connection.actor || !named.has(connection.actor.userId))) continue;
       connection.checking += 1;
       void this.recheckOne(connection).finally(() => {
         connection.checking -= 1;
@@ -193,14 +370,13 @@ export class RealtimeHub {
 
   private async recheckOne(connection: Connection): Promise<void> {
     // The account may have been disabled or demoted since it signed in: resolve it again.
-    if (!connection.token || !(await this.signIn(connection, connection.token))) {
-      connection.topics.clear();
+    if (connection.actor && (!connection.token || !(await this.signIn(connection, connection.token)))) {
+      for (const topic of [...connection.topics]) this.drop(connection, topic);
       return;
     }
-    const actor = connection.actor!;
     for (const topic of [...connection.topics]) {
-      if (await this.allowed(actor, topic)) continue;
-      connection.topics.delete(topic);
+      if (await this.allowed(connection, topic)) continue;
+      this.drop(connection, topic);
       this.send(connection, { type: 'revoked', topic });
     }
   }
@@ -223,6 +399,7 @@ export class RealtimeHub {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    clearInterval(this.nodeBeat);
     this.unsubscribe();
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));

@@ -6,4 +6,6 @@ import type { Actor } from '../identity/actor';
  */
 export interface TopicAuthorizer {
   canSubscribe(actor: Actor, topic: string): Promise<boolean>;
+  /** Whether a signed-out socket holding a public grant for this topic may follow it now. */
+  canFollowPublicly(topic: string): Promise<boolean>;
 }

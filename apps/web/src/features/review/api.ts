@@ -33,10 +33,6 @@ export const reviewApi = {
     call(reviewEndpoints.saveNote, { params: { id: versionId }, body: { html } }),
   notePdf: (versionId: string, html: string) =>
     callFile(reviewEndpoints.notePdf, { params: { id: versionId }, body: { html } }),
-  presence: (versionId: string, signal?: AbortSignal) =>
-    call(reviewEndpoints.presence, { params: { id: versionId }, signal }).then((r) => r.users),
-  setPresence: (versionId: string, state: 'online' | 'offline') =>
-    call(reviewEndpoints.setPresence, { params: { id: versionId }, body: { state } }),
   streamUrl: (versionId: string) => call(reviewEndpoints.stream, { params: { id: versionId } }),
   difference: (versionId: string, otherVersionId: string, retry: boolean, signal?: AbortSignal) =>
     call(reviewEndpoints.difference, {

@@ -7,7 +7,6 @@ export const reviewKeys = {
   all: ['review'] as const,
   comments: (versionId: string) => [...reviewKeys.all, 'comments', versionId] as const,
   note: (versionId: string) => [...reviewKeys.all, 'note', versionId] as const,
-  presence: (versionId: string) => [...reviewKeys.all, 'presence', versionId] as const,
   peaks: (versionId: string) => [...reviewKeys.all, 'peaks', versionId] as const,
   spectrogram: (versionId: string) => [...reviewKeys.all, 'spectrogram', versionId] as const,
   stream: (versionId: string) => [...reviewKeys.all, 'stream', versionId] as const,
@@ -28,16 +27,6 @@ export const useNote = (versionId: string | null) =>
     queryKey: reviewKeys.note(versionId ?? ''),
     queryFn: ({ signal }) => reviewApi.note(versionId!, signal),
     enabled: Boolean(versionId),
-  });
-
-export const usePresence = (versionId: string | undefined) =>
-  useQuery({
-    queryKey: reviewKeys.presence(versionId ?? ''),
-    queryFn: ({ signal }) => reviewApi.presence(versionId!, signal),
-    enabled: Boolean(versionId),
-    // Rows that stop being renewed turn offline without an event: look again now and then.
-    refetchInterval: 30_000,
-    meta: { silent: true },
   });
 
 /** Peaks never change for a version: fetched once, kept for the session. */

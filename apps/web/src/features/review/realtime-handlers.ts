@@ -18,8 +18,6 @@ export const reviewRealtimeHandlers: RealtimeHandlers = {
   // Collaborators are told of a verdict by a notice, on the channels each of them chose.
   'approval.changed': (_event, { queryClient }) => void queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
   'difference.progress': (event, { queryClient }) => applyDifferenceProgress(queryClient, event.data),
-  'presence.changed': (event, { queryClient }) =>
-    void queryClient.invalidateQueries({ queryKey: reviewKeys.presence(event.data.versionId) }),
   'note.changed': (event, { queryClient }) =>
     void queryClient.invalidateQueries({ queryKey: reviewKeys.note(event.data.versionId) }),
   'attachment.changed': (_event, { queryClient }) =>

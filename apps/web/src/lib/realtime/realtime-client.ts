@@ -1,6 +1,18 @@
-import { serverMessage, type ClientMessage, type DomainEvent } from '@mixroom/contracts';
+import { serverMessage, type ClientMessage, type DomainEvent, type PresenceUser } from '@mixroom/contracts';
 
 type Listener = (event: DomainEvent) => void;
+type PresenceListener = (users: PresenceUser[]) => void;
+
+interface PresenceScope {
+  topic: string;
+  scope: string;
+  /** Whether this tab asked to be seen there (it may watch without being seen, e.g. while idle). */
+  present: boolean;
+  users: PresenceUser[];
+  listeners: Set<PresenceListener>;
+}
+
+const scopeKey = (topic: string, scope: string) => `${topic} ${scope}`;
 
 const MIN_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
@@ -11,7 +23,9 @@ const MAX_DELAY_MS = 30_000;
  */
 export class RealtimeClient {
   private socket: WebSocket | null = null;
-  private readonly topics = new Set<string>();
+  /** Topics followed, counted: two screens parts may follow the same one. */
+  private readonly topics = new Map<string, number>();
+  private readonly presence = new Map<string, PresenceScope>();
   private readonly listeners = new Set<Listener>();
   private delay = MIN_DELAY_MS;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -42,11 +56,23 @@ export class RealtimeClient {
       const data = parsed.data;
       if (data.type === 'ready') {
         this.delay = MIN_DELAY_MS;
-        for (const topic of this.topics) this.send({ type: 'subscribe', topic });
+        for (const topic of this.topics.keys()) this.send({ type: 'subscribe', topic });
+        for (const entry of this.presence.values())
+          if (entry.present) this.send({ type: 'presence.join', topic: entry.topic, scope: entry.scope });
         // Events may have been missed while disconnected: let the app refetch.
         if (isReconnect) this.onReconnect?.();
+      } else if (data.type === 'presence') {
+        this.setUsers(data.topic, data.scope, () => data.users);
       } else if (data.type === 'event') {
-        for (const listener of this.listeners) listener(data.event);
+        const event = data.event;
+        if (event.type === 'presence.changed') {
+          const { scope, user, state } = event.data;
+          this.setUsers(event.topic, scope, (users) => [
+            ...users.filter((u) => u.id !== user.id),
+            ...(state === 'online' ? [user] : []),
+          ]);
+        }
+        for (const listener of this.listeners) listener(event);
       } else if (data.type === 'revoked') {
         // Access to something on screen was taken away: refetching shows the page as it now is.
         this.onReconnect?.();
@@ -84,12 +110,59 @@ export class RealtimeClient {
   }
 
   subscribe(topic: string): () => void {
-    this.topics.add(topic);
-    this.send({ type: 'subscribe', topic });
+    const count = this.topics.get(topic) ?? 0;
+    this.topics.set(topic, count + 1);
+    if (count === 0) this.send({ type: 'subscribe', topic });
+    let done = false;
     return () => {
+      if (done) return;
+      done = true;
+      const left = (this.topics.get(topic) ?? 1) - 1;
+      if (left > 0) return void this.topics.set(topic, left);
       this.topics.delete(topic);
       this.send({ type: 'unsubscribe', topic });
     };
+  }
+
+  /**
+   * Who is present in a scope of a topic (e.g. a version's review under its project), kept up to
+   * date from the server's snapshot and its join/leave events. Follows the topic while watched.
+   */
+  watchPresence(topic: string, scope: string, listener: PresenceListener): () => void {
+    const unsubscribe = this.subscribe(topic);
+    const entry = this.scope(topic, scope);
+    entry.listeners.add(listener);
+    listener(entry.users);
+    return () => {
+      entry.listeners.delete(listener);
+      if (entry.listeners.size === 0 && !entry.present) this.presence.delete(scopeKey(topic, scope));
+      unsubscribe();
+    };
+  }
+
+  /** Shows this tab in a scope (or stops); the server forgets it anyway when the socket closes. */
+  setPresent(topic: string, scope: string, present: boolean): void {
+    const entry = this.scope(topic, scope);
+    if (entry.present === present) return;
+    entry.present = present;
+    this.send({ type: present ? 'presence.join' : 'presence.leave', topic, scope });
+  }
+
+  private scope(topic: string, scope: string): PresenceScope {
+    const key = scopeKey(topic, scope);
+    let entry = this.presence.get(key);
+    if (!entry) {
+      entry = { topic, scope, present: false, users: [], listeners: new Set() };
+      this.presence.set(key, entry);
+    }
+    return entry;
+  }
+
+  private setUsers(topic: string, scope: string, next: (users: PresenceUser[]) => PresenceUser[]): void {
+    const entry = this.presence.get(scopeKey(topic, scope));
+    if (!entry) return;
+    entry.users = next(entry.users).sort((a, b) => a.displayName.localeCompare(b.displayName));
+    for (const listener of entry.listeners) listener(entry.users);
   }
 
   onEvent(listener: Listener): () => void {

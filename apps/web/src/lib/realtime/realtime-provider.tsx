@@ -23,6 +23,9 @@ function applyEvent(
     case 'job.completed':
     case 'job.failed':
     case 'access.changed':
+    case 'presence.node':
+    case 'presence.changed':
+      // Presence is kept by the realtime client itself.
       // Jobs are followed by the screens that started them; access changes travel between servers only.
       return;
     case 'notice':
@@ -85,6 +88,11 @@ export function RealtimeProvider({
   }, [accessToken, client]);
 
   return <RealtimeContext.Provider value={client}>{children}</RealtimeContext.Provider>;
+}
+
+/** The tab's realtime client (null while signed out), for hooks that do more than follow a topic. */
+export function useRealtimeClient(): RealtimeClient | null {
+  return useContext(RealtimeContext);
 }
 
 /** Follows a topic (e.g. the open folder) while the calling component is mounted. */

@@ -193,9 +193,7 @@ export class ZipService {
     let sent = 0;
     const publish = (percent: number) =>
       topic
-        ? this.deps.bus
-            .publish({ topic, type: 'download.progress', data: { downloadId, percent } })
-            .catch(() => undefined)
+        ? this.deps.bus.publishOrLog({ topic, type: 'download.progress', data: { downloadId, percent } })
         : Promise.resolve();
     const timer = setInterval(() => void publish(Math.floor((sent / size) * 100)), PROGRESS_MS);
     const counter = new Transform({

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { isAudioExtension } from '@mixroom/shared';
 import type { BlobStore } from '../../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../../platform/blob/disk-blob-store';
-import { systemClock, type Clock } from '../../../platform/clock/clock';
+import type { Clock } from '../../../platform/clock/clock';
 import type { JobContext } from '../../../platform/jobs/job-definition';
 import {
   HEADER_BYTES,
@@ -31,7 +31,7 @@ import { renderWaveformThumbnail } from '../../../platform/media/png';
 import type { TempSpace } from '../../../platform/temp/temp-space';
 import { lossyPreviewKeyOf } from './playback';
 import { workFolderPrefix } from './media-work';
-import { startHeartbeat, systemTicker, type Ticker } from './processing-heartbeat';
+import { startHeartbeat, type Ticker } from './processing-heartbeat';
 import type { ProjectsRepository } from '../projects/projects.repository';
 import type { StorageEvents } from '../storage.events';
 import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
@@ -40,6 +40,20 @@ import type { VersionRow, VersionsRepository } from '../projects/versions.reposi
 import { versionBlobKey } from '../../../platform/blob/blob-keys';
 
 const PROGRESS_INTERVAL_MS = 500;
+export interface MediaServiceDeps {
+  versions: VersionsRepository;
+  /** Only to learn a version's project (its kind): any project, whichever area it lives in. */
+  projects: Pick<ProjectsRepository, 'find'>;
+  blobs: BlobStore;
+  tools: MediaTools;
+  events: StorageEvents;
+  /** Where the job's files are made: under DATA_DIR, so a crash leaves them to the next start's sweep. */
+  temp: TempSpace;
+  signTtlSeconds: number;
+  clock: Clock;
+  ticker: Ticker;
+}
+
 /**
  * The media pipeline: probe → one decode pass (peaks, and a preview where browsers need one) →
  * thumbnail → integrity check; then the lossy playback preview and the loudness. An undecodable
@@ -49,18 +63,7 @@ export class MediaService {
   /** Spectrograms being rendered, so a second viewer waits for the first render instead of starting another. */
   private readonly rendering = new Map<string, Promise<void>>();
 
-  constructor(
-    private readonly versions: VersionsRepository,
-    /** Only to learn a version's project (its kind): any project, whichever area it lives in. */
-    private readonly projects: Pick<ProjectsRepository, 'find'>,
-    private readonly blobs: BlobStore,
-    private readonly tools: MediaTools,
-    private readonly events: StorageEvents,
-    /** Where the job's files are made: under DATA_DIR, so a crash leaves them to the next start's sweep. */
-    private readonly temp: TempSpace,
-    private readonly signTtlSeconds: number,
-    private readonly runtime: { clock: Clock; ticker: Ticker } = { clock: systemClock, ticker: systemTicker },
-  ) {}
+  constructor(private readonly deps: MediaServiceDeps) {}
 
   /** Where a version's spectrogram image is kept, beside its files. */
   spectrogramKey(version: Pick<VersionRow, 'projectId' | 'id'>): string {
@@ -70,8 +73,11 @@ export class MediaService {
   /** A signed URL to the spectrogram, or null while it has not been rendered. */
   async spectrogramUrl(version: VersionRow): Promise<string | null> {
     const key = this.spectrogramKey(version);
-    if (!(await this.blobs.head(key))) return null;
-    return this.blobs.signDownloadUrl(key, { expiresInSeconds: this.signTtlSeconds, contentType: 'image/png' });
+    if (!(await this.deps.blobs.head(key))) return null;
+    return this.deps.blobs.signDownloadUrl(key, {
+      expiresInSeconds: this.deps.signTtlSeconds,
+      contentType: 'image/png',
+    });
   }
 
   /**
@@ -79,10 +85,10 @@ export class MediaService {
    * same version on this node share one ffmpeg run; one already stored is not rendered again.
    */
   async ensureSpectrogram(versionId: string): Promise<void> {
-    const version = await this.versions.find(versionId);
+    const version = await this.deps.versions.find(versionId);
     if (!version || version.status !== 'ready') return;
     const key = this.spectrogramKey(version);
-    if (await this.blobs.head(key)) return;
+    if (await this.deps.blobs.head(key)) return;
     let render = this.rendering.get(key);
     if (!render) {
       render = this.renderSpectrogram(version, key).finally(() => this.rendering.delete(key));
@@ -92,10 +98,10 @@ export class MediaService {
   }
 
   private async renderSpectrogram(version: VersionRow, key: string): Promise<void> {
-    const output = this.temp.file('spectrogram.png');
+    const output = this.deps.temp.file('spectrogram.png');
     try {
-      await renderSpectrogram(this.tools, await this.input(version), output);
-      await this.blobs.put(key, createReadStream(output), 'image/png');
+      await renderSpectrogram(this.deps.tools, await this.input(version), output);
+      await this.deps.blobs.put(key, createReadStream(output), 'image/png');
     } finally {
       await rm(output, { force: true });
     }
@@ -111,18 +117,18 @@ export class MediaService {
     otherVersionId: string,
     onProgress: (fraction: number) => Promise<void> | void,
   ): Promise<DifferenceResult | null> {
-    const [a, b] = [await this.versions.find(versionId), await this.versions.find(otherVersionId)];
+    const [a, b] = [await this.deps.versions.find(versionId), await this.deps.versions.find(otherVersionId)];
     if (!a?.durationSeconds || !b?.durationSeconds || a.status !== 'ready' || b.status !== 'ready') return null;
     return analyzeDifference(
-      this.tools,
+      this.deps.tools,
       { a: await this.input(a), b: await this.input(b) },
       { durationSeconds: a.durationSeconds, onProgress },
     );
   }
 
   private async input(version: VersionRow): Promise<string> {
-    if (this.blobs instanceof DiskBlobStore) return this.blobs.localPath(version.blobKey);
-    return this.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: 6 * 3600 });
+    if (this.deps.blobs instanceof DiskBlobStore) return this.deps.blobs.localPath(version.blobKey);
+    return this.deps.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: 6 * 3600 });
   }
 
   /** Waveform peaks: read straight from the bytes of a PCM WAV, else through an ffmpeg decode. */
@@ -134,22 +140,22 @@ export class MediaService {
     onProgress: (fraction: number) => void,
   ): Promise<DecodedPeaks> {
     if (!previewPath && version.fileExtension === 'wav') {
-      const size = (await this.blobs.head(version.blobKey))?.size ?? 0;
+      const size = (await this.deps.blobs.head(version.blobKey))?.size ?? 0;
       const head = await streamToBuffer(
-        await this.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }),
+        await this.deps.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }),
       );
       const layout = readWavLayout(head, size);
       if (layout && layout.dataLength > 0) {
         // Local disk: large aligned reads. Object storage: the ranged stream.
         const samples =
-          this.blobs instanceof DiskBlobStore
+          this.deps.blobs instanceof DiskBlobStore
             ? readFileRange(
-                this.blobs.localPath(version.blobKey),
+                this.deps.blobs.localPath(version.blobKey),
                 layout.dataStart,
                 layout.dataLength,
                 (layout.bitsPerSample / 8) * layout.channels,
               )
-            : ((await this.blobs.get(version.blobKey, {
+            : ((await this.deps.blobs.get(version.blobKey, {
                 start: layout.dataStart,
                 end: layout.dataStart + layout.dataLength - 1,
               })) as AsyncIterable<Buffer>);
@@ -157,7 +163,7 @@ export class MediaService {
         return { bins: await scanWavPeaks(samples, layout, onProgress), problems: [] };
       }
     }
-    return decodePeaks(this.tools, input, {
+    return decodePeaks(this.deps.tools, input, {
       sampleRate: media.sampleRate,
       channels: media.channels,
       durationSeconds: media.durationSeconds,
@@ -168,11 +174,11 @@ export class MediaService {
 
   /** What the file's own header promises (WAV, AIFF, FLAC, MP3), read from its first bytes. */
   private async declaredLength(version: VersionRow): Promise<DeclaredLength | null> {
-    const size = (await this.blobs.head(version.blobKey))?.size ?? version.fileSize;
+    const size = (await this.deps.blobs.head(version.blobKey))?.size ?? version.fileSize;
     const read = async (start: number) =>
       start < size
         ? streamToBuffer(
-            await this.blobs.get(version.blobKey, { start, end: Math.min(size, start + HEADER_BYTES) - 1 }),
+            await this.deps.blobs.get(version.blobKey, { start, end: Math.min(size, start + HEADER_BYTES) - 1 }),
           )
         : Buffer.alloc(0);
     const head = await read(0);
@@ -189,24 +195,24 @@ export class MediaService {
    * ignored: the version stays playable. All along, a heartbeat tells a slow job from a dead one.
    */
   async process(versionId: string, context: Pick<JobContext, 'log' | 'progress'>): Promise<void> {
-    const version = await this.versions.find(versionId);
+    const version = await this.deps.versions.find(versionId);
     if (!version) return;
-    const project = await this.projects.find(version.projectId);
+    const project = await this.deps.projects.find(version.projectId);
     if (!project) return;
     const announce = async (progress: number, status: VersionRow['status']) => {
-      await this.events.progress({ projectId: project.id, versionId, progress, status });
+      await this.deps.events.progress({ projectId: project.id, versionId, progress, status });
       await context.progress(progress);
     };
     // Files of ANY projects (PDFs, videos, sessions) are stored as they are.
     if (project.type === 'ANY' && !isAudioExtension(version.fileExtension)) {
-      await this.versions.update(versionId, { status: 'ready', progress: 100 });
+      await this.deps.versions.update(versionId, { status: 'ready', progress: 100 });
       await announce(100, 'ready');
       return;
     }
     // The folder marks the job as under way: left behind by a crash, it has the job queued again at start.
-    const work = await this.temp.folder(workFolderPrefix(versionId));
-    const stopHeartbeat = await startHeartbeat((at) => this.versions.touchHeartbeat(versionId, at), {
-      ...this.runtime,
+    const work = await this.deps.temp.folder(workFolderPrefix(versionId));
+    const stopHeartbeat = await startHeartbeat((at) => this.deps.versions.touchHeartbeat(versionId, at), {
+      ...this.deps,
       onError: (error) => context.log.warn({ versionId, err: error }, 'processing heartbeat not recorded'),
     });
     try {
@@ -214,7 +220,7 @@ export class MediaService {
       if (reviewable) await this.backgroundPhase(version, reviewable, work, context, announce);
     } finally {
       stopHeartbeat();
-      await this.temp.remove(work);
+      await this.deps.temp.remove(work);
     }
   }
 
@@ -229,9 +235,9 @@ export class MediaService {
     const previewPath = join(work, 'preview.m4a');
     try {
       const input = await this.input(version);
-      const media = await probe(this.tools, input);
+      const media = await probe(this.deps.tools, input);
       const preview = needsPreview(version.fileExtension, media);
-      const loudness = measureLoudness(this.tools, input);
+      const loudness = measureLoudness(this.deps.tools, input);
       // Keep an early loudness failure from surfacing as an unhandled rejection while peaks run.
       loudness.catch(() => undefined);
       let lastReported = 0;
@@ -242,7 +248,7 @@ export class MediaService {
         if (percent >= lastReported + 5 && performance.now() - lastReportedAt >= PROGRESS_INTERVAL_MS) {
           lastReported = percent;
           lastReportedAt = performance.now();
-          void this.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
+          void this.deps.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
         }
       });
       const verdict = judgeIntegrity({
@@ -256,11 +262,11 @@ export class MediaService {
       if (verdict.kind === 'corrupt') return await this.markCorrupt(versionId, verdict.error, announce);
       if (verdict.warning) context.log.warn({ versionId, warning: verdict.warning }, 'version plays with a warning');
       const key = (name: string) => versionBlobKey(version.projectId, versionId, name);
-      await this.blobs.put(key('peaks.json'), Buffer.from(JSON.stringify(bins.file())), 'application/json');
-      await this.blobs.put(key('waveform.png'), renderWaveformThumbnail(bins.coarse()), 'image/png');
+      await this.deps.blobs.put(key('peaks.json'), Buffer.from(JSON.stringify(bins.file())), 'application/json');
+      await this.deps.blobs.put(key('waveform.png'), renderWaveformThumbnail(bins.coarse()), 'image/png');
       // The preview made for browsers that can't play the original is lossy AAC already: it serves both.
-      if (preview) await this.blobs.put(key('preview.m4a'), createReadStream(previewPath), 'audio/mp4');
-      await this.versions.update(versionId, {
+      if (preview) await this.deps.blobs.put(key('preview.m4a'), createReadStream(previewPath), 'audio/mp4');
+      await this.deps.versions.update(versionId, {
         status: 'ready',
         progress: 95,
         error: null,
@@ -301,7 +307,7 @@ export class MediaService {
     message: string,
     announce: (progress: number, status: VersionRow['status']) => Promise<void>,
   ): Promise<null> {
-    await this.versions.update(versionId, { status: 'corrupt', error: message, warning: null, progress: 100 });
+    await this.deps.versions.update(versionId, { status: 'corrupt', error: message, warning: null, progress: 100 });
     await announce(100, 'corrupt');
     return null;
   }
@@ -325,9 +331,11 @@ export class MediaService {
       });
       if (key) {
         // The version may have gone meanwhile (deleted, its account erased): its new file goes too.
-        const kept = await this.versions.update(versionId, { lossyPreviewKey: key, progress: 97 }).catch(() => null);
+        const kept = await this.deps.versions
+          .update(versionId, { lossyPreviewKey: key, progress: 97 })
+          .catch(() => null);
         if (!kept) {
-          await this.blobs.delete(key).catch(() => undefined);
+          await this.deps.blobs.delete(key).catch(() => undefined);
           return;
         }
         await announce(97, 'ready');
@@ -337,7 +345,7 @@ export class MediaService {
       context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
       return null;
     });
-    await this.versions.update(versionId, { loudness: measured, progress: 100 });
+    await this.deps.versions.update(versionId, { loudness: measured, progress: 100 });
     await announce(100, 'ready');
   }
 
@@ -347,12 +355,12 @@ export class MediaService {
    */
   async backfillLossyPreviews(log: JobContext['log'], limit = 10): Promise<number> {
     let made = 0;
-    for (const version of await this.versions.listMissingLossyPreview(limit)) {
+    for (const version of await this.deps.versions.listMissingLossyPreview(limit)) {
       try {
         const media = version.media as Pick<ProbeResult, 'sampleRate' | 'channels'> | null;
         // A browser preview made for the original is lossy AAC already.
         const key = version.previewKey ?? (await this.backfillLossyPreview(version, media));
-        await this.versions.update(version.id, { lossyPreviewKey: key });
+        await this.deps.versions.update(version.id, { lossyPreviewKey: key });
         made++;
       } catch (error) {
         log.warn({ versionId: version.id, err: error }, 'lossy preview backfill failed; tried again later');
@@ -365,7 +373,7 @@ export class MediaService {
     version: VersionRow,
     media: Pick<ProbeResult, 'sampleRate' | 'channels'> | null,
   ): Promise<string> {
-    const work = await this.temp.folder('lossy-backfill');
+    const work = await this.deps.temp.folder('lossy-backfill');
     try {
       return await this.storeLossyPreview(
         version,
@@ -374,7 +382,7 @@ export class MediaService {
         work,
       );
     } finally {
-      await this.temp.remove(work);
+      await this.deps.temp.remove(work);
     }
   }
 
@@ -386,9 +394,9 @@ export class MediaService {
   ): Promise<string> {
     const output = join(work, 'lossy.m4a');
     try {
-      await encodeLossyPreview(this.tools, input, output, media);
+      await encodeLossyPreview(this.deps.tools, input, output, media);
       const key = lossyPreviewKeyOf(version);
-      await this.blobs.put(key, createReadStream(output), 'audio/mp4');
+      await this.deps.blobs.put(key, createReadStream(output), 'audio/mp4');
       return key;
     } finally {
       await rm(output, { force: true });

@@ -256,7 +256,7 @@ export class ProjectsService {
       throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
     }
     this.deps.faults.crashIf('version-complete:after-commit');
-    void this.deps.outbox.flush().catch(() => undefined);
+    this.deps.outbox.kick();
     await this.deps.events.changed(eventItem.project(project), 'uploaded');
     if (project.parentProjectId)
       await this.deps.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });

@@ -7,10 +7,12 @@ import { usePresenceHeartbeat } from '../hooks/use-presence';
 
 /** Shortcuts, presence and the corrupt-audio check need the player that the waveform creates. */
 export function PlayerEffects({
+  projectId,
   versionId,
   onLoadError,
   shortcuts,
 }: {
+  projectId: string;
   versionId: string;
   onLoadError: () => void;
   shortcuts: ShortcutHandlers;
@@ -19,7 +21,7 @@ export function PlayerEffects({
   const playing = usePlayerState((s) => s.playing);
   const error = usePlayerState((s) => s.error);
   usePlayerShortcuts(player, shortcuts);
-  const inactive = usePresenceHeartbeat(versionId, playing);
+  const inactive = usePresenceHeartbeat(projectId, versionId, playing);
   useEffect(() => {
     if (error) onLoadError();
   }, [error, onLoadError]);

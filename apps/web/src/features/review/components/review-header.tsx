@@ -52,7 +52,7 @@ export function ReviewHeader({
           </Group>
         </Group>
       </Group>
-      <PresenceAvatars versionId={version.id} />
+      <PresenceAvatars projectId={item.id} versionId={version.id} />
     </Group>
   );
 }

@@ -1,17 +1,28 @@
 import { useEffect, useRef, useState } from 'react';
-import { PLAYER, PRESENCE } from '@mixroom/shared';
-import { getAccessToken } from '../../../lib/api-client';
-import { reviewApi } from '../api';
+import type { PresenceUser } from '@mixroom/contracts';
+import { PLAYER } from '@mixroom/shared';
+import { useRealtimeClient } from '../../../lib/realtime/realtime-provider';
 import { IdleWatch } from '../idle-watch';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
 
+/** A version's presence scope under its project's topic. */
+const where = (projectId: string, versionId: string) => ({
+  topic: `project:${projectId}`,
+  scope: `version:${versionId}`,
+});
+
 /**
- * Online while the review is open and the user active; offline on leaving, on closing the tab, and
- * after five minutes without input. Returns whether the
- * user counts as inactive.
+ * Shown on the review while it is open and the user active: the socket joins the version's scope;
+ * after five minutes without input it leaves, and joins again on the next input. Closing the tab
+ * closes the socket, which leaves at once. Returns whether the user counts as inactive.
  */
-export function usePresenceHeartbeat(versionId: string | undefined, playing: boolean): boolean {
+export function usePresenceHeartbeat(
+  projectId: string | undefined,
+  versionId: string | undefined,
+  playing: boolean,
+): boolean {
+  const client = useRealtimeClient();
   const [inactive, setInactive] = useState(false);
   // Listening counts as activity: a reviewer playing a long mix is not idle.
   const playingRef = useRef(playing);
@@ -20,44 +31,43 @@ export function usePresenceHeartbeat(versionId: string | undefined, playing: boo
   }, [playing]);
 
   useEffect(() => {
-    if (!versionId) return;
-    const announce = (state: 'online' | 'offline') =>
-      void reviewApi.setPresence(versionId, state).catch(() => undefined);
+    if (!client || !projectId || !versionId) return;
+    const { topic, scope } = where(projectId, versionId);
+    const stopWatching = client.watchPresence(topic, scope, () => undefined);
     const watch = new IdleWatch(PLAYER.inactivityTimeoutMs, {
       onIdle: () => {
         setInactive(true);
-        announce('offline');
+        client.setPresent(topic, scope, false);
       },
       onActive: () => {
         setInactive(false);
-        announce('online');
+        client.setPresent(topic, scope, true);
       },
       busy: () => playingRef.current,
     });
     const onActivity = () => watch.activity();
-    // A closing tab cannot await fetch: keepalive lets the request outlive the page.
-    const onLeave = () =>
-      void getAccessToken().then((token) =>
-        fetch(`/api/versions/${versionId}/presence`, {
-          method: 'PUT',
-          keepalive: true,
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify({ state: 'offline' }),
-        }),
-      );
-    announce('online');
+    client.setPresent(topic, scope, true);
     watch.start();
-    const renew = setInterval(() => !watch.isIdle && announce('online'), PRESENCE.renewMs);
     for (const name of ACTIVITY_EVENTS) window.addEventListener(name, onActivity, { passive: true });
-    window.addEventListener('pagehide', onLeave);
     return () => {
       watch.stop();
-      clearInterval(renew);
       for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, onActivity);
-      window.removeEventListener('pagehide', onLeave);
-      announce('offline');
+      client.setPresent(topic, scope, false);
+      stopWatching();
     };
-  }, [versionId]);
+  }, [client, projectId, versionId]);
 
   return inactive;
+}
+
+/** Everyone present on a version's review right now, this user included. */
+export function usePresenceUsers(projectId: string, versionId: string): PresenceUser[] {
+  const client = useRealtimeClient();
+  const [users, setUsers] = useState<PresenceUser[]>([]);
+  useEffect(() => {
+    if (!client) return;
+    const { topic, scope } = where(projectId, versionId);
+    return client.watchPresence(topic, scope, setUsers);
+  }, [client, projectId, versionId]);
+  return users;
 }

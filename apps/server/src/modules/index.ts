@@ -1,0 +1,131 @@
+import { Entitlements } from '../access/entitlements';
+import { EntitlementsRepository } from '../access/entitlements.repository';
+import type { Core } from '../core';
+import { revokeOidcRowsOfAccount } from '../platform/identity/oidc.repository';
+import { createAccountsModule } from './accounts/accounts.module';
+import { createAdminModule } from './admin/admin.module';
+import { createBillingModule } from './billing/billing.module';
+import { createCommentsModule } from './comments/comments.module';
+import { createCreditsModule } from './credits/credits.module';
+import { createFilesModule } from './files/files.module';
+import { createHealthModule } from './health/health.module';
+import { createMaintenanceModule } from './maintenance/maintenance.module';
+import type { AppModule } from './module';
+import { createPushModule } from './push/push.module';
+import { createReviewModule } from './review/review.module';
+import { createSharingModule } from './sharing/sharing.module';
+import { createStorageModule } from './storage/storage.module';
+import { createTransfersModule } from './transfers/transfers.module';
+import { createUploadsModule } from './uploads/uploads.module';
+import { createAccountModule } from './users/account.module';
+import { createUsersModule } from './users/users.module';
+
+/**
+ * Every feature module, built in dependency order: each takes the core and services of modules
+ * built before it, never a closure over one built later. The account module comes last because
+ * "download my data" and erasure ask every other module for its part.
+ */
+export async function createModules({ core, database, secrets, signer, mailer, mediaTools }: Core) {
+  const billing = createBillingModule(core);
+  const entitlements = new Entitlements(
+    new EntitlementsRepository(core.db),
+    core.clock,
+    billing.services.provider.info,
+  );
+  const credits = createCreditsModule(core, { entitlements });
+  const users = createUsersModule(core, { entitlements, credits: credits.services.credits, mailer });
+  const { usersRepository, accountRepository, notifier } = users.services;
+  const accounts = await createAccountsModule(core, { usersRepository, secrets });
+  const { revokeSessions } = accounts.services;
+  const uploads = createUploadsModule(core);
+  const storage = createStorageModule(core, {
+    uploads: uploads.services.uploads,
+    users: users.services.users,
+    entitlements,
+    mediaTools,
+    notifier,
+  });
+  const sharing = createSharingModule(core, {
+    catalog: storage.services.catalog,
+    zip: storage.services.zip,
+    projects: storage.services.projects,
+  });
+  const transfers = createTransfersModule(core, {
+    uploads: uploads.services.uploads,
+    zip: storage.services.zip,
+    limitsFor: (userId) => entitlements.limits(userId),
+    transfersThisMonth: (userId) => entitlements.transfersThisMonth(userId),
+    userOf: (userId) => users.services.users.actorById(userId),
+  });
+  const comments = createCommentsModule(core);
+  const review = createReviewModule(core, {
+    projects: storage.services.projects,
+    media: storage.services.media,
+    presenter: storage.services.presenter,
+  });
+  const admin = createAdminModule(core, {
+    entitlements,
+    credits: credits.services.credits,
+    endSessions: (tx, userId) => (accounts.services.provider ? revokeOidcRowsOfAccount(tx, userId) : Promise.resolve()),
+    startedAt: core.clock.now(),
+    database: database.kind,
+  });
+  const push = await createPushModule(core, { secrets, accountRepository });
+  const others: AppModule[] = [
+    createHealthModule(core, { database }),
+    accounts,
+    users,
+    uploads,
+    storage,
+    sharing,
+    transfers,
+    comments,
+    review,
+    credits,
+    billing,
+    admin,
+    push,
+    createMaintenanceModule(core, { uploads: uploads.services.uploads, embedded: database.kind === 'pglite' }),
+    createFilesModule(core, { signer }),
+  ];
+  const localAccounts = accounts.services.accounts;
+  const account = createAccountModule(core, {
+    users: users.services.users,
+    usersRepository,
+    repository: accountRepository,
+    notifier,
+    mediaTools,
+    localAccounts: localAccounts !== null,
+    verifyPassword: async (userId, password, address) => {
+      if (!localAccounts) throw new Error('passwords are kept by the external issuer');
+      await localAccounts.verifyCurrentPassword(userId, password, address);
+    },
+    hasRunningPaidSubscription: (userId) => entitlements.hasRunningPaidSubscription(userId),
+    revokeSessions,
+    abortUploads: (userId, prefixes) => uploads.services.uploads.abortForErasure(userId, prefixes),
+    contributions: others.flatMap((m) => (m.userData ? [m.userData] : [])),
+  });
+  return {
+    modules: [...others, account],
+    services: {
+      users: users.services.users,
+      accounts: accounts.services.accounts,
+      admin: admin.services.admin,
+      uploads: uploads.services.uploads,
+      storage: storage.services,
+      sharing: sharing.services.sharing,
+      publicShare: sharing.services.publicShare,
+      push: push.services.push,
+      pushDevices: push.services.devices,
+      comments: comments.services.comments,
+      review: review.services.review,
+      entitlements,
+      credits: credits.services.credits,
+      transfers: transfers.services.transfers,
+      planEndings: billing.services.planEndings,
+    },
+    identity: { provider: accounts.services.provider, verifyToken: accounts.services.verifyToken },
+  };
+}
+
+export type ModuleServices = Awaited<ReturnType<typeof createModules>>['services'];
