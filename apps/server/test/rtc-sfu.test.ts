@@ -131,25 +131,30 @@ describe('embedded SFU (werift) with libwebrtc peers', () => {
     expect(ear.messages[0]).toMatchObject({ label: 'lossless', protocol: 'host' });
   });
 
-  it('frees a DELETEd resource at once and a silent one after the dead-peer timeout', async () => {
+  it('frees a DELETEd resource at once, and a closed or silent one after the dead-peer timeout', async () => {
     const pub = await publisher(publishTo('dead', 'host'), 440, 440);
     const ear = await listener(subscribeTo('dead', 'guest'), [440]);
-    await waitFor(() => ear.slotHearing(440), { what: 'the stream' });
+    const gone = await listener(subscribeTo('dead', 'ghost'), [440]);
+    await waitFor(() => ear.slotHearing(440) && gone.slotHearing(440), { what: 'the stream at both' });
 
     expect(await sfu.remove(ear.resourceId)).toBe(true);
     expect(await sfu.remove(ear.resourceId)).toBe(false);
-    expect(sfu.stats()).toMatchObject({ rooms: 1, publishers: 1, subscribers: 0 });
+    expect(sfu.stats()).toMatchObject({ rooms: 1, publishers: 1, subscribers: 1 });
     expect(events).toContainEqual(expect.objectContaining({ type: 'subscriber-gone', reason: 'deleted' }));
 
-    // The publisher goes silent without a word (a killed tab): only the timeout can free it.
+    // A listener whose tab closed without a DELETE, and a publisher gone silent (a killed encoder):
+    // werift would notice them only when ICE consent expires; the watchdog frees them on its timeout.
+    gone.close();
     pub.silence();
     clock.advance(DEAD_PEER_MS - 1);
     expect(sfu.stats().publishers).toBe(1);
     clock.advance(1);
+    await waitFor(() => sfu.stats().subscribers === 0, { what: 'the closed listener freed' });
     expect(sfu.stats()).toMatchObject({ rooms: 0, publishers: 0, subscribers: 0 });
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'publisher-stopped', participant: 'host', reason: 'timeout' }),
     );
+    expect(events).toContainEqual(expect.objectContaining({ type: 'subscriber-gone', participant: 'ghost' }));
   });
 
   it('refuses offers it cannot carry', async () => {

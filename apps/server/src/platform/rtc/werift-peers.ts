@@ -40,6 +40,11 @@ export abstract class SfuPeer {
     readonly participant: string,
     settings: PeerSettings,
     private readonly onEnd: (peer: SfuPeer, reason: StopReason) => void,
+    /**
+     * Publishers live by their media: one that stays connected but sends nothing is as good as
+     * gone. Listeners send no media, so their STUN checks and RTCP reports are what counts.
+     */
+    signsOfLife: 'media' | 'any',
   ) {
     this.watchdog = new PeerWatchdog(settings.clock, settings.deadPeerTimeoutMs, () => void this.end('timeout'));
     this.pc = new RTCPeerConnection({
@@ -50,7 +55,7 @@ export abstract class SfuPeer {
       iceAdditionalHostAddresses: settings.iceAdditionalHostAddresses,
       // Every STUN check the client sends (libwebrtc: every ~2.5 s) proves it is still there.
       iceFilterStunResponse: () => {
-        this.watchdog.touch();
+        if (signsOfLife === 'any') this.watchdog.touch();
         return true;
       },
     });
@@ -111,7 +116,7 @@ export class SfuPublisher extends SfuPeer {
     hooks: PublisherHooks,
     onEnd: (peer: SfuPeer, reason: StopReason) => void,
   ) {
-    super(room, participant, settings, onEnd);
+    super(room, participant, settings, onEnd, 'media');
     this.pc.onTrack.subscribe((track) => {
       track.onReceiveRtp.subscribe((packet) => {
         if (this.isEnded) return;
@@ -152,6 +157,15 @@ interface Slot {
 
 /** WHEP: sends each publisher of the room on one of the client's recvonly transceivers. */
 export class SfuSubscriber extends SfuPeer {
+  constructor(
+    room: string,
+    participant: string,
+    settings: PeerSettings,
+    onEnd: (peer: SfuPeer, reason: StopReason) => void,
+  ) {
+    super(room, participant, settings, onEnd, 'any');
+  }
+
   private slots: Slot[] = [];
   /** Relay channels by the publisher's resource and channel id. */
   private readonly relays = new Map<string, RTCDataChannel>();
