@@ -8,7 +8,13 @@ import { WavFloatReader, WavFloatWriter } from '../audio/wav-float-file';
 import { type SeparationInput, type StemMode } from '../processor';
 import { OnnxModelError } from './onnx-manifest';
 import { OnnxSeparator } from './onnx-separator';
-import { buildMagnitudeModel, buildStackedMaskModel, buildWaveformModel } from './onnx-test-model-builder';
+import {
+  buildComplexModel,
+  buildMagnitudeModel,
+  buildStackedMaskModel,
+  buildWaveformModel,
+  lowPassLogits,
+} from './onnx-test-model-builder';
 
 /**
  * End to end on models the test builds: the chunked, cross-faded result must equal the same model
@@ -221,6 +227,38 @@ describe('OnnxSeparator', () => {
     // Several times the 1e-4 the other tests allow: they would catch an edge that leaks in.
     expect(error).toBeGreaterThan(3e-4);
     await Promise.all([guarded.close(), unguarded.close()]);
+  });
+
+  it('runs a complex-as-channels model with a frequency cut-off and a fixed frame count (MDX-Net)', async () => {
+    const options = { bins: 300, frames: 180, cutoffBin: 40, sharpness: 0.3 };
+    await addModel('complex', buildComplexModel(options), {
+      ...spectral,
+      stems: ['drums'],
+      input: {
+        name: 'input',
+        layout: ['batch', 'channels', 'bins', 'frames'],
+        value: 'complex',
+        bins: 300,
+        frames: 180,
+      },
+      output: { name: 'output', layout: ['batch', 'channels', 'bins', 'frames'], value: 'complex' },
+    });
+    const separator = new OnnxSeparator(models, 'complex');
+    const { result } = await separate(separator, 'EVERYTHING');
+    expect(Object.keys(result.stems)).toEqual(['drums']);
+    // The model's gain below its cut-off, silence above (its fixed frames do not fit the whole file).
+    const logits = lowPassLogits(options.bins, options.cutoffBin, options.sharpness);
+    const [expected] = await wholeFileSpectral(join(models, 'complex.onnx'), async (magnitudes) => {
+      const frames = magnitudes.dims[3]!;
+      return [
+        Float32Array.from({ length: 2 * BINS * frames }, (_, i) => {
+          const b = Math.floor(i / frames) % BINS;
+          return b < options.bins ? 1 / (1 + Math.exp(-logits[b]!)) : 0;
+        }),
+      ];
+    });
+    expect(maxError(await readStem(result.stems.drums), expected!)).toBeLessThan(1e-4);
+    await separator.close();
   });
 
   it('runs a waveform model and maps vocals and accompaniment onto TWOSTEMS', async () => {

@@ -111,6 +111,27 @@ export function buildStackedMaskModel(options: { bins: number; cutoffBin: number
 }
 
 /**
+ * An MDX-Net-shaped one-stem model: complex channels (re L, im L, re R, im R) of the lowest `bins`
+ * bins for exactly `frames` frames in, the same scaled by sigmoid(l) out, [batch, 4, bins, frames].
+ */
+export function buildComplexModel(options: {
+  bins: number;
+  frames: number;
+  cutoffBin: number;
+  sharpness: number;
+}): Uint8Array {
+  const logits = lowPassLogits(options.bins, options.cutoffBin, options.sharpness);
+  const layout: Dim[] = [1, 4, options.bins, options.frames];
+  return encodeModel({
+    name: 'complex-gain',
+    node: [node('Sigmoid', ['logits'], ['gain']), node('Mul', ['input', 'gain'], ['output'])],
+    initializer: [floats('logits', [options.bins, 1], logits)],
+    input: [valueInfo('input', layout)],
+    output: [valueInfo('output', layout)],
+  });
+}
+
+/**
  * A two-stem waveform model: stem s of channel c is the channel filtered by `taps[s]` (a Conv with
  * zero padding), output [batch, stems, channels, samples].
  */
