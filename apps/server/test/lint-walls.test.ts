@@ -50,4 +50,33 @@ describe('the layer walls', () => {
       ),
     ).toEqual([]);
   });
+
+  it("refuses an import of another module's internals, at both depths, and lets its index through", async () => {
+    const internal = /^no-restricted-imports: .*Another module is reached through its index.ts only/;
+    expect(
+      await importErrors(
+        'apps/server/src/modules/review/wall-probe.ts',
+        "import type { MediaService } from '../storage/media/media.service';\nexport type Probe = MediaService;\n",
+      ),
+    ).toEqual([expect.stringMatching(internal)]);
+    expect(
+      await importErrors(
+        'apps/server/src/modules/storage/projects/wall-probe.ts',
+        "import type { UploadsService } from '../../uploads/uploads.service';\nexport type Probe = UploadsService;\n",
+      ),
+    ).toEqual([expect.stringMatching(internal)]);
+    expect(
+      await importErrors(
+        'apps/server/src/modules/review/wall-probe.ts',
+        "import type { MediaService } from '../storage';\nimport type { AppModule } from '../module';\nexport type Probe = [MediaService, AppModule];\n",
+      ),
+    ).toEqual([]);
+    // Inside one module, its own sub-folders are no wall.
+    expect(
+      await importErrors(
+        'apps/server/src/modules/storage/projects/wall-probe.ts',
+        "import { playbackKey } from '../media/playback';\nexport const probe = playbackKey;\n",
+      ),
+    ).toEqual([]);
+  });
 });

@@ -70,7 +70,10 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     startedAt: core.clock.now(),
     database: database.kind,
   });
-  const push = await createPushModule(core, { secrets, accountRepository });
+  const push = await createPushModule(core, {
+    secrets,
+    wantsPush: async (userId) => (await accountRepository.preferences(userId)).push,
+  });
   const others: AppModule[] = [
     createHealthModule(core, { database }),
     accounts,

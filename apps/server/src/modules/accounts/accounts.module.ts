@@ -7,7 +7,7 @@ import { AttemptLimiter } from '../../platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
 import type { AppModule, CoreDeps } from '../module';
-import type { UsersRepository } from '../users/users.repository';
+import type { UsersRepository } from '../users';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';
 import { interactionRoutes } from './interaction.routes';

@@ -13,7 +13,7 @@ import {
   type LimitRule,
 } from '../../platform/security/attempt-limiter';
 import { assertAcceptablePassword } from '../../platform/security/common-passwords';
-import type { UsersRepository, UserRow } from '../users/users.repository';
+import type { UsersRepository, UserRow } from '../users';
 import type { PasswordResetsRepository } from './password-resets.repository';
 import { accountExistsMail } from './account-exists.mail';
 import { sendMailJob } from '../../platform/mail/mail.jobs';

@@ -1,7 +1,7 @@
 import type { Entitlements } from '../../access/entitlements';
 import type { Tx } from '../../db/database';
 import type { AppModule, CoreDeps } from '../module';
-import type { CreditsService } from '../credits/credits.service';
+import type { CreditsService } from '../credits';
 import { AdminOverviewService } from './admin-overview.service';
 import { AdminRepository } from './admin.repository';
 import { adminRoutes } from './admin.routes';

@@ -1,6 +1,6 @@
 import type { AdminUser, AuditEntry } from '@mixroom/contracts';
 import { ADMIN_ACTIONS } from '@mixroom/contracts';
-import { presentGrant } from '../users/plan-grant.presenter';
+import { presentGrant } from '../users';
 import type { AuditRow, GrantRow, UserRow } from './admin.repository';
 
 /** What the acting administrator may do to `user`, given how many enabled administrators there are. */

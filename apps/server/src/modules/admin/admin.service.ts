@@ -18,8 +18,8 @@ import { AppError } from '../../http/app-error';
 import type { Clock } from '../../platform/clock/clock';
 import type { Actor } from '../../platform/identity/actor';
 import type { EventBus } from '../../platform/realtime/event-bus';
-import type { CreditsService } from '../credits/credits.service';
-import { presentGrant } from '../users/plan-grant.presenter';
+import type { CreditsService } from '../credits';
+import { presentGrant } from '../users';
 import { presentAudit, presentUser } from './admin.presenter';
 import type { AdminRepository, UserRow } from './admin.repository';
 

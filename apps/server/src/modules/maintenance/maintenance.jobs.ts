@@ -5,7 +5,7 @@ import { purgeExpiredOidcRows } from '../../platform/identity/oidc.repository';
 import { defineJob } from '../../platform/jobs/job-definition';
 import type { Clock } from '../../platform/clock/clock';
 import type { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
-import type { UploadsService } from '../uploads/uploads.service';
+import type { UploadsService } from '../uploads';
 
 const STALE_UPLOAD_MS = 7 * 86_400_000;
 

@@ -1,6 +1,6 @@
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { AppModule, CoreDeps } from '../module';
-import type { UploadsService } from '../uploads/uploads.service';
+import type { UploadsService } from '../uploads';
 import { maintenanceJobs } from './maintenance.jobs';
 
 /** The system's own scheduled chores: stale uploads, expired sign-in counters, database upkeep. */

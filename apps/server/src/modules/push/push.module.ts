@@ -3,7 +3,6 @@ import { PushService } from '../../platform/push/push.service';
 import { pushEndpointPolicy } from '../../platform/push/push-endpoint';
 import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
 import type { AppModule, CoreDeps } from '../module';
-import type { AccountRepository } from '../users/account.repository';
 import { pushJobs } from './push.jobs';
 import { PushRepository } from './push.repository';
 import { pushRoutes } from './push.routes';
@@ -13,7 +12,7 @@ export type PushModule = AppModule<{ push: PushService; devices: PushRepository 
 /** Web Push: devices a user registered, and the queued sends that reach them. */
 export async function createPushModule(
   core: CoreDeps,
-  deps: { secrets: SecretsRepository; accountRepository: AccountRepository },
+  deps: { secrets: SecretsRepository; wantsPush: (userId: string) => Promise<boolean> },
 ): Promise<PushModule> {
   const push = await PushService.create(
     deps.secrets,
@@ -24,7 +23,7 @@ export async function createPushModule(
   return {
     name: 'push',
     routes: [(app) => app.register(pushRoutes, { push, devices })],
-    jobs: pushJobs(push, devices, async (userId) => (await deps.accountRepository.preferences(userId)).push),
+    jobs: pushJobs(push, devices, deps.wantsPush),
     services: { push, devices },
   };
 }

@@ -19,7 +19,7 @@ import {
 } from '../../platform/media/difference-lane';
 import { MediaError } from '../../platform/media/ffmpeg';
 import type { EventBus } from '../../platform/realtime/event-bus';
-import type { MediaService } from '../storage/media/media.service';
+import type { MediaService } from '../storage';
 import type { DifferencePair, DifferenceRepository, DifferenceRow } from './difference.repository';
 import { computeDifferenceJob } from './difference.job';
 

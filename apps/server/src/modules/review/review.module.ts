@@ -1,7 +1,7 @@
 import type { CoreDeps, AppModule } from '../module';
-import type { MediaService } from '../storage/media/media.service';
-import type { ProjectsService } from '../storage/projects/projects.service';
-import type { StoragePresenter } from '../storage/storage.presenter';
+import type { MediaService } from '../storage';
+import type { ProjectsService } from '../storage';
+import type { StoragePresenter } from '../storage';
 import { DifferenceRepository } from './difference.repository';
 import { DifferenceService } from './difference.service';
 import { NotesRepository } from './notes.repository';

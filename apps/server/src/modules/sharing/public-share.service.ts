@@ -6,8 +6,8 @@ import { AppError } from '../../http/app-error';
 import type { VersionRow } from '../../db/rows';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { PublicGrants } from '../../platform/realtime/public-grants';
-import type { CatalogService } from '../storage/catalog.service';
-import type { ZipService } from '../storage/downloads/zip.service';
+import type { CatalogService } from '../storage';
+import type { ZipService } from '../storage';
 
 export interface PublicShareServiceDeps {
   links: PublicLinkPolicy;

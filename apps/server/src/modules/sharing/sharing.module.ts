@@ -1,9 +1,9 @@
 import { SharingUserDataRepository, sharingUserData } from './sharing.user-data';
 import type { CoreDeps, AppModule } from '../module';
-import { sendPushJob } from '../push/push.jobs';
-import type { CatalogService } from '../storage/catalog.service';
-import type { ProjectsService } from '../storage/projects/projects.service';
-import type { ZipService } from '../storage/downloads/zip.service';
+import { sendPushJob } from '../push';
+import type { CatalogService } from '../storage';
+import type { ProjectsService } from '../storage';
+import type { ZipService } from '../storage';
 import { AttemptLimiter } from '../../platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import { InviteLookupsService } from './invite-lookups.service';

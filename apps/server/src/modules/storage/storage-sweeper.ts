@@ -3,7 +3,7 @@ import type { ItemAccessRepository } from '../../access/item-access.repository';
 import type { UnitOfWork } from '../../db/database';
 import type { Clock } from '../../platform/clock/clock';
 import type { Outbox } from '../../platform/jobs/outbox';
-import type { UploadsService } from '../uploads/uploads.service';
+import type { UploadsService } from '../uploads';
 import { processVersionJob } from './media/media.jobs';
 import { PROCESSING_STALLED_AFTER_MS } from './media/processing-heartbeat';
 import type { ProjectsService } from './projects/projects.service';

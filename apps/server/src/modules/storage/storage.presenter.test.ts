@@ -6,7 +6,7 @@ import type { BlobStore } from '../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../platform/blob/disk-blob-store';
 import { S3BlobStore } from '../../platform/blob/s3-blob-store';
 import { cacheControlOf, UrlSigner } from '../../platform/blob/url-signer';
-import type { UsersRepository } from '../users/users.repository';
+import type { UsersRepository } from '../users';
 import { StoragePresenter } from './storage.presenter';
 import type { VersionRow } from './projects/versions.repository';
 

@@ -3,7 +3,7 @@ import { TRANSFER_MESSAGES } from '@mixroom/shared';
 import type { TransferGrant } from '../../access/transfer.policy';
 import { AppError } from '../../http/app-error';
 import { limiterKey, type AttemptLimiter, type LimitRule } from '../../platform/security/attempt-limiter';
-import { playbackKey } from '../storage/media/playback';
+import { playbackKey } from '../storage';
 import { transferChanged, type TransfersDeps } from './transfers.deps';
 import { presentFile, presentFolders } from './transfers.presenter';
 import { verifyTransferPassword } from './transfer-password';

@@ -16,8 +16,8 @@ import { AppError } from '../../http/app-error';
 import { sendMailJob } from '../../platform/mail/mail.jobs';
 
 type OutgoingMail = { to: string; subject: string; text: string; html: string };
-import { processVersionJob } from '../storage/media/media.jobs';
-import { presentVersion } from '../storage/storage.presenter';
+import { processVersionJob } from '../storage';
+import { presentVersion } from '../storage';
 import { transferChecksumJob } from './transfer-job-types';
 import { requestFulfilledMail, transferMail } from './transfer-mail';
 import { planFolders } from './transfer-tree';

@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import { exactLength } from '../../platform/blob/exact-length';
 import { parseRange } from '../../platform/blob/range';
-import { uniquePath, type ZipEntry } from '../storage/downloads/zip.service';
+import { uniquePath, type ZipEntry } from '../storage';
 import type { TransferAccessService } from './transfer-access.service';
 import type { TransfersRepository } from './transfers.repository';
 

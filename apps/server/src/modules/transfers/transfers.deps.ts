@@ -6,7 +6,7 @@ import type { BlobStore } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { EventBus } from '../../platform/realtime/event-bus';
-import type { UploadsService } from '../uploads/uploads.service';
+import type { UploadsService } from '../uploads';
 import type { TransferDownloadsRepository } from './transfer-downloads.repository';
 import type { TransferLinksRepository } from './transfer-links.repository';
 import type { TransfersRepository } from './transfers.repository';

@@ -3,7 +3,7 @@ import { TransferPolicy } from '../../access/transfer.policy';
 import { AttemptLimiter } from '../../platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { AppModule, CoreDeps } from '../module';
-import type { UploadsService } from '../uploads/uploads.service';
+import type { UploadsService } from '../uploads';
 import type { PlanLimits } from '@mixroom/shared';
 import { FileRequestsRepository } from './file-requests.repository';
 import { fileRequestsRoutes } from './file-requests.routes';

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database';
 import type { Outbox } from '../../platform/jobs/outbox';
 import { sendMailJob } from '../../platform/mail/mail.jobs';
-import { sendPushJob } from '../push/push.jobs';
+import { sendPushJob } from '../push';
 import { noticeMail } from './account.mails';
 import { DEFAULT_PREFERENCES, type AccountRepository } from './account.repository';
 

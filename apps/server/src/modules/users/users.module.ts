@@ -2,7 +2,7 @@ import type { Entitlements } from '../../access/entitlements';
 import type { Mailer } from '../../platform/mail/mailer';
 import { mailJobs } from '../../platform/mail/mail.jobs';
 import type { AppModule, CoreDeps } from '../module';
-import type { CreditsService } from '../credits/credits.service';
+import type { CreditsService } from '../credits';
 import { AccountRepository } from './account.repository';
 import { Notifier } from './notifier';
 import { UsersRepository } from './users.repository';

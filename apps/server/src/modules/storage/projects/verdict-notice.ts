@@ -1,5 +1,5 @@
 import type { VersionApproval } from '@mixroom/contracts';
-import type { Notice } from '../../users/notifier';
+import type { Notice } from '../../users';
 import type { ProjectRow } from './projects.repository';
 
 /** What the project's other users are told when a version's verdict changes. */

@@ -6,7 +6,7 @@ import type { Clock } from '../../../platform/clock/clock';
 import { AppError } from '../../../http/app-error';
 import type { BlobStore } from '../../../platform/blob/blob-store';
 import type { Actor } from '../../../platform/identity/actor';
-import type { UploadsService } from '../../uploads/uploads.service';
+import type { UploadsService } from '../../uploads';
 import type { GroupRow, GroupsRepository } from '../folders/groups.repository';
 import type { ProjectRow, ProjectsRepository } from '../projects/projects.repository';
 import { eventItem, type EventItem, type StorageEvents } from '../storage.events';

@@ -1,0 +1,9 @@
+// What other modules may use of the storage module (lint refuses deeper imports): its services'
+// types, the media jobs others queue for versions they make, and the presenters of a version.
+export type { MediaService } from './media/media.service';
+export type { ProjectsService } from './projects/projects.service';
+export type { CatalogService } from './catalog.service';
+export { uniquePath, type ZipEntry, type ZipService } from './downloads/zip.service';
+export { presentVersion, type StoragePresenter } from './storage.presenter';
+export { playbackKey } from './media/playback';
+export { processVersionJob, renderSpectrogramJob } from './media/media.jobs';
