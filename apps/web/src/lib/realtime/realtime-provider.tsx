@@ -25,8 +25,8 @@ function applyEvent(
     case 'access.changed':
     case 'presence.node':
     case 'presence.changed':
-      // Presence is kept by the realtime client itself.
-      // Jobs are followed by the screens that started them; access changes travel between servers only.
+      // Jobs are followed by the screens that started them; access changes and node beats travel
+      // between servers only; presence is kept by the realtime client itself.
       return;
     case 'notice':
       // Sent only to users who want in-app notifications.
