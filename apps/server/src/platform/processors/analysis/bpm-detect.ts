@@ -174,7 +174,7 @@ export async function detectBpm(tools: MediaTools, input: string, signal?: Abort
   const kill = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', kill, { once: true });
   let stderr = '';
-  (child.stderr).on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', resolve);

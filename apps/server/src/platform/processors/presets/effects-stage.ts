@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MediaError, type MediaTools } from '../../media/ffmpeg';
-import { toolCommand } from '../../media/tool-processes';
+import { toolCommand, tracked } from '../../media/tool-processes';
 import type { EffectPlugin, EffectsInput, EffectsStage, ProcessorEngine } from '../processor';
 import { runFilterGraph, wavFrames } from './filter-runner';
 
@@ -204,11 +204,13 @@ function afirGain(tools: MediaTools): Promise<number> {
       ...['-filter_complex', '[0:a][1:a]afir=gtype=none:irfmt=input[out]', '-map', '[out]', '-f', 'f32le', 'pipe:1'],
     ];
     gain = new Promise<number>((resolve, reject) => {
-      execFile(...toolCommand(tools.ffmpeg, args), { encoding: 'buffer' }, (error, stdout) => {
-        const first = stdout.length >= 4 ? stdout.readFloatLE(0) : 0;
-        if (error || !(first > 0)) reject(new MediaError("ffmpeg's afir filter could not be measured."));
-        else resolve(first);
-      });
+      tracked(
+        execFile(...toolCommand(tools.ffmpeg, args), { encoding: 'buffer' }, (error, stdout) => {
+          const first = stdout.length >= 4 ? stdout.readFloatLE(0) : 0;
+          if (error || !(first > 0)) reject(new MediaError("ffmpeg's afir filter could not be measured."));
+          else resolve(first);
+        }),
+      );
     });
     gain.catch(() => afirGains.delete(tools.ffmpeg));
     afirGains.set(tools.ffmpeg, gain);
