@@ -166,5 +166,23 @@ describe('embedded SFU (werift) with libwebrtc peers', () => {
     });
     await expect(sfu.subscribe('r', 'p', 'v=0\r\n')).rejects.toMatchObject({ status: 400 });
     expect(sfu.stats()).toMatchObject({ rooms: 0, publishers: 0, subscribers: 0 });
+
+    const small = new WeriftSfu({ clock, slotCount: 1 });
+    try {
+      const into =
+        (participant: string): Exchange =>
+        (offer) =>
+          small.publish('full', participant, offer, { maxAverageBitrate: 96_000 });
+      peers.push(await TonePublisher.start(into('ana'), { leftHz: 440, rightHz: 440 }));
+      await expect(TonePublisher.start(into('bea'), { leftHz: 440, rightHz: 440 })).rejects.toMatchObject({
+        status: 409,
+        code: 'ROOM_FULL',
+      });
+      // Ana may still republish: her own slot is hers.
+      peers.push(await TonePublisher.start(into('ana'), { leftHz: 660, rightHz: 660 }));
+      await waitFor(() => small.stats().publishers === 1, { what: "Ana's new stream taking over" });
+    } finally {
+      await small.close();
+    }
   });
 });

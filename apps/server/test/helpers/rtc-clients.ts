@@ -58,7 +58,12 @@ export class TonePublisher {
     const source = new wrtc.nonstandard.RTCAudioSource();
     pc.addTransceiver(source.createTrack(), { direction: 'sendonly' });
     const publisher = new TonePublisher(pc, source, tone, options.dataChannel === true);
-    await publisher.connect(exchange);
+    try {
+      await publisher.connect(exchange);
+    } catch (error) {
+      pc.close();
+      throw error;
+    }
     publisher.play();
     return publisher;
   }
@@ -151,11 +156,16 @@ export class Listener {
       };
     };
     pc.ontrack = ({ track, transceiver }) => listener.listen(transceiver.mid ?? '?', track);
-    const offer = await gatheredOffer(pc, options.stereo === false ? undefined : preferStereoOpus);
-    const { answerSdp, resourceId } = await exchange(offer);
-    listener.resourceId = resourceId;
-    listener.answerSdp = answerSdp;
-    await pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+    try {
+      const offer = await gatheredOffer(pc, options.stereo === false ? undefined : preferStereoOpus);
+      const { answerSdp, resourceId } = await exchange(offer);
+      listener.resourceId = resourceId;
+      listener.answerSdp = answerSdp;
+      await pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+    } catch (error) {
+      listener.close();
+      throw error;
+    }
     return listener;
   }
 

@@ -33,6 +33,8 @@ export interface WeriftSfuOptions {
 
 export const DEFAULT_DEAD_PEER_TIMEOUT_MS = 15_000;
 
+const roomFull = () => DomainError.conflict('This room already has as many publishers as it can carry.', 'ROOM_FULL');
+
 interface Room {
   /** Every publisher resource, live or taking over. */
   publishers: Map<string, SfuPublisher>;
@@ -83,10 +85,7 @@ export class WeriftSfu implements SfuDriver {
     if (audio.length !== 1 || !audio[0]!.hasOpus || !['sendonly', 'sendrecv'].includes(audio[0]!.direction)) {
       throw DomainError.badRequest('A WHIP offer must send exactly one Opus audio track.');
     }
-    const existing = this.rooms.get(room);
-    if (existing && !existing.active.has(participant) && existing.active.size >= this.slotCount) {
-      throw DomainError.conflict('This room already has as many publishers as it can carry.', 'ROOM_FULL');
-    }
+    if (this.isFull(room, participant)) throw roomFull();
     const publisher = new SfuPublisher(
       room,
       participant,
@@ -100,6 +99,11 @@ export class WeriftSfu implements SfuDriver {
       (peer, reason) => this.peerEnded(peer, reason),
     );
     const answer = await this.negotiate(publisher, () => publisher.negotiate(offerSdp));
+    // Another participant may have taken the last slot while this offer was being answered.
+    if (this.isFull(room, participant)) {
+      await publisher.end('failed');
+      throw roomFull();
+    }
     const state = this.roomOf(room);
     state.publishers.set(publisher.resourceId, publisher);
     this.peers.set(publisher.resourceId, publisher);
@@ -206,6 +210,11 @@ export class WeriftSfu implements SfuDriver {
       if (error instanceof DomainError) throw error;
       throw DomainError.badRequest(`The offer could not be answered: ${(error as Error).message}`);
     }
+  }
+
+  private isFull(room: string, participant: string): boolean {
+    const state = this.rooms.get(room);
+    return state !== undefined && !state.active.has(participant) && state.active.size >= this.slotCount;
   }
 
   private roomOf(id: string): Room {
