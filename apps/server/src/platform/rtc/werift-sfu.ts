@@ -204,7 +204,10 @@ export class WeriftSfu implements SfuDriver {
   /** Runs the offer/answer; a peer that fails to negotiate is closed and the offer refused. */
   private async negotiate(peer: SfuPeer, run: () => Promise<string>): Promise<string> {
     try {
-      return await run();
+      const answer = await run();
+      // A peer that failed or timed out while its offer was answered must not join the room.
+      if (peer.isEnded) throw new Error('the connection ended during negotiation');
+      return answer;
     } catch (error) {
       await peer.end('failed');
       if (error instanceof DomainError) throw error;
