@@ -1,7 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../src/platform/push/public-address';
+import { isPublicAddress } from '../src/platform/net/public-address';
 import {
   checkPushEndpoint,
   postToPushEndpoint,
