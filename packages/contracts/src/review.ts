@@ -1,7 +1,6 @@
 import { DIFFERENCE_LANE, NOTE_LIMITS, REVIEW_MESSAGES } from '@mixroom/shared';
 import { z } from 'zod';
 import { isoDate, safeText } from './common';
-import { personRef } from './storage';
 
 export const noteBody = z.object({
   html: safeText(z.string().max(NOTE_LIMITS.htmlMax, { message: REVIEW_MESSAGES.notesTooLong })),

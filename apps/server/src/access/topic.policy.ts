@@ -44,7 +44,8 @@ export class TopicPolicy implements TopicAuthorizer {
 
   async canFollowPublicly(topic: string): Promise<boolean> {
     const parsed = parseTopic(topic);
-    const rule = parsed && this.rules[parsed.kind].canFollowPublicly;
-    return rule ? rule(parsed.id) : false;
+    if (!parsed) return false;
+    const rule = this.rules[parsed.kind];
+    return rule.canFollowPublicly ? rule.canFollowPublicly(parsed.id) : false;
   }
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { errorResponse, idParam } from '../common';
 import { endpoint } from '../endpoint';
 import { differenceQuery, differenceResponse, noteBody, noteResponse } from '../review';

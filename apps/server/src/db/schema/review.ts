@@ -10,8 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { projects, versions } from './storage';
-import { users } from './users';
+import { versions } from './storage';
 
 /** Raw bytes; PGlite hands them back as a Uint8Array, node-postgres as a Buffer. */
 const bytes = customType<{ data: Buffer; driverData: Uint8Array }>({
