@@ -7,6 +7,8 @@ import { benchHttp } from './http.bench';
 import { benchReview } from './review.bench';
 import { benchListing, benchProcessing, benchUpload } from './storage.bench';
 import { benchTransfers } from './transfers.bench';
+import { benchSeparation } from './separation.bench';
+import { benchSfu } from './sfu.bench';
 
 /** `npm run bench` runs all; `npm run bench -- http listing` picks some. */
 const all = {
@@ -18,6 +20,8 @@ const all = {
   compare: benchCompare,
   admin: benchAdminTable,
   transfers: benchTransfers,
+  separation: benchSeparation,
+  sfu: benchSfu,
 } as const;
 const picked = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 
