@@ -12,5 +12,6 @@ export * from './credits';
 export * from './billing';
 export * from './admin';
 export * from './transfers';
+export * from './tools';
 export * from './endpoint';
 export * from './endpoints';

@@ -117,6 +117,23 @@ export const eventPayloads = {
     transferId: z.string(),
     action: z.enum(['created', 'sent', 'updated', 'file', 'downloaded', 'deleted']),
   }),
+  /**
+   * One of the user's AI tasks changed (on `user:{id}`): its status and the session that moved, with
+   * that session's progress (-1 before it starts, then 0..100). Small on purpose; clients refetch the task.
+   */
+  'task.changed': z.object({
+    taskId: z.string(),
+    action: z.enum(['created', 'progress', 'completed', 'failed', 'deleted']),
+    status: z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']),
+    session: z
+      .object({
+        id: z.string(),
+        type: z.enum(['STEMSEPARATION', 'VC', 'VST']),
+        status: z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']),
+        progress: z.number(),
+      })
+      .nullable(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventPayloads;
@@ -147,6 +164,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('access.changed'),
   eventOf('notice'),
   eventOf('transfer.changed'),
+  eventOf('task.changed'),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 

@@ -12,3 +12,4 @@ export * from './input-scan';
 export * from './markers';
 export * from './transfers';
 export * from './password-strength';
+export * from './tools';

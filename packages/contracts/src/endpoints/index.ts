@@ -8,6 +8,7 @@ import { reviewEndpoints } from './review.endpoints';
 import { sharingEndpoints } from './sharing.endpoints';
 import { attachmentEndpoints, storageEndpoints } from './storage.endpoints';
 import { fileRequestEndpoints, publicTransferEndpoints, transferEndpoints } from './transfers.endpoints';
+import { adminToolEndpoints, toolEndpoints } from './tools.endpoints';
 import { uploadEndpoints } from './uploads.endpoints';
 import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints';
 
@@ -19,6 +20,7 @@ export * from './credits.endpoints';
 export * from './review.endpoints';
 export * from './sharing.endpoints';
 export * from './storage.endpoints';
+export * from './tools.endpoints';
 export * from './transfers.endpoints';
 export * from './uploads.endpoints';
 export * from './users.endpoints';
@@ -43,6 +45,8 @@ export const endpointGroups = {
   transfers: transferEndpoints,
   publicTransfers: publicTransferEndpoints,
   fileRequests: fileRequestEndpoints,
+  tools: toolEndpoints,
+  adminTools: adminToolEndpoints,
 } satisfies Record<string, Record<string, EndpointDefinition>>;
 
 /** Every declared endpoint: the server registers them all, and a test checks that it does. */
