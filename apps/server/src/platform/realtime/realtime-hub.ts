@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import {
-  CLIENT_MESSAGE_TYPES,
-  clientMessage,
-  type ClientMessage,
-  type DomainEvent,
-  type PresenceUser,
-  type ServerMessage,
-} from '@mixroom/contracts';
+import { type ClientMessage, type DomainEvent, type PresenceUser, type ServerMessage } from '@mixroom/contracts';
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Clock } from '../clock/clock';
 import type { Actor } from '../identity/actor';
 import { CORE_CLIENT_MESSAGES, type ClientMessageHandlers, type RealtimeSender } from './client-handlers';
+import { parseClientMessage } from './client-message-parser';
 import type { EventBus } from './event-bus';
 import { NODE_BEAT_MS, PresenceRegistry } from './presence-registry';
 import type { PublicGrants } from './public-grants';
@@ -194,35 +188,10 @@ export class RealtimeHub {
     }
   }
 
-  private parse(connection: Connection, text: string): ClientMessage | null {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      this.send(connection, { type: 'error', code: 'BAD_MESSAGE', message: 'A message must be JSON.' });
-      return null;
-    }
-    const type = (raw as { type?: unknown } | null)?.type;
-    if (typeof type !== 'string' || !CLIENT_MESSAGE_TYPES.includes(type as ClientMessage['type'])) {
-      const shown = typeof type === 'string' ? `"${type.slice(0, 40)}"` : 'missing';
-      this.send(connection, { type: 'error', code: 'UNKNOWN_TYPE', message: `Unknown message type (${shown}).` });
-      return null;
-    }
-    const parsed = clientMessage.safeParse(raw);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    this.send(connection, {
-      type: 'error',
-      code: 'BAD_MESSAGE',
-      message: `Malformed "${type}" message${where}: ${issue?.message ?? 'invalid'}.`,
-    });
-    return null;
-  }
-
   private async onMessage(connection: Connection, text: string): Promise<void> {
-    const message = this.parse(connection, text);
-    if (!message) return;
+    const parsed = parseClientMessage(text);
+    if ('error' in parsed) return this.send(connection, parsed.error);
+    const message = parsed.message;
     if (message.type === 'ping') return this.send(connection, { type: 'pong' });
     if (message.type === 'auth') return this.onAuth(connection, message.token);
     if (message.type === 'grant') return this.onGrant(connection, message.grant);
