@@ -13,5 +13,6 @@ export * from './billing';
 export * from './admin';
 export * from './transfers';
 export * from './tools';
+export * from './live';
 export * from './endpoint';
 export * from './endpoints';

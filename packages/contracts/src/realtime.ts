@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { comment } from './comments';
+import { liveChangeAction, liveSlot } from './live';
 
 /**
  * Topic kinds, declared once: the schema below is built from this table and the server composes
@@ -8,8 +9,16 @@ import { comment } from './comments';
  * - `admin` carries events only administrators see;
  * - `group:{id}` a folder's content, `project:{id}` a project's review (comments, notes, presence).
  * - `system` is the servers' own channel: no client may follow it.
+ * - `live:{code}` a live room by its guest code (host and admitted guests; presence in scope `room`).
  */
-export const TOPIC_KINDS = { user: 'id', group: 'id', project: 'id', admin: 'none', system: 'none' } as const;
+export const TOPIC_KINDS = {
+  user: 'id',
+  group: 'id',
+  project: 'id',
+  admin: 'none',
+  system: 'none',
+  live: 'id',
+} as const;
 export type TopicKind = keyof typeof TOPIC_KINDS;
 
 const kindsWith = (shape: 'id' | 'none') =>
@@ -121,6 +130,20 @@ export const eventPayloads = {
    * One of the user's AI tasks changed (on `user:{id}`): its status and the session that moved, with
    * that session's progress (-1 before it starts, then 0..100). Small on purpose; clients refetch the task.
    */
+  /**
+   * A live room changed (on `live:{code}`, code = the guest code): the session started or ended,
+   * someone joined or left, a co-host was enabled, a stream's settings changed, a newer tab took
+   * over (`instanceId` is the new tab: an older tab of `userId` cleans up), the free time ran out
+   * ('expired': 'Free Tier Time Expired'), or a minute of it passed ('tick', `remainingMs`). Small on
+   * purpose; clients refetch the session.
+   */
+  'live.changed': z.object({
+    code: z.string(),
+    action: liveChangeAction,
+    userId: z.string().nullable(),
+    instanceId: z.string().nullable(),
+    remainingMs: z.number().nullable(),
+  }),
   'task.changed': z.object({
     taskId: z.string(),
     action: z.enum(['created', 'progress', 'completed', 'failed', 'deleted']),
@@ -165,6 +188,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('notice'),
   eventOf('transfer.changed'),
   eventOf('task.changed'),
+  eventOf('live.changed'),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 
@@ -190,6 +214,16 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('presence.join'), topic, scope: presenceScope }),
   z.object({ type: z.literal('presence.leave'), topic, scope: presenceScope }),
+  /**
+   * Live signalling: follow the slot map of one's own WHEP resource in a room whose `live:{code}`
+   * topic the socket follows; answered at once and on every change with `live.slots`. SDP never
+   * travels here (WHIP/WHEP carry it over HTTP).
+   */
+  z.object({
+    type: z.literal('live.slots'),
+    code: z.string().min(1).max(64),
+    resourceId: z.string().min(1).max(128),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 export type ClientMessageType = ClientMessage['type'];
@@ -208,6 +242,8 @@ export const serverMessage = z.discriminatedUnion('type', [
   /** Everyone present in a scope, sent to a socket when it joins. */
   z.object({ type: z.literal('presence'), topic, scope: z.string(), users: z.array(presenceUser) }),
   z.object({ type: z.literal('pong') }),
+  /** The slot map of the socket's own WHEP resource: which publisher (user id) each recvonly mid carries. */
+  z.object({ type: z.literal('live.slots'), code: z.string(), resourceId: z.string(), slots: z.array(liveSlot) }),
   /** A message the server could not take; `code` says why (BAD_MESSAGE, UNKNOWN_TYPE, NOT_SUBSCRIBED …). */
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
 ]);

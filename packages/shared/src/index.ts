@@ -13,3 +13,4 @@ export * from './markers';
 export * from './transfers';
 export * from './password-strength';
 export * from './tools';
+export * from './live';

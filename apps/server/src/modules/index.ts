@@ -9,6 +9,7 @@ import { createCommentsModule } from './comments/comments.module';
 import { createCreditsModule } from './credits/credits.module';
 import { createFilesModule } from './files/files.module';
 import { createHealthModule } from './health/health.module';
+import { createLiveModule } from './live/live.module';
 import { createMaintenanceModule } from './maintenance/maintenance.module';
 import type { AppModule } from './module';
 import { createPushModule } from './push/push.module';
@@ -90,6 +91,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     push,
     createMaintenanceModule(core, { uploads: uploads.services.uploads, embedded: database.kind === 'pglite' }),
     createFilesModule(core, { signer }),
+    createLiveModule(core),
   ];
   const localAccounts = accounts.services.accounts;
   const account = createAccountModule(core, {

@@ -9,6 +9,7 @@ import { sharingEndpoints } from './sharing.endpoints';
 import { attachmentEndpoints, storageEndpoints } from './storage.endpoints';
 import { fileRequestEndpoints, publicTransferEndpoints, transferEndpoints } from './transfers.endpoints';
 import { adminToolEndpoints, toolEndpoints } from './tools.endpoints';
+import { liveEndpoints, liveMediaEndpoints } from './live.endpoints';
 import { uploadEndpoints } from './uploads.endpoints';
 import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints';
 
@@ -21,6 +22,7 @@ export * from './review.endpoints';
 export * from './sharing.endpoints';
 export * from './storage.endpoints';
 export * from './tools.endpoints';
+export * from './live.endpoints';
 export * from './transfers.endpoints';
 export * from './uploads.endpoints';
 export * from './users.endpoints';
@@ -46,6 +48,8 @@ export const endpointGroups = {
   publicTransfers: publicTransferEndpoints,
   fileRequests: fileRequestEndpoints,
   tools: toolEndpoints,
+  live: liveEndpoints,
+  liveMedia: liveMediaEndpoints,
   adminTools: adminToolEndpoints,
 } satisfies Record<string, Record<string, EndpointDefinition>>;
 
