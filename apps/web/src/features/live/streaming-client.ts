@@ -1,0 +1,423 @@
+import { preferStereoOpus } from './opus-sdp';
+
+/**
+ * WHIP publishing and WHEP listening over fetch, with the media token the live module hands out.
+ * Pure TypeScript: the peer connection, fetch, timers and the page's lifecycle come in as deps so
+ * the reconnection rules can be tested without a browser.
+ *
+ * - Connection states reported: connecting, connected, disconnected, failed, closed (the peer's own).
+ * - Auto-reconnect: on a signalling error, on 'failed', or on 'disconnected' still so after 1.5 s,
+ *   the current connection is stopped and a new one made. The delay starts at 1000 ms and doubles
+ *   up to 32000 ms; 'connected' resets it. A 401 from the server stops reconnecting. Nothing runs
+ *   while a reconnect is already pending or after `stop()`.
+ * - `stop()` DELETEs the WHIP/WHEP resource; a `pagehide` sends that DELETE with `keepalive` so it
+ *   survives the tab closing.
+ */
+
+export type StreamState = 'new' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'closed';
+
+/** Where and with what to connect: the WHIP or WHEP URL and its bearer token. */
+export interface MediaGrant {
+  url: string;
+  token: string;
+  iceServers?: RTCIceServer[];
+}
+
+export class StreamingFetchError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StreamingFetchError';
+  }
+}
+
+export const RECONNECT_MIN_MS = 1000;
+export const RECONNECT_MAX_MS = 32_000;
+export const DISCONNECTED_WAIT_MS = 1500;
+/** Non-trickle ICE: the offer goes once gathering completes, or after this long with what it has. */
+export const ICE_GATHER_MS = 2000;
+
+export const STREAMING_MESSAGES = {
+  mediaStreamRequired: 'MediaStream required',
+  viewerBitrate: 'It is not possible for a viewer to update the bitrate.',
+  viewerSubscribed: 'Viewer currently subscribed',
+  broadcastWorking: 'Broadcast currently working',
+} as const;
+
+export interface StreamingDeps {
+  fetch: typeof fetch;
+  createPeer: (config: RTCConfiguration) => RTCPeerConnection;
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+  /** Registers a page-hide listener; returns its removal. */
+  onPageHide: (fn: () => void) => () => void;
+}
+
+export function browserDeps(): StreamingDeps {
+  return {
+    fetch: (...args) => fetch(...args),
+    createPeer: (config) => new RTCPeerConnection(config),
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    onPageHide: (fn) => {
+      window.addEventListener('pagehide', fn);
+      return () => window.removeEventListener('pagehide', fn);
+    },
+  };
+}
+
+export interface StreamingOptions {
+  /** Fetches a fresh grant for each connection (tokens are short-lived). */
+  tokenGenerator: () => Promise<MediaGrant>;
+  autoReconnect?: boolean;
+  onState?: (state: StreamState) => void;
+  /** A connection attempt failed; `willRetry` says whether another one is scheduled. */
+  onError?: (error: Error, willRetry: boolean) => void;
+  deps?: StreamingDeps;
+}
+
+interface Session {
+  peer: RTCPeerConnection;
+  /** The resource URL (Location) to DELETE, and the token that may. */
+  resource: string | null;
+  token: string;
+  disconnectTimer: unknown;
+}
+
+function absolute(location: string, base: string): string {
+  try {
+    return new URL(location, new URL(base, 'http://localhost')).toString().replace(/^http:\/\/localhost/, '');
+  } catch {
+    return location;
+  }
+}
+
+function waitForIce(peer: RTCPeerConnection, deps: StreamingDeps): Promise<void> {
+  return new Promise((resolve) => {
+    if (peer.iceGatheringState === 'complete') return resolve();
+    const timer = deps.setTimeout(resolve, ICE_GATHER_MS);
+    peer.addEventListener('icegatheringstatechange', () => {
+      if (peer.iceGatheringState !== 'complete') return;
+      deps.clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+abstract class StreamingClient {
+  protected readonly deps: StreamingDeps;
+  protected session: Session | null = null;
+  private stateValue: StreamState = 'new';
+  private delay = RECONNECT_MIN_MS;
+  private reconnectTimer: unknown = null;
+  private stopped = true;
+  private removePageHide: (() => void) | null = null;
+
+  constructor(protected readonly options: StreamingOptions) {
+    this.deps = options.deps ?? browserDeps();
+  }
+
+  get state(): StreamState {
+    return this.stateValue;
+  }
+
+  /** The delay before the next reconnection attempt. */
+  get reconnectDelay(): number {
+    return this.delay;
+  }
+
+  get isActive(): boolean {
+    return !this.stopped;
+  }
+
+  /** The live peer connection (for getStats), if any. */
+  get peer(): RTCPeerConnection | null {
+    return this.session?.peer ?? null;
+  }
+
+  protected setState(state: StreamState): void {
+    if (this.stateValue === state) return;
+    this.stateValue = state;
+    this.options.onState?.(state);
+  }
+
+  /** Builds the peer's transceivers (publisher: its track; viewer: its recvonly slots). */
+  protected abstract preparePeer(peer: RTCPeerConnection): void;
+  /** The offer SDP as sent (a viewer asks for stereo). */
+  protected editOffer(sdp: string): string {
+    return sdp;
+  }
+
+  protected async start(): Promise<void> {
+    this.stopped = false;
+    this.removePageHide ??= this.deps.onPageHide(() => this.sendDeleteOnUnload());
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    this.setState('connecting');
+    let grant: MediaGrant;
+    let peer: RTCPeerConnection | null = null;
+    try {
+      grant = await this.options.tokenGenerator();
+      if (this.stopped) return;
+      peer = this.deps.createPeer({ iceServers: grant.iceServers ?? [] });
+      const session: Session = { peer, resource: null, token: grant.token, disconnectTimer: null };
+      this.preparePeer(peer);
+      this.watch(session);
+      const offer = await peer.createOffer();
+      await peer.setLocalDescription({ type: 'offer', sdp: this.editOffer(offer.sdp ?? '') });
+      await waitForIce(peer, this.deps);
+      if (this.stopped) return void peer.close();
+      const response = await this.deps.fetch(grant.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${grant.token}` },
+        body: peer.localDescription?.sdp ?? '',
+      });
+      if (!response.ok) {
+        const text = await response.text().catch(() => '');
+        let message = text || `HTTP ${response.status}`;
+        try {
+          message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+        } catch {
+          // a plain-text body is the message itself
+        }
+        throw new StreamingFetchError(response.status, message);
+      }
+      const location = response.headers.get('location');
+      session.resource = location ? absolute(location, grant.url) : null;
+      const answer = await response.text();
+      const previous = this.session;
+      this.session = session;
+      if (this.stopped) return void this.closeSession(session);
+      await peer.setRemoteDescription({ type: 'answer', sdp: answer });
+      if (previous) this.closeSession(previous);
+    } catch (error) {
+      if (peer && this.session?.peer !== peer) peer.close();
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const retry = this.shouldRetry(failure);
+      this.options.onError?.(failure, retry);
+      if (retry) this.scheduleReconnect();
+      else this.halt();
+    }
+  }
+
+  private shouldRetry(error: Error): boolean {
+    if (this.stopped || this.options.autoReconnect === false) return false;
+    return !(error instanceof StreamingFetchError && error.status === 401);
+  }
+
+  /** A 401 or no auto-reconnect: stop trying but keep `stop()` meaningful. */
+  private halt(): void {
+    this.setState('failed');
+  }
+
+  private watch(session: Session): void {
+    const { peer } = session;
+    peer.addEventListener('connectionstatechange', () => {
+      if (this.session !== session) return;
+      const state = peer.connectionState;
+      if (state === 'connected') {
+        this.delay = RECONNECT_MIN_MS;
+        this.deps.clearTimeout(session.disconnectTimer);
+        session.disconnectTimer = null;
+        this.setState('connected');
+        this.onConnected(peer);
+      } else if (state === 'failed') {
+        this.setState('failed');
+        this.scheduleReconnect();
+      } else if (state === 'disconnected') {
+        this.setState('disconnected');
+        session.disconnectTimer ??= this.deps.setTimeout(() => {
+          session.disconnectTimer = null;
+          if (this.session === session && peer.connectionState === 'disconnected') this.scheduleReconnect();
+        }, DISCONNECTED_WAIT_MS);
+      } else if (state === 'closed') {
+        this.setState('closed');
+      } else if (state === 'connecting') {
+        this.setState('connecting');
+      }
+    });
+  }
+
+  protected onConnected(_peer: RTCPeerConnection): void {}
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.options.autoReconnect === false || this.reconnectTimer !== null) return;
+    const wait = this.delay;
+    this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
+    this.reconnectTimer = this.deps.setTimeout(() => {
+      this.reconnectTimer = null;
+      const old = this.session;
+      this.session = null;
+      if (old) this.closeSession(old);
+      void this.connect();
+    }, wait);
+  }
+
+  /** Replaces the connection now (new source or quality); the old one goes once the new answers. */
+  protected async renegotiate(): Promise<void> {
+    if (this.stopped) return;
+    await this.connect();
+  }
+
+  private closeSession(session: Session): void {
+    this.deps.clearTimeout(session.disconnectTimer);
+    session.peer.close();
+    if (session.resource)
+      void this.deps
+        .fetch(session.resource, { method: 'DELETE', headers: { authorization: `Bearer ${session.token}` } })
+        .catch(() => undefined);
+  }
+
+  private sendDeleteOnUnload(): void {
+    const session = this.session;
+    if (!session?.resource) return;
+    void this.deps
+      .fetch(session.resource, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${session.token}` },
+        keepalive: true,
+      })
+      .catch(() => undefined);
+    session.resource = null;
+  }
+
+  /** Ends the stream: no more reconnecting, the resource is deleted, the state is 'closed'. */
+  stop(): void {
+    this.stopped = true;
+    this.deps.clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.removePageHide?.();
+    this.removePageHide = null;
+    const session = this.session;
+    this.session = null;
+    if (session) this.closeSession(session);
+    this.delay = RECONNECT_MIN_MS;
+    this.setState('closed');
+  }
+
+  /** Only a publisher may: see Publisher. */
+  abstract updateBitrate(bitrate: number): Promise<void>;
+}
+
+export interface PublishOptions {
+  mediaStream: MediaStream | null | undefined;
+  /** Opus target in bit/s (the server writes it into its answer; the sender is capped to it too). */
+  bitrate: number;
+}
+
+/** WHIP: one stereo audio track, sendonly. */
+export class Publisher extends StreamingClient {
+  private track: MediaStreamTrack | null = null;
+  private stream: MediaStream | null = null;
+  private bitrate = 128_000;
+
+  constructor(
+    options: StreamingOptions,
+    /** Called with the bitrate of the connection being made, so the grant can carry it. */
+    private readonly onBitrate?: (bitrate: number) => void,
+  ) {
+    super(options);
+  }
+
+  get currentBitrate(): number {
+    return this.bitrate;
+  }
+
+  async publish(options: PublishOptions): Promise<void> {
+    if (!options.mediaStream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
+    if (this.isActive) throw new Error(STREAMING_MESSAGES.broadcastWorking);
+    this.useStream(options.mediaStream, options.bitrate);
+    await this.start();
+  }
+
+  private useStream(stream: MediaStream, bitrate: number): void {
+    const track = stream.getAudioTracks()[0];
+    if (!track) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
+    this.stream = stream;
+    this.track = track;
+    this.bitrate = bitrate;
+    this.onBitrate?.(bitrate);
+  }
+
+  protected preparePeer(peer: RTCPeerConnection): void {
+    if (!this.track || !this.stream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
+    peer.addTransceiver(this.track, { direction: 'sendonly', streams: [this.stream] });
+  }
+
+  protected override onConnected(peer: RTCPeerConnection): void {
+    // The answer's maxaveragebitrate sets the encoder; the sender's cap keeps it there.
+    for (const sender of peer.getSenders()) {
+      if (!sender.track) continue;
+      const parameters = sender.getParameters();
+      if (!parameters.encodings?.length) continue;
+      parameters.encodings[0]!.maxBitrate = this.bitrate;
+      void sender.setParameters(parameters).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Republishes with another source or quality. The server keeps the participant's slot for the
+   * new stream, so listeners hear it without reconnecting.
+   */
+  async republish(options: PublishOptions): Promise<void> {
+    if (!options.mediaStream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
+    this.useStream(options.mediaStream, options.bitrate);
+    if (!this.isActive) return this.start();
+    await this.renegotiate();
+  }
+
+  async updateBitrate(bitrate: number): Promise<void> {
+    if (!this.stream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
+    await this.republish({ mediaStream: this.stream, bitrate });
+  }
+}
+
+export interface ViewOptions {
+  /** Recvonly audio transceivers to offer: the room's publisher cap (each is a slot). */
+  slots: number;
+}
+
+export interface ReceivedSlot {
+  mid: string;
+  track: MediaStreamTrack;
+  stream: MediaStream;
+}
+
+/** WHEP: K recvonly stereo slots; the server maps publishers onto them. */
+export class Viewer extends StreamingClient {
+  private slots = 0;
+
+  constructor(
+    options: StreamingOptions,
+    private readonly onSlot: (slot: ReceivedSlot) => void,
+  ) {
+    super(options);
+  }
+
+  async view(options: ViewOptions): Promise<void> {
+    if (this.isActive) throw new Error(STREAMING_MESSAGES.viewerSubscribed);
+    this.slots = Math.max(1, options.slots);
+    await this.start();
+  }
+
+  protected preparePeer(peer: RTCPeerConnection): void {
+    for (let i = 0; i < this.slots; i++) peer.addTransceiver('audio', { direction: 'recvonly' });
+    peer.addEventListener('track', (event) => {
+      const mid = event.transceiver?.mid ?? String(this.slots);
+      this.onSlot({ mid, track: event.track, stream: event.streams[0] ?? new MediaStream([event.track]) });
+    });
+  }
+
+  protected override editOffer(sdp: string): string {
+    return preferStereoOpus(sdp);
+  }
+
+  updateBitrate(): Promise<void> {
+    return Promise.reject(new Error(STREAMING_MESSAGES.viewerBitrate));
+  }
+}
