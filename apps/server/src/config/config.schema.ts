@@ -60,6 +60,22 @@ export const configSchema = z
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     BILLING_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
     BILLING_SHOP_URL: url(/^https?:$/, 'http(s)').optional(),
+    // Live media: an external WHIP/WHEP server instead of the embedded SFU (both URLs or neither).
+    LIVE_WHIP_URL: url(/^https?:$/, 'http(s)').optional(),
+    LIVE_WHEP_URL: url(/^https?:$/, 'http(s)').optional(),
+    LIVE_MEDIA_TOKEN: z.string().min(1).optional(),
+    // The embedded SFU's UDP ports ("40000-40100"), STUN/TURN servers (comma-separated URLs) and
+    // extra addresses to advertise (a public IP behind 1:1 NAT).
+    LIVE_ICE_PORT_RANGE: z
+      .string()
+      .regex(/^\d{1,5}-\d{1,5}$/, { message: 'must look like 40000-40100' })
+      .transform((v) => v.split('-').map(Number) as [number, number])
+      .refine(([low, high]) => low >= 1024 && high <= 65535 && low <= high, {
+        message: 'must be a range within 1024-65535',
+      })
+      .optional(),
+    LIVE_ICE_SERVERS: z.string().optional(),
+    LIVE_ICE_ADDITIONAL_HOSTS: z.string().optional(),
   })
   .superRefine((c, ctx) => {
     if (c.BLOB_DRIVER === 's3' && !c.S3_BUCKET) {
@@ -67,6 +83,9 @@ export const configSchema = z
     }
     if (Boolean(c.OIDC_ISSUER) !== Boolean(c.OIDC_CLIENT_ID)) {
       ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'OIDC_ISSUER and OIDC_CLIENT_ID go together' });
+    }
+    if (Boolean(c.LIVE_WHIP_URL) !== Boolean(c.LIVE_WHEP_URL)) {
+      ctx.addIssue({ code: 'custom', path: ['LIVE_WHEP_URL'], message: 'LIVE_WHIP_URL and LIVE_WHEP_URL go together' });
     }
   });
 

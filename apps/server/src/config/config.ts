@@ -39,6 +39,13 @@ export interface AppConfig {
   devOrigins: string[];
   /** A shop's signed webhook (when a secret is set) or plans from administrators; where to buy. */
   billing: { webhookSecret: string | null; shopUrl: string | null };
+  /** Live media: the embedded SFU's ICE settings, or an external WHIP/WHEP server. */
+  live: {
+    external: { whipUrl: string; whepUrl: string; token: string | null } | null;
+    icePortRange: [number, number] | null;
+    iceServers: string[];
+    iceAdditionalHostAddresses: string[];
+  };
 }
 
 export class ConfigError extends Error {
@@ -49,6 +56,12 @@ export class ConfigError extends Error {
 
 export const EMBEDDED_CLIENT_ID = 'mixroom-web';
 export const EMBEDDED_AUDIENCE = 'urn:mixroom:api';
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /** Parses the environment once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -113,5 +126,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     devOrigins: c.MIXROOM_DEV_ORIGIN ? [c.MIXROOM_DEV_ORIGIN.replace(/\/$/, '')] : [],
     billing: { webhookSecret: c.BILLING_WEBHOOK_SECRET ?? null, shopUrl: c.BILLING_SHOP_URL ?? null },
+    live: {
+      external:
+        c.LIVE_WHIP_URL && c.LIVE_WHEP_URL
+          ? { whipUrl: c.LIVE_WHIP_URL, whepUrl: c.LIVE_WHEP_URL, token: c.LIVE_MEDIA_TOKEN ?? null }
+          : null,
+      icePortRange: c.LIVE_ICE_PORT_RANGE ?? null,
+      iceServers: list(c.LIVE_ICE_SERVERS),
+      iceAdditionalHostAddresses: list(c.LIVE_ICE_ADDITIONAL_HOSTS),
+    },
   };
 }
