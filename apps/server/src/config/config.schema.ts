@@ -76,8 +76,29 @@ export const configSchema = z
       .optional(),
     LIVE_ICE_SERVERS: z.string().optional(),
     LIVE_ICE_ADDITIONAL_HOSTS: z.string().optional(),
+    TOOLS_SEPARATOR: z
+      .string()
+      .regex(/^(builtin|remote|onnx:[\w.-]+)$/, { message: 'must be builtin, remote or onnx:<model>' })
+      .default('builtin'),
+    TOOLS_VOICE: z.enum(['builtin', 'remote']).default('builtin'),
+    TOOLS_MODELS_DIR: z.string().min(1).optional(),
+    TOOLS_REMOTE_URL: url(/^https?:$/, 'http(s)').optional(),
+    TOOLS_REMOTE_TOKEN: z.string().min(1).optional(),
+    TOOLS_LINK_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(500 * 1024 * 1024),
+    TOOLS_LINK_TEST_ALLOW_HOSTS: z.string().optional(),
   })
   .superRefine((c, ctx) => {
+    const remote = c.TOOLS_SEPARATOR === 'remote' || c.TOOLS_VOICE === 'remote';
+    if (remote && !(c.TOOLS_REMOTE_URL && c.TOOLS_REMOTE_TOKEN))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOOLS_REMOTE_URL'],
+        message: 'TOOLS_REMOTE_URL and TOOLS_REMOTE_TOKEN are required for remote',
+      });
     if (c.BLOB_DRIVER === 's3' && !c.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when BLOB_DRIVER=s3' });
     }

@@ -46,6 +46,16 @@ export interface AppConfig {
     iceServers: string[];
     iceAdditionalHostAddresses: string[];
   };
+  /** The AI tools' processors and link downloads (docs/CONFIGURATION.md). */
+  tools: {
+    separator: { kind: 'builtin' } | { kind: 'onnx'; model: string } | { kind: 'remote' };
+    voice: 'builtin' | 'remote';
+    modelsDir: string;
+    remote: { url: string; token: string } | null;
+    linkMaxBytes: number;
+    /** Test-only seam, like pushTest: link hosts exempt from the public-address rule. */
+    linkTestAllowHosts: string[];
+  };
 }
 
 export class ConfigError extends Error {
@@ -126,6 +136,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     devOrigins: c.MIXROOM_DEV_ORIGIN ? [c.MIXROOM_DEV_ORIGIN.replace(/\/$/, '')] : [],
     billing: { webhookSecret: c.BILLING_WEBHOOK_SECRET ?? null, shopUrl: c.BILLING_SHOP_URL ?? null },
+    tools: {
+      separator: c.TOOLS_SEPARATOR.startsWith('onnx:')
+        ? { kind: 'onnx', model: c.TOOLS_SEPARATOR.slice('onnx:'.length) }
+        : { kind: c.TOOLS_SEPARATOR === 'remote' ? 'remote' : 'builtin' },
+      voice: c.TOOLS_VOICE,
+      modelsDir: resolve(c.TOOLS_MODELS_DIR ?? resolve(dataDir, 'models')),
+      remote:
+        c.TOOLS_REMOTE_URL && c.TOOLS_REMOTE_TOKEN ? { url: c.TOOLS_REMOTE_URL, token: c.TOOLS_REMOTE_TOKEN } : null,
+      linkMaxBytes: c.TOOLS_LINK_MAX_BYTES,
+      linkTestAllowHosts: (c.TOOLS_LINK_TEST_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    },
     live: {
       external:
         c.LIVE_WHIP_URL && c.LIVE_WHEP_URL
