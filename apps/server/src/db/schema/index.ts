@@ -9,3 +9,4 @@ export * from './billing';
 export * from './admin';
 export * from './account';
 export * from './transfers';
+export * from './tools';
