@@ -10,3 +10,4 @@ export * from './admin';
 export * from './account';
 export * from './transfers';
 export * from './tools';
+export * from './live';
