@@ -10,12 +10,15 @@ declare module 'fastify' {
   }
 }
 
+/** WHIP/WHEP carry their own bearer (a live room's media token), which the live module checks. */
+const OWN_BEARER = /^\/api\/live\/[^/?]+\/(whip|whep)(\/|\?|$)/;
+
 /** Reads `Authorization: Bearer …`; a present but invalid token is a 401, never an anonymous call. */
 export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier, identity: IdentityPort): void {
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    if (!header || !request.url.startsWith('/api/')) return;
+    if (!header || !request.url.startsWith('/api/') || OWN_BEARER.test(request.url)) return;
     const [scheme, token] = header.split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !token) throw AppError.unauthorized('Malformed Authorization header.');
     try {
