@@ -3,6 +3,8 @@ import type { z } from 'zod';
 
 export interface JobContext {
   jobId: string;
+  /** 1 on the first attempt, 2 on the first retry, … */
+  attempt?: number;
   log: Logger;
   /** Publishes progress (0–100) on the realtime topic the job was sent with, if any. */
   progress(percent: number, message?: string): Promise<void>;
@@ -19,6 +21,18 @@ export interface JobType<S extends z.ZodType = z.ZodType> {
   expireInSeconds?: number;
   /** Jobs of this kind processed at once per worker node. */
   concurrency?: number;
+  /**
+   * pg-boss's native heartbeat (at least 10): the worker refreshes the running job every half of it,
+   * and a job not refreshed for this long (its node died) is failed and retried by pg-boss's supervisor.
+   */
+  heartbeatSeconds?: number;
+  /**
+   * The job's id, derived from what it processes (staged jobs): every send of the same thing names
+   * the same job, so a second send while it exists is a no-op, on any node, through the outbox too.
+   */
+  jobIdOf?(payload: z.output<S>): string;
+  /** The realtime topic that hears its progress when the sender names none. */
+  topicOf?(payload: z.output<S>): string | null;
 }
 
 /** A job type bound to its handler. Modules export a factory that binds handlers to their services. */

@@ -26,6 +26,8 @@ export interface SendOptions {
   jobId?: string;
   startAfterSeconds?: number;
   singletonKey?: string;
+  /** With `jobId`: a job of that id that has finished (completed, failed, cancelled) is sent anew. */
+  again?: boolean;
 }
 
 /**
@@ -55,10 +57,16 @@ export class JobQueue {
     this.started = true;
     for (const definition of definitions) {
       this.definitions.set(definition.name, definition);
-      await this.boss.createQueue(definition.name, {
+      const queue = {
         retryLimit: definition.retryLimit ?? 2,
         expireInSeconds: definition.expireInSeconds ?? 900,
+      };
+      await this.boss.createQueue(definition.name, {
+        ...queue,
+        ...(definition.heartbeatSeconds ? { heartbeatSeconds: definition.heartbeatSeconds } : {}),
       });
+      // A queue made by an older release keeps its options: the declared ones win at every start.
+      await this.boss.updateQueue(definition.name, { ...queue, heartbeatSeconds: definition.heartbeatSeconds ?? null });
       if (definition.schedule)
         await this.boss.schedule(definition.name, definition.schedule, { payload: {}, topic: null });
       if (options.work(definition.name)) await this.work(definition);
@@ -87,8 +95,9 @@ export class JobQueue {
           payload = definition.schema.parse(job.data.payload);
           await definition.handler(payload, {
             jobId: job.id,
+            attempt: job.retryCount + 1,
             log,
-            signal: this.abort.signal,
+            signal: AbortSignal.any([this.abort.signal, job.signal]),
             progress: (percent, message) =>
               publish({
                 type: EVENT_TYPES.jobProgress,
@@ -132,7 +141,8 @@ export class JobQueue {
     payload: z.input<S>,
     options: SendOptions = {},
   ): Promise<string> {
-    const parsed: unknown = definition.schema.parse(payload);
+    const parsed = definition.schema.parse(payload);
+    options = withDerived(definition, parsed, options);
     const id = await this.sendValidated(definition.name, parsed, options);
     if (!id && !options.jobId) throw new Error(`Job ${definition.name} was not queued`);
     return id ?? options.jobId!;
@@ -144,7 +154,10 @@ export class JobQueue {
    */
   async sendValidated(name: string, payload: unknown, options: SendOptions = {}): Promise<string | null> {
     const envelope: Envelope = { payload, topic: options.topic ?? null };
+    const heartbeatSeconds = this.definitions.get(name)?.heartbeatSeconds;
+    if (options.again && options.jobId) await this.forgetFinished(name, options.jobId);
     return this.boss.send(name, envelope, {
+      ...(heartbeatSeconds ? { heartbeatSeconds } : {}),
       ...(options.jobId ? { id: options.jobId } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
@@ -154,6 +167,40 @@ export class JobQueue {
   /** A job's state ('created', 'active', 'completed', 'failed', …), or null when unknown. */
   async state(name: string, id: string): Promise<string | null> {
     return (await this.boss.getJobById(name, id))?.state ?? null;
+  }
+
+  /** A job's state and how many attempts failed before this one, or null when unknown. */
+  async find(name: string, id: string): Promise<{ state: string; retryCount: number } | null> {
+    const job = await this.boss.getJobById(name, id);
+    return job ? { state: job.state, retryCount: job.retryCount } : null;
+  }
+
+  /**
+   * Fails a running job whose worker is known dead (this node's previous process), so pg-boss
+   * retries it now instead of once its heartbeat goes stale. False when it was not running.
+   */
+  async failRunning(name: string, id: string, reason: string): Promise<boolean> {
+    if ((await this.state(name, id)) !== 'active') return false;
+    await this.boss.fail(name, id, { message: reason });
+    return true;
+  }
+
+  /** Removes a finished (completed, failed or cancelled) job, so its id may be sent again. */
+  async forgetFinished(name: string, id: string): Promise<void> {
+    const state = await this.state(name, id);
+    if (state === 'completed' || state === 'failed' || state === 'cancelled') await this.boss.deleteJob(name, id);
+  }
+
+  /**
+   * Runs pg-boss's supervision of one queue now (what its timer does every minute): jobs whose
+   * heartbeat went stale or whose time ran out are failed, and retried where attempts remain.
+   */
+  async supervise(name: string): Promise<void> {
+    // pg-boss skips a queue supervised within the last minute; this pass is asked for now.
+    await this.database.db.execute(
+      sql`update pgboss.queue set monitor_on = null, monitor_claim_on = null where name = ${name}`,
+    );
+    await this.boss.supervise(name);
   }
 
   async check(): Promise<void> {
@@ -189,4 +236,15 @@ export class JobQueue {
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
     this.started = false;
   }
+}
+
+/** The job id and topic a job type derives from its payload, unless the sender named them. */
+export function withDerived<S extends z.ZodType, O extends Pick<SendOptions, 'jobId' | 'topic'>>(
+  type: JobType<S>,
+  payload: z.output<S>,
+  options: O,
+): O {
+  const topic = options.topic ?? type.topicOf?.(payload) ?? undefined;
+  const jobId = options.jobId ?? type.jobIdOf?.(payload);
+  return { ...options, ...(topic ? { topic } : {}), ...(jobId ? { jobId } : {}) };
 }

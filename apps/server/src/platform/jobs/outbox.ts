@@ -7,7 +7,7 @@ import { outbox } from '../../db/schema';
 import { queryRows } from '../../db/sql';
 import type { EventBus } from '../realtime/event-bus';
 import type { JobType } from './job-definition';
-import type { JobQueue, SendOptions } from './job-queue';
+import { withDerived, type JobQueue, type SendOptions } from './job-queue';
 
 type OutboxRow = typeof outbox.$inferSelect;
 
@@ -39,10 +39,13 @@ export class Outbox {
     tx: Tx,
     type: JobType<S>,
     payload: z.input<S>,
-    options: Pick<SendOptions, 'topic' | 'startAfterSeconds'> = {},
+    options: Pick<SendOptions, 'topic' | 'startAfterSeconds' | 'jobId' | 'again'> = {},
   ): Promise<void> {
-    const parsed: unknown = type.schema.parse(payload);
-    await tx.insert(outbox).values({ kind: 'job', name: type.name, payload: parsed, options });
+    const parsed = type.schema.parse(payload);
+    const { jobId, ...rest } = withDerived(type, parsed, options);
+    await tx
+      .insert(outbox)
+      .values({ kind: 'job', name: type.name, payload: parsed, options: rest, ...(jobId ? { jobId } : {}) });
   }
 
   /** Records an event to be published once `tx` commits. */
@@ -123,7 +126,7 @@ export class Outbox {
   }
 
   private async dispatch(row: OutboxRow): Promise<void> {
-    const options = row.options as { topic?: string; startAfterSeconds?: number };
+    const options = row.options as { topic?: string; startAfterSeconds?: number; again?: boolean };
     if (row.kind === 'job') {
       await this.jobs.sendValidated(row.name, row.payload, { ...options, jobId: row.jobId });
       return;
