@@ -17,6 +17,8 @@ import { TransferPage } from '../pages/transfer-page';
 import { VersionRoute } from './version-route';
 import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
+import { LivePage } from '../pages/live-page';
+import { LiveRoomPage } from '../pages/live-room-page';
 import { LandingPage } from '../pages/landing-page';
 import { NotAvailablePage } from '../pages/not-available-page';
 import { ResetPasswordPage } from '../pages/reset-password-page';
@@ -24,6 +26,10 @@ import { RootRedirect } from '../pages/root-redirect';
 import { SettingsPage } from '../pages/settings-page';
 import { SignInPage } from '../pages/sign-in-page';
 import { StatusPage } from '../pages/status-page';
+import { ToolsHistoryPage } from '../pages/tools-history-page';
+import { ToolsPage } from '../pages/tools-page';
+import { ToolsRevoicePage } from '../pages/tools-revoice-page';
+import { ToolsStemSeparationPage } from '../pages/tools-stemseparation-page';
 
 const soon = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} />;
 /** A placeholder in the public area, which has no signed-in frame around it. */
@@ -68,18 +74,12 @@ export const router = createBrowserRouter([
       { path: '/groups/trash', element: <TrashPage /> },
       { path: '/groups/:groupId', element: <GroupsPage /> },
       { path: '/version/:projectId/:versionNumber', element: <VersionRoute /> },
-      { path: '/live', element: soon('Live', 'Stream your DAW to listeners in studio quality.') },
-      { path: '/live/joined/:code/:type', element: soon('Live room', 'A live session in progress.') },
-      { path: '/tools', element: soon('Tools', 'AI stem separation and voice conversion.') },
-      {
-        path: '/tools/revoice',
-        element: soon('Voice Conversion', 'Replace the voice in a recording with one of six voices.'),
-      },
-      {
-        path: '/tools/stemseparation',
-        element: soon('Stem Separation', 'Split a mix into vocals, drums, bass and the rest.'),
-      },
-      { path: '/tools/history', element: soon('My Tasks', 'The AI tasks you ran and their results.') },
+      { path: '/live', element: <LivePage /> },
+      { path: '/live/joined/:code/:type', element: <LiveRoomPage /> },
+      { path: '/tools', element: <ToolsPage /> },
+      { path: '/tools/revoice', element: <ToolsRevoicePage /> },
+      { path: '/tools/stemseparation', element: <ToolsStemSeparationPage /> },
+      { path: '/tools/history', element: <ToolsHistoryPage /> },
       { path: '/transfer', element: <TransferPage /> },
       { path: '/transfer/history', element: <TransferHistoryPage /> },
       { path: '/transfer/requests', element: <FileRequestsPage /> },

@@ -21,6 +21,8 @@ export interface MediaGrant {
   url: string;
   token: string;
   iceServers?: RTCIceServer[];
+  /** WHEP: how many recvonly slots the offer carries (the room's publisher cap). */
+  slotCount?: number;
 }
 
 export class StreamingFetchError extends Error {
@@ -132,6 +134,12 @@ abstract class StreamingClient {
     return !this.stopped;
   }
 
+  /** The WHIP/WHEP resource id (the Location's last segment), e.g. to follow its slot map. */
+  get resourceId(): string | null {
+    const resource = this.session?.resource;
+    return resource ? (resource.split('/').pop() ?? null) : null;
+  }
+
   /** The live peer connection (for getStats), if any. */
   get peer(): RTCPeerConnection | null {
     return this.session?.peer ?? null;
@@ -144,7 +152,7 @@ abstract class StreamingClient {
   }
 
   /** Builds the peer's transceivers (publisher: its track; viewer: its recvonly slots). */
-  protected abstract preparePeer(peer: RTCPeerConnection): void;
+  protected abstract preparePeer(peer: RTCPeerConnection, grant: MediaGrant): void;
   /** The offer SDP as sent (a viewer asks for stereo). */
   protected editOffer(sdp: string): string {
     return sdp;
@@ -166,7 +174,7 @@ abstract class StreamingClient {
       if (this.stopped) return;
       peer = this.deps.createPeer({ iceServers: grant.iceServers ?? [] });
       const session: Session = { peer, resource: null, token: grant.token, disconnectTimer: null };
-      this.preparePeer(peer);
+      this.preparePeer(peer, grant);
       this.watch(session);
       const offer = await peer.createOffer();
       await peer.setLocalDescription({ type: 'offer', sdp: this.editOffer(offer.sdp ?? '') });
@@ -405,10 +413,11 @@ export class Viewer extends StreamingClient {
     await this.start();
   }
 
-  protected preparePeer(peer: RTCPeerConnection): void {
-    for (let i = 0; i < this.slots; i++) peer.addTransceiver('audio', { direction: 'recvonly' });
+  protected preparePeer(peer: RTCPeerConnection, grant: MediaGrant): void {
+    const slots = Math.max(1, grant.slotCount ?? this.slots);
+    for (let i = 0; i < slots; i++) peer.addTransceiver('audio', { direction: 'recvonly' });
     peer.addEventListener('track', (event) => {
-      const mid = event.transceiver?.mid ?? String(this.slots);
+      const mid = event.transceiver?.mid ?? String(slots);
       this.onSlot({ mid, track: event.track, stream: event.streams[0] ?? new MediaStream([event.track]) });
     });
   }

@@ -1,0 +1,361 @@
+import {
+  DEFAULT_LIVE_BITRATE,
+  LIVE_AUDIO_CHANNELS,
+  LIVE_AUTO_MUTE_DB,
+  LIVE_AUTO_MUTE_INTERVAL_MS,
+  LIVE_SOURCES,
+} from '@mixroom/shared';
+import { BridgeSource } from './audio/bridge-source';
+import { captureInput } from './audio/capture';
+import { analyserDb, autoMuteShouldMute, SILENCE_DB } from './audio/level';
+import { packPcm24, wavHeader24 } from './audio/wav';
+import { loadWorklets } from './audio/worklets';
+import { Publisher, Viewer, type MediaGrant, type ReceivedSlot, type StreamState } from './streaming-client';
+
+/** Where the published audio comes from: the browser's own input (default) or the bridge's sockets. */
+export type LiveSourceKind = 'input' | 'plugin' | 'driver';
+
+export interface EngineSnapshot {
+  publishState: StreamState;
+  viewState: StreamState;
+  source: LiveSourceKind;
+  inputDeviceId: string | null;
+  bridgeConnected: Record<'plugin' | 'driver', boolean>;
+  bitrate: number;
+  recording: 'idle' | 'recording' | 'stopping';
+  autoMute: boolean;
+  muted: boolean;
+  /** The mids of the received slots that carry a track. */
+  slots: string[];
+  error: string | null;
+}
+
+interface Slot {
+  mid: string;
+  element: HTMLAudioElement;
+  node: MediaStreamAudioSourceNode;
+  analyser: AnalyserNode;
+}
+
+type TokenSource = (mode: 'publish' | 'subscribe') => Promise<MediaGrant>;
+
+/**
+ * Everything audio in a live room, outside React: the AudioContext (made on the first click), the
+ * WHEP listener whose slots play through one master bus, the WHIP publisher and its source,
+ * analysers for every meter, the lossless recorder and Auto Mute.
+ */
+export class LiveEngine {
+  readonly context: AudioContext;
+  private readonly master: GainNode;
+  private readonly recordBus: GainNode;
+  private readonly ownAnalyser: AnalyserNode;
+  private readonly masterAnalyser: AnalyserNode;
+  private readonly slots = new Map<string, Slot>();
+  private viewer: Viewer | null = null;
+  private publisher: Publisher | null = null;
+  private publishStream: MediaStream | null = null;
+  private publishNode: MediaStreamAudioSourceNode | null = null;
+  private captured: MediaStream | null = null;
+  private bridge: BridgeSource | null = null;
+  private recorder: AudioWorkletNode | null = null;
+  private recordChunks: Uint8Array[] = [];
+  private recordBytes = 0;
+  private autoMuteTimer: ReturnType<typeof setInterval> | null = null;
+  private autoMuteWindow: number[] = [];
+  private readonly listeners = new Set<() => void>();
+  private snap: EngineSnapshot = {
+    publishState: 'new',
+    viewState: 'new',
+    source: 'input',
+    inputDeviceId: null,
+    bridgeConnected: { plugin: false, driver: false },
+    bitrate: DEFAULT_LIVE_BITRATE,
+    recording: 'idle',
+    autoMute: false,
+    muted: false,
+    slots: [],
+    error: null,
+  };
+  private readonly scratch = new Float32Array(2048);
+
+  constructor(private readonly tokens: TokenSource) {
+    this.context = new AudioContext({ sampleRate: 48_000, latencyHint: 'interactive' });
+    this.master = this.context.createGain();
+    this.master.channelCount = LIVE_AUDIO_CHANNELS;
+    this.master.connect(this.context.destination);
+    this.recordBus = this.context.createGain();
+    this.master.connect(this.recordBus);
+    this.masterAnalyser = this.analyser();
+    this.master.connect(this.masterAnalyser);
+    this.ownAnalyser = this.analyser();
+    void this.context.resume();
+  }
+
+  private analyser(): AnalyserNode {
+    const analyser = this.context.createAnalyser();
+    analyser.fftSize = 2048;
+    analyser.smoothingTimeConstant = 0.3;
+    return analyser;
+  }
+
+  // --- state for React ---------------------------------------------------------------------------
+
+  get snapshot(): EngineSnapshot {
+    return this.snap;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private update(patch: Partial<EngineSnapshot>): void {
+    this.snap = { ...this.snap, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  // --- levels --------------------------------------------------------------------------------------
+
+  /** The level (dBFS) of what this user publishes. */
+  ownLevel(): number {
+    return this.publishNode ? analyserDb(this.ownAnalyser, this.scratch) : SILENCE_DB;
+  }
+
+  /** The level of everything the user hears. */
+  masterLevel(): number {
+    return analyserDb(this.masterAnalyser, this.scratch);
+  }
+
+  /** The level of one received slot. */
+  slotLevel(mid: string): number {
+    const slot = this.slots.get(mid);
+    return slot ? analyserDb(slot.analyser, this.scratch) : SILENCE_DB;
+  }
+
+  /** The loudest received slot (the level of a publisher whose slot is not known). */
+  loudestSlotLevel(): number {
+    let best = SILENCE_DB;
+    for (const mid of this.slots.keys()) best = Math.max(best, this.slotLevel(mid));
+    return best;
+  }
+
+  // --- listening -----------------------------------------------------------------------------------
+
+  async listen(): Promise<void> {
+    if (this.viewer) return;
+    this.viewer = new Viewer(
+      {
+        tokenGenerator: () => this.tokens('subscribe'),
+        onState: (viewState) => this.update({ viewState }),
+        onError: (error) => this.update({ error: error.message }),
+      },
+      (slot) => this.addSlot(slot),
+    );
+    await this.viewer.view({ slots: 8 });
+  }
+
+  get viewerPeer(): RTCPeerConnection | null {
+    return this.viewer?.peer ?? null;
+  }
+
+  get viewerResourceId(): string | null {
+    return this.viewer?.resourceId ?? null;
+  }
+
+  private addSlot({ mid, stream }: ReceivedSlot): void {
+    this.removeSlot(mid);
+    // Chromium feeds a remote track into Web Audio only while a media element also consumes it.
+    const element = new Audio();
+    element.srcObject = stream;
+    element.muted = true;
+    void element.play().catch(() => undefined);
+    const node = this.context.createMediaStreamSource(stream);
+    const analyser = this.analyser();
+    node.connect(analyser);
+    node.connect(this.master);
+    this.slots.set(mid, { mid, element, node, analyser });
+    this.update({ slots: [...this.slots.keys()] });
+  }
+
+  private removeSlot(mid: string): void {
+    const slot = this.slots.get(mid);
+    if (!slot) return;
+    slot.node.disconnect();
+    slot.element.srcObject = null;
+    this.slots.delete(mid);
+  }
+
+  // --- publishing ----------------------------------------------------------------------------------
+
+  /** Starts publishing the chosen source (the browser's input unless told otherwise). */
+  async publish(bitrate: number): Promise<void> {
+    this.update({ bitrate });
+    const stream = await this.sourceStream(this.snap.source);
+    this.usePublishStream(stream);
+    if (!this.publisher) {
+      this.publisher = new Publisher({
+        tokenGenerator: () => this.tokens('publish'),
+        onState: (publishState) => this.update({ publishState }),
+        onError: (error) => this.update({ error: error.message }),
+      });
+      await this.publisher.publish({ mediaStream: stream, bitrate });
+    } else {
+      await this.publisher.republish({ mediaStream: stream, bitrate });
+    }
+  }
+
+  get publisherPeer(): RTCPeerConnection | null {
+    return this.publisher?.peer ?? null;
+  }
+
+  get publishing(): boolean {
+    return this.publisher?.isActive ?? false;
+  }
+
+  /** A new quality: the server's answer carries it, so the publisher republishes (same slot). */
+  async setBitrate(bitrate: number): Promise<void> {
+    this.update({ bitrate });
+    if (this.publisher?.isActive) await this.publisher.updateBitrate(bitrate);
+  }
+
+  /** A new source (or input device); republishes when publishing. */
+  async setSource(source: LiveSourceKind, inputDeviceId?: string | null): Promise<void> {
+    this.update({ source, ...(inputDeviceId !== undefined ? { inputDeviceId } : {}) });
+    if (!this.publisher?.isActive) return;
+    const stream = await this.sourceStream(source);
+    this.usePublishStream(stream);
+    await this.publisher.republish({ mediaStream: stream, bitrate: this.snap.bitrate });
+  }
+
+  private async sourceStream(source: LiveSourceKind): Promise<MediaStream> {
+    if (source === 'input') {
+      this.stopBridge();
+      this.captured?.getTracks().forEach((track) => track.stop());
+      this.captured = await captureInput(this.snap.inputDeviceId);
+      return this.captured;
+    }
+    this.captured?.getTracks().forEach((track) => track.stop());
+    this.captured = null;
+    this.stopBridge();
+    const def = LIVE_SOURCES.find((s) => s.key === source)!;
+    const key = source;
+    this.bridge = new BridgeSource(this.context, def, (connected) =>
+      this.update({ bridgeConnected: { ...this.snap.bridgeConnected, [key]: connected } }),
+    );
+    await this.bridge.start();
+    return this.bridge.stream;
+  }
+
+  private stopBridge(): void {
+    this.bridge?.stop();
+    this.bridge = null;
+    this.update({ bridgeConnected: { plugin: false, driver: false } });
+  }
+
+  private usePublishStream(stream: MediaStream): void {
+    this.publishNode?.disconnect();
+    this.publishStream = stream;
+    this.publishNode = this.context.createMediaStreamSource(stream);
+    this.publishNode.connect(this.ownAnalyser);
+    // The recording holds the room as this user makes it: what they hear and what they send.
+    this.publishNode.connect(this.recordBus);
+    this.applyMute(this.snap.muted);
+  }
+
+  /** Stops publishing (a co-host disabled by the host); the sources stop too. */
+  stopPublishing(): void {
+    this.publisher?.stop();
+    this.publisher = null;
+    this.stopBridge();
+    this.captured?.getTracks().forEach((track) => track.stop());
+    this.captured = null;
+    this.publishNode?.disconnect();
+    this.publishNode = null;
+    this.publishStream = null;
+    this.update({ publishState: 'closed' });
+  }
+
+  // --- auto mute -----------------------------------------------------------------------------------
+
+  /**
+   * Auto Mute: every 10 ms the level of what the room sends this user is read; while its recent
+   * average is above −90 dB the user's own stream is muted (so talk-back never loops back).
+   */
+  setAutoMute(on: boolean): void {
+    if (this.autoMuteTimer) clearInterval(this.autoMuteTimer);
+    this.autoMuteTimer = null;
+    this.autoMuteWindow = [];
+    this.update({ autoMute: on });
+    if (!on) return this.applyMute(false);
+    this.autoMuteTimer = setInterval(() => {
+      this.autoMuteWindow.push(this.masterLevel());
+      if (this.autoMuteWindow.length > 10) this.autoMuteWindow.shift();
+      this.applyMute(autoMuteShouldMute(this.autoMuteWindow, LIVE_AUTO_MUTE_DB));
+    }, LIVE_AUTO_MUTE_INTERVAL_MS);
+  }
+
+  private applyMute(muted: boolean): void {
+    this.publishStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
+    if (this.snap.muted !== muted) this.update({ muted });
+  }
+
+  // --- recording -----------------------------------------------------------------------------------
+
+  /** Records the room losslessly (24-bit PCM) through an AudioWorklet. */
+  async startRecording(): Promise<void> {
+    if (this.snap.recording !== 'idle') return;
+    await loadWorklets(this.context);
+    this.recorder ??= new AudioWorkletNode(this.context, 'mixroom-recorder', {
+      numberOfInputs: 1,
+      numberOfOutputs: 0,
+      channelCount: 2,
+      channelCountMode: 'explicit',
+    });
+    this.recordBus.connect(this.recorder);
+    this.recordChunks = [];
+    this.recordBytes = 0;
+    this.recorder.port.onmessage = (event: MessageEvent<Float32Array[] | 'stopped'>) => {
+      if (event.data === 'stopped') return;
+      const chunk = packPcm24(event.data);
+      this.recordChunks.push(chunk);
+      this.recordBytes += chunk.length;
+    };
+    this.recorder.port.postMessage('start');
+    this.update({ recording: 'recording' });
+  }
+
+  /** Stops and returns the WAV file. */
+  stopRecording(): Promise<Blob> {
+    const recorder = this.recorder;
+    if (!recorder || this.snap.recording !== 'recording') return Promise.reject(new Error('Not recording'));
+    this.update({ recording: 'stopping' });
+    return new Promise((resolve) => {
+      const previous = recorder.port.onmessage;
+      recorder.port.onmessage = (event: MessageEvent<Float32Array[] | 'stopped'>) => {
+        if (event.data !== 'stopped') {
+          previous?.call(recorder.port, event);
+          return;
+        }
+        this.recordBus.disconnect(recorder);
+        const header = wavHeader24(this.recordBytes, this.context.sampleRate, 2);
+        const blob = new Blob([header, ...this.recordChunks] as BlobPart[], { type: 'audio/wav' });
+        this.recordChunks = [];
+        this.update({ recording: 'idle' });
+        resolve(blob);
+      };
+      recorder.port.postMessage('stop');
+    });
+  }
+
+  // --- the end -------------------------------------------------------------------------------------
+
+  destroy(): void {
+    this.setAutoMute(false);
+    this.stopPublishing();
+    this.viewer?.stop();
+    this.viewer = null;
+    for (const mid of [...this.slots.keys()]) this.removeSlot(mid);
+    this.listeners.clear();
+    void this.context.close().catch(() => undefined);
+  }
+}
