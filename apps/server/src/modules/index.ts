@@ -9,6 +9,7 @@ import { createCommentsModule } from './comments/comments.module';
 import { createCreditsModule } from './credits/credits.module';
 import { createFilesModule } from './files/files.module';
 import { createHealthModule } from './health/health.module';
+import { createLiveMediaModule } from './live/live-media.module';
 import { createLiveModule } from './live/live.module';
 import { createMaintenanceModule } from './maintenance/maintenance.module';
 import type { AppModule } from './module';
@@ -75,6 +76,12 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     secrets,
     wantsPush: async (userId) => (await accountRepository.preferences(userId)).push,
   });
+  const live = createLiveModule(core, {
+    limitsOf: (userId) => entitlements.limits(userId),
+    skusOf: async (userId) => (await entitlements.of(userId)).skus,
+    cardsOf: (userIds) => users.services.users.findMany(userIds),
+    startVersion: (actor, projectId, input) => storage.services.projects.startVersion(actor, projectId, input),
+  });
   const others: AppModule[] = [
     createHealthModule(core, { database }),
     accounts,
@@ -91,7 +98,8 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     push,
     createMaintenanceModule(core, { uploads: uploads.services.uploads, embedded: database.kind === 'pglite' }),
     createFilesModule(core, { signer }),
-    createLiveModule(core),
+    live,
+    createLiveMediaModule(core, { media: live.services.media }),
   ];
   const localAccounts = accounts.services.accounts;
   const account = createAccountModule(core, {
