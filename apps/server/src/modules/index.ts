@@ -17,6 +17,7 @@ import { createPushModule } from './push/push.module';
 import { createReviewModule } from './review/review.module';
 import { createSharingModule } from './sharing/sharing.module';
 import { createStorageModule } from './storage/storage.module';
+import { createToolsModule } from './tools/tools.module';
 import { createTransfersModule } from './transfers/transfers.module';
 import { createUploadsModule } from './uploads/uploads.module';
 import { createAccountModule } from './users/account.module';
@@ -100,6 +101,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     createFilesModule(core, { signer }),
     live,
     createLiveMediaModule(core, { media: live.services.media }),
+    createToolsModule(core, { uploads: uploads.services.uploads, credits: credits.services.credits, mediaTools }),
   ];
   const localAccounts = accounts.services.accounts;
   const account = createAccountModule(core, {

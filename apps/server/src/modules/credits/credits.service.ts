@@ -103,17 +103,30 @@ export class CreditsService {
    * nothing and answers 'already-spent'. Never takes the balance below zero, however many requests
    * race: a spend the balance can't cover takes nothing.
    */
-  async spend(userId: string, amount: number, reason: string, ref: string): Promise<SpendResult> {
+  async spend(
+    userId: string,
+    amount: number,
+    reason: string,
+    ref: string,
+    /**
+     * Runs in the spend's own transaction, only when the spend applies: a charge and the change it
+     * pays for (a task marked completed) commit together or not at all.
+     */
+    alongside?: (tx: Tx) => Promise<void>,
+  ): Promise<SpendResult> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('A spend takes a positive whole number of credits.');
     await this.ensureMonthlyGrant(userId);
-    const result = await this.deps.repository.append({
-      userId,
-      kind: 'spend',
-      amount: -amount,
-      reason,
-      ref,
-      at: this.deps.clock.now(),
-    });
+    const result = await this.deps.repository.append(
+      {
+        userId,
+        kind: 'spend',
+        amount: -amount,
+        reason,
+        ref,
+        at: this.deps.clock.now(),
+      },
+      alongside ? (tx) => alongside(tx) : undefined,
+    );
     if (result.outcome === 'applied') {
       await this.changed(userId);
       return { status: 'spent', balance: result.balance };

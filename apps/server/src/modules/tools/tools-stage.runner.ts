@@ -1,0 +1,277 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TOOLS_CREDIT_COST } from '@mixroom/shared';
+import type { Logger } from 'pino';
+import type { Tx } from '../../db/database';
+import type { ToolEngineJson, ToolOutputJson } from '../../db/schema';
+import { detectBpm, DEFAULT_BPM } from '../../platform/processors/analysis/bpm-detect';
+import { DEFAULT_EFFECT_PLUGINS } from '../../platform/processors/presets/effects-stage';
+import type { StemMode, VoiceId } from '../../platform/processors/processor';
+import { decodeToWork, durationOf, encodeM4a, mixToM4a, peaksOf, streamToFile } from './tools-media';
+import { toolStageJob } from './tools-job-types';
+import { taskChanged, taskCreditRef, toolsOutputKey, type ToolsDeps } from './tools.deps';
+import type { SessionRow, TaskRecord } from './tools.repository';
+
+/** A stage's results on local disk, before they are stored. */
+interface StageResult {
+  /** Output kind → an M4A path. */
+  files: Record<string, string>;
+  /** Output kind → the engine that made it. */
+  engines: Record<string, ToolEngineJson>;
+  engine: ToolEngineJson;
+}
+
+/** Progress is written and announced at most this often (ms): enough for a bar, little for the bus. */
+const PROGRESS_EVERY_MS = 250;
+
+/** Raised inside the completion transaction when the session stopped running meanwhile (cancelled). */
+class SessionGone extends Error {}
+
+/**
+ * Runs one stage of a task on a worker: decodes its input to the processors' format in the temp
+ * space, runs the processor with progress, stores each output as M4A (with its peaks) under
+ * tools/{userId}/{taskId}/{sessionId}/, and completes the session. The next stage is recorded in
+ * the outbox in the transaction that completes this one; the last stage charges the credits in the
+ * transaction that completes the task. A retry (after a crash or a failed attempt) runs the stage
+ * again from its start; a stage already completed or failed is left alone.
+ */
+export class ToolsStageRunner {
+  constructor(private readonly deps: ToolsDeps) {}
+
+  async run(payload: { taskId: string; sessionId: string }, signal: AbortSignal, log: Logger): Promise<void> {
+    const { repository, clock } = this.deps;
+    const record = await repository.find(payload.taskId);
+    const session = record?.sessions.find((s) => s.id === payload.sessionId);
+    if (!record || !session || session.status === 'COMPLETED' || session.status === 'FAILED') return;
+    const started = await this.deps.unitOfWork((tx) =>
+      repository.updateSession(
+        tx,
+        session.id,
+        {
+          status: 'RUNNING',
+          progress: 0,
+          message: null,
+          attempts: session.attempts + 1,
+          startedAt: session.startedAt ?? clock.now(),
+        },
+        clock.now(),
+      ),
+    );
+    if (!started) return;
+    await this.announce(started, session.id, 'progress');
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const dir = await this.deps.temp.folder(`tool-${session.id}`);
+    try {
+      const result = await this.work(record, session, dir, this.progress(started, session.id, abort), abort.signal);
+      const outputs = await this.store(record, session, result);
+      this.deps.faults.crashIf('tools.stage.before-commit');
+      await this.complete(record, session, outputs, result.engine, log);
+      this.deps.faults.crashIf('tools.stage.after-commit');
+    } finally {
+      signal.removeEventListener('abort', stop);
+      await this.deps.temp.remove(dir);
+    }
+  }
+
+  private progress(record: TaskRecord, sessionId: string, abort: AbortController) {
+    let last = 0;
+    return async (fraction: number) => {
+      const now = this.deps.clock.now().getTime();
+      if (now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      const percent = Math.max(0, Math.min(99, Math.round(fraction * 100)));
+      const session = await this.deps.repository.setProgress(sessionId, percent);
+      // The session stopped running (deleted or cancelled): the processor stops at its next chunk.
+      if (!session) return abort.abort();
+      await this.deps.bus.publishOrLog(taskChanged({ ...record.task, status: 'RUNNING' }, 'progress', session));
+    };
+  }
+
+  private async announce(record: TaskRecord, sessionId: string, action: 'progress' | 'completed'): Promise<void> {
+    const session = record.sessions.find((s) => s.id === sessionId) ?? null;
+    await this.deps.bus.publishOrLog(taskChanged(record.task, action, session));
+  }
+
+  /** Fetches a stored file to `path` and decodes it to the processors' format at `wav`. */
+  private async fetchDecoded(key: string, dir: string, name: string, signal: AbortSignal): Promise<string> {
+    const source = join(dir, `${name}.source`);
+    await streamToFile(await this.deps.blobs.get(key), source);
+    const wav = join(dir, `${name}.wav`);
+    await decodeToWork(this.deps.mediaTools, source, wav, signal);
+    return wav;
+  }
+
+  private outputOf(record: TaskRecord, type: SessionRow['type'], kind: string): ToolOutputJson {
+    const output = record.sessions.find((s) => s.type === type)?.outputs[kind];
+    if (!output) throw new Error(`The ${kind} of the ${type} stage is missing.`);
+    return output;
+  }
+
+  private async work(
+    record: TaskRecord,
+    session: SessionRow,
+    dir: string,
+    onProgress: (fraction: number) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<StageResult> {
+    const { processors, mediaTools } = this.deps;
+    const scratchDir = join(dir, 'scratch');
+    await mkdir(scratchDir, { recursive: true });
+    const run = { onProgress, signal, scratchDir };
+    const encode = async (kinds: Record<string, string>) => {
+      const files: Record<string, string> = {};
+      for (const [kind, wav] of Object.entries(kinds)) {
+        files[kind] = join(dir, `${kind}.m4a`);
+        await encodeM4a(mediaTools, wav, files[kind], signal);
+      }
+      return files;
+    };
+    if (session.type === 'STEMSEPARATION') {
+      const input = await this.fetchDecoded(record.task.inputKey, dir, 'input', signal);
+      const mode: StemMode = record.task.tool === 'revoice' ? 'TWOSTEMS' : (record.task.mode ?? 'TWOSTEMS');
+      const outputDir = join(dir, 'stems');
+      await mkdir(outputDir, { recursive: true });
+      const { stems, engine } = await processors.separator.separate({ ...run, input, mode, outputDir });
+      const files = await encode(stems);
+      return { files, engine, engines: Object.fromEntries(Object.keys(files).map((k) => [k, engine])) };
+    }
+    if (session.type === 'VC') {
+      const input = await this.fetchDecoded(
+        this.outputOf(record, 'STEMSEPARATION', 'vocals').key,
+        dir,
+        'vocals',
+        signal,
+      );
+      const output = join(dir, 'voice.wav');
+      const voice = (record.task.voice ?? 'roberto') as VoiceId;
+      const pitch = Number(session.parameters.pitch ?? 0);
+      const { engine } = await processors.voice.convert({ ...run, input, output, voice, pitch });
+      return { files: await encode({ voice: output }), engine, engines: { voice: engine } };
+    }
+    // VST: the effects on the converted voice, then the song: accompaniment + effected voice.
+    const input = await this.fetchDecoded(this.outputOf(record, 'VC', 'voice').key, dir, 'voice', signal);
+    const accompaniment = await this.fetchDecoded(
+      this.outputOf(record, 'STEMSEPARATION', 'no_vocals').key,
+      dir,
+      'no_vocals',
+      signal,
+    );
+    const bpm = await detectBpm(mediaTools, accompaniment, signal)
+      .then((t) => t.bpm)
+      .catch(() => DEFAULT_BPM);
+    const output = join(dir, 'effected.wav');
+    const { engine } = await processors.effects.apply({
+      ...run,
+      input,
+      output,
+      plugins: [...DEFAULT_EFFECT_PLUGINS],
+      bpm,
+    });
+    const files = await encode({ effected: output });
+    files.mix = join(dir, 'mix.m4a');
+    await mixToM4a(mediaTools, accompaniment, output, files.mix, signal);
+    return { files, engine, engines: { effected: engine, mix: engine } };
+  }
+
+  /** Puts each output and its peaks in the store; the keys are the session's, so a retry overwrites. */
+  private async store(
+    record: TaskRecord,
+    session: SessionRow,
+    result: StageResult,
+  ): Promise<Record<string, ToolOutputJson>> {
+    const stored: Record<string, ToolOutputJson> = {};
+    const { userId, id: taskId } = record.task;
+    for (const [kind, path] of Object.entries(result.files)) {
+      const key = toolsOutputKey(userId, taskId, session.id, `${kind}.m4a`);
+      await this.deps.blobs.put(key, createReadStream(path), 'audio/mp4');
+      const peaks = await peaksOf(this.deps.mediaTools, path);
+      let peaksKey: string | null = null;
+      if (peaks) {
+        peaksKey = toolsOutputKey(userId, taskId, session.id, `${kind}.peaks.json`);
+        await this.deps.blobs.put(peaksKey, Buffer.from(JSON.stringify(peaks)), 'application/json');
+      }
+      stored[kind] = {
+        key,
+        peaksKey,
+        size: (await stat(path)).size,
+        durationSeconds: await durationOf(this.deps.mediaTools, path),
+        engine: result.engines[kind] ?? result.engine,
+      };
+    }
+    return stored;
+  }
+
+  private async complete(
+    record: TaskRecord,
+    session: SessionRow,
+    outputs: Record<string, ToolOutputJson>,
+    engine: ToolEngineJson,
+    log: Logger,
+  ): Promise<void> {
+    const { repository, clock, outbox } = this.deps;
+    const next = record.sessions.find((s) => s.position === session.position + 1);
+    const finish = async (tx: Tx, charged: number) => {
+      const done = await repository.completeSession(tx, session.id, { outputs, engine }, clock.now());
+      if (!done) throw new SessionGone();
+      if (next) await outbox.job(tx, toolStageJob, { taskId: record.task.id, sessionId: next.id });
+      const after = await repository.restate(tx, record.task.id, clock.now(), next ? {} : { creditsCharged: charged });
+      if (!after) throw new SessionGone();
+      await outbox.event(tx, taskChanged(after.task, next ? 'progress' : 'completed', { ...done }));
+    };
+    try {
+      if (next) await this.deps.unitOfWork((tx) => finish(tx, 0));
+      else {
+        const charge = await this.deps.credits.spend(
+          record.task.userId,
+          TOOLS_CREDIT_COST,
+          record.task.name,
+          taskCreditRef(record.task.id),
+          (tx) => finish(tx, TOOLS_CREDIT_COST),
+        );
+        if (charge.status !== 'spent') {
+          // Nothing was taken now: the balance fell below the cost while the task ran (credits are
+          // checked at the start and taken at the end), or an earlier attempt already paid.
+          if (charge.status === 'insufficient') log.warn({ taskId: record.task.id }, 'task completed without credits');
+          await this.deps.unitOfWork((tx) => finish(tx, charge.status === 'already-spent' ? TOOLS_CREDIT_COST : 0));
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof SessionGone)) throw error;
+      // Cancelled or deleted while it ran: what this attempt stored goes (unless another attempt
+      // completed the session with the same keys).
+      if ((await repository.session(session.id))?.status !== 'COMPLETED')
+        await this.deps.blobs.deletePrefix(toolsOutputKey(record.task.userId, record.task.id, session.id, ''));
+      return;
+    }
+    outbox.kick();
+  }
+
+  /**
+   * The stage failed its last attempt: it fails with the reason, the stages after it fail unrun,
+   * and the task fails. Credits are taken only on completion, so nothing was charged; should a
+   * charge exist all the same, it is refunded.
+   */
+  async fail(payload: { taskId: string; sessionId: string } | null, reason: string): Promise<void> {
+    if (!payload) return;
+    const { repository, clock } = this.deps;
+    const failed = await this.deps.unitOfWork(async (tx) => {
+      const session = await repository.session(payload.sessionId, tx);
+      if (!session || session.status === 'COMPLETED' || session.status === 'FAILED') return null;
+      await repository.updateSession(
+        tx,
+        session.id,
+        { status: 'FAILED', message: reason, finishedAt: clock.now() },
+        clock.now(),
+      );
+      await repository.failOpenSessions(tx, payload.taskId, 'Not run: an earlier stage failed.', clock.now());
+      const after = await repository.restate(tx, payload.taskId, clock.now());
+      if (after) await this.deps.outbox.event(tx, taskChanged(after.task, 'failed', { ...session, status: 'FAILED' }));
+      return after;
+    });
+    this.deps.outbox.kick();
+    if (failed && failed.task.creditsCharged > 0) await this.deps.credits.refund(taskCreditRef(payload.taskId));
+  }
+}

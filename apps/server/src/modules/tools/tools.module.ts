@@ -1,0 +1,70 @@
+import type { MediaTools } from '../../platform/media/ffmpeg';
+import type { CreditsService } from '../credits';
+import type { AppModule, CoreDeps } from '../module';
+import type { UploadsService } from '../uploads';
+import { ToolsAdminService } from './tools-admin.service';
+import { ToolsInputService } from './tools-input.service';
+import { ToolsLibraryService } from './tools-library.service';
+import { createToolProcessors, type ToolProcessors } from './tools-processors';
+import { ToolsStageRunner } from './tools-stage.runner';
+import type { ToolsDeps } from './tools.deps';
+import { toolsJobs } from './tools.jobs';
+import { ToolsRepository } from './tools.repository';
+import { toolsAdminRoutes, toolsRoutes } from './tools.routes';
+import { ToolsService } from './tools.service';
+import { toolsUserData } from './tools.user-data';
+
+export type ToolsModule = AppModule<{
+  tools: ToolsService;
+  admin: ToolsAdminService;
+  runner: ToolsStageRunner;
+  processors: ToolProcessors;
+}>;
+
+/**
+ * AI tools: Revoice and Stem Separation tasks. API nodes take tasks (input checks, the running-task
+ * and credit rules); worker nodes run their stages as jobs with the configured processors.
+ */
+export function createToolsModule(
+  core: CoreDeps,
+  deps: {
+    uploads: UploadsService;
+    credits: CreditsService;
+    mediaTools: MediaTools;
+    /** Tests put a processor of their own in place of the configured one. */
+    processors?: ToolProcessors;
+  },
+): ToolsModule {
+  const processors = deps.processors ?? createToolProcessors(core.config.tools, deps.mediaTools);
+  const shared: ToolsDeps = {
+    repository: new ToolsRepository(core.db),
+    uploads: deps.uploads,
+    credits: deps.credits,
+    items: core.items,
+    blobs: core.blobs,
+    outbox: core.outbox,
+    bus: core.bus,
+    unitOfWork: core.unitOfWork,
+    clock: core.clock,
+    faults: core.faults,
+    temp: core.temp,
+    mediaTools: deps.mediaTools,
+    processors,
+    config: core.config.tools,
+    signTtlSeconds: core.config.signedUrlTtlSeconds,
+  };
+  const tools = new ToolsService(shared, new ToolsInputService(shared));
+  const admin = new ToolsAdminService(shared);
+  const runner = new ToolsStageRunner(shared);
+  const library = new ToolsLibraryService(tools);
+  return {
+    name: 'tools',
+    routes: [
+      (app) => app.register(toolsRoutes, { tools, library }),
+      (app) => app.register(toolsAdminRoutes, { admin }),
+    ],
+    jobs: toolsJobs(runner),
+    services: { tools, admin, runner, processors },
+    userData: toolsUserData(shared.repository),
+  };
+}
