@@ -418,7 +418,9 @@ export class Viewer extends StreamingClient {
     for (let i = 0; i < slots; i++) peer.addTransceiver('audio', { direction: 'recvonly' });
     peer.addEventListener('track', (event) => {
       const mid = event.transceiver?.mid ?? String(slots);
-      this.onSlot({ mid, track: event.track, stream: event.streams[0] ?? new MediaStream([event.track]) });
+      // One stream per slot: the answer may put every slot's track in one stream, and Web Audio
+      // plays only the first audio track of a stream.
+      this.onSlot({ mid, track: event.track, stream: new MediaStream([event.track]) });
     });
   }
 

@@ -28,7 +28,7 @@ export function GuestCard({ onJoin }: { onJoin: (code: string) => void }) {
             </Text>
           </div>
           <TextInput
-            label="Room code"
+            label="Enter room code"
             placeholder="e.g. 7k2mqx9d4r"
             value={code}
             onChange={(event) => setCode(event.currentTarget.value)}

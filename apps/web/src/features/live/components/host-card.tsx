@@ -33,7 +33,7 @@ export function HostCard({ hostCode, guestCode, liveUrl, regenerating, onStart, 
           </Text>
         </div>
         <TextInput
-          label="Room code"
+          label="Your room code"
           readOnly
           value={guestCode ?? ''}
           rightSectionWidth={72}

@@ -1,0 +1,227 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { fillSignUp } from './helpers/browser';
+
+/**
+ * A live room in two Chromium contexts of one browser: the host publishes its (fake) audio input, a
+ * stereo file with 440 Hz on the left and 1000 Hz on the right, and the guest hears it apart.
+ */
+const SHOTS = '/tmp/shots';
+let server: TestServer;
+let browser: Browser;
+let hostContext: BrowserContext;
+let guestContext: BrowserContext;
+let host: Page;
+let guest: Page;
+let guestCode = '';
+
+/** Every RTCPeerConnection a page makes, so the test can listen to what it receives. */
+const CAPTURE_PEERS = `(() => {
+  const Original = window.RTCPeerConnection;
+  window.__peers = [];
+  window.RTCPeerConnection = class extends Original {
+    constructor(...args) { super(...args); window.__peers.push(this); }
+  };
+})();`;
+
+/** Ears on every live received track: an analyser per channel, read at 440 Hz and 1000 Hz. */
+const LISTEN = `() => {
+  const ctx = window.__ears?.ctx ?? new AudioContext({ sampleRate: 48000 });
+  window.__ears = { ctx, tracks: window.__ears?.tracks ?? new Map() };
+  for (const pc of window.__peers) for (const r of pc.getReceivers()) {
+    const track = r.track;
+    if (!track || track.kind !== 'audio' || track.readyState !== 'live' || window.__ears.tracks.has(track.id)) continue;
+    const stream = new MediaStream([track]);
+    const element = new Audio(); element.srcObject = stream; element.muted = true; element.play().catch(() => {});
+    const splitter = ctx.createChannelSplitter(2);
+    ctx.createMediaStreamSource(stream).connect(splitter);
+    const analysers = [0, 1].map((c) => { const a = ctx.createAnalyser(); a.fftSize = 4096; splitter.connect(a, c); return a; });
+    window.__ears.tracks.set(track.id, { element, analysers });
+  }
+  ctx.resume();
+  return [...window.__ears.tracks.values()].map(({ analysers }) => analysers.map((a) => {
+    const bins = new Float32Array(a.frequencyBinCount); a.getFloatFrequencyData(bins);
+    const at = (hz) => bins[Math.round((hz / 48000) * a.fftSize)];
+    return { a440: at(440), a1000: at(1000) };
+  }));
+}`;
+
+/** Bytes received per second on the listening peer, and the sender's target on the publishing one. */
+const BYTES_RECEIVED = `async () => {
+  let bytes = 0;
+  for (const pc of window.__peers) (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'audio') bytes += s.bytesReceived; });
+  return bytes;
+}`;
+const TARGET_BITRATE = `async () => {
+  let target = 0;
+  for (const pc of window.__peers) if (pc.connectionState === 'connected') (await pc.getStats()).forEach((s) => { if (s.type === 'outbound-rtp' && s.kind === 'audio') target = s.targetBitrate; });
+  return target;
+}`;
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.goto(`${server.url}/public/landing`);
+  await page.getByRole('button', { name: 'Get started' }).click();
+  await page.waitForURL('**/oidc/interaction/**');
+  await fillSignUp(page, { name, email, password: `${name}-password-1` });
+  await page.waitForURL(`${server.url}/groups`);
+}
+
+async function shoot(page: Page, name: string) {
+  for (const width of [1440, 420]) {
+    await page.setViewportSize({ width, height: width > 1000 ? 900 : 860 });
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'mixroom-live-'));
+  const wav = join(dir, 'tones.wav');
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000:duration=60'],
+    ...['-filter_complex', '[0][1]amerge=inputs=2,volume=0.5', '-ac', '2', '-c:a', 'pcm_s16le', wav],
+  ]);
+  server = await startTestServer();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}`,
+    ],
+  });
+  const origin = server.url;
+  hostContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
+  guestContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
+  for (const context of [hostContext, guestContext]) {
+    context.setDefaultTimeout(30_000);
+    await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin });
+    await context.addInitScript(CAPTURE_PEERS);
+  }
+  host = await hostContext.newPage();
+  guest = await guestContext.newPage();
+  await signUp(host, 'Hana Host', 'hana@live.example');
+  await signUp(guest, 'Gil Guest', 'gil@live.example');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('live room in Chromium', () => {
+  it('refuses an empty code and tells of an unknown one', async () => {
+    await guest.goto(`${server.url}/live`);
+    await guest.getByRole('button', { name: 'JOIN' }).click();
+    const warning = guest.locator('.mantine-Notification-root', { hasText: 'Please specify a room code' });
+    await warning.waitFor();
+    await expect.poll(() => warning.textContent()).toContain('Attention');
+    await guest.getByRole('textbox', { name: 'Enter room code' }).fill('   ');
+    await guest.getByRole('button', { name: 'JOIN' }).click();
+    expect(guest.url()).toBe(`${server.url}/live`);
+
+    await guest.getByRole('textbox', { name: 'Enter room code' }).fill('zzzz9999zz');
+    await guest.getByRole('button', { name: 'JOIN' }).click();
+    await guest.waitForURL('**/live/joined/zzzz9999zz/guest');
+    await guest.getByRole('button', { name: 'Ok' }).click();
+    const alert = guest.getByRole('dialog', { name: 'Live Session' });
+    await alert.getByText('The host has not yet created the session').waitFor();
+    await guest.keyboard.press('Escape');
+    await guest.waitForURL(`${server.url}/live/`);
+  });
+
+  it('the host starts; the guest joins and hears left and right apart at the chosen quality', async () => {
+    await host.goto(`${server.url}/live`);
+    const codeField = host.getByRole('textbox', { name: 'Your room code' });
+    await expect.poll(() => codeField.inputValue()).toMatch(/^[0-9a-z]{4,32}$/);
+    guestCode = await codeField.inputValue();
+    await shoot(host, 'live');
+    await host.getByRole('button', { name: 'Copy room code' }).click();
+    await host.getByText('Room code copied').waitFor();
+
+    await host.getByRole('button', { name: 'Start' }).click();
+    await host.waitForURL('**/live/joined/*/host');
+    await host.getByText('Click Ok to start').waitFor();
+    await host.getByRole('button', { name: 'Ok' }).click();
+    await expect.poll(() => host.getByTestId('publish-state').textContent(), { timeout: 30_000 }).toBe('connected');
+
+    await guest.goto(`${server.url}/live`);
+    await guest.getByRole('textbox', { name: 'Enter room code' }).fill(guestCode);
+    await guest.getByRole('button', { name: 'JOIN' }).click();
+    await guest.waitForURL(`**/live/joined/${guestCode}/guest`);
+    await guest.getByRole('button', { name: 'Ok' }).click();
+    await expect
+      .poll(() => guest.getByTestId('view-state').textContent(), { timeout: 30_000 })
+      .toBe('listening connected');
+
+    type Level = { a440: number; a1000: number };
+    let levels: Level[][] = [];
+    const apart = () => levels.some(([l, r]) => l!.a440 > l!.a1000 + 20 && r!.a1000 > r!.a440 + 20);
+    await expect
+      .poll(
+        async () => {
+          levels = await guest.evaluate<Level[][]>(`(${LISTEN})()`);
+          return apart();
+        },
+        { timeout: 30_000, message: 'left 440 Hz and right 1000 Hz apart in the guest' },
+      )
+      .toBe(true);
+
+    // The app's own meter in the guest's page moves with the host's audio.
+    await expect
+      .poll(async () => Number(await guest.getByTestId('level-bar').first().getAttribute('data-db')))
+      .toBeGreaterThan(-40);
+
+    // Quality: the host picks High (256k); the publisher republishes and the guest keeps listening.
+    await host.getByLabel('Quality').first().click();
+    await host.getByRole('option', { name: /High 256k/ }).click();
+    await expect.poll(() => host.evaluate<number>(`(${TARGET_BITRATE})()`), { timeout: 30_000 }).toBe(256_000);
+    await expect
+      .poll(
+        async () => {
+          levels = await guest.evaluate<Level[][]>(`(${LISTEN})()`);
+          return apart();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    const before = await guest.evaluate<number>(`(${BYTES_RECEIVED})()`);
+    await guest.waitForTimeout(4000);
+    const bitrate = (((await guest.evaluate<number>(`(${BYTES_RECEIVED})()`)) - before) * 8) / 4;
+    console.log(`guest receives ${Math.round(bitrate / 1000)} kbit/s at High (256k)`);
+    expect(bitrate).toBeGreaterThan(256_000 * 0.5);
+    expect(bitrate).toBeLessThan(256_000 * 1.4);
+
+    await host.getByTestId('participants').getByText('Gil Guest').waitFor();
+    await shoot(host, 'live-room-host');
+    await shoot(guest, 'live-room-guest');
+  });
+
+  it('asks before leaving, and a closed tab leaves the participants list within 10 s', async () => {
+    await guest.getByRole('button', { name: 'Exit' }).click();
+    const guard = guest.getByRole('dialog', { name: 'Live' });
+    await guard.getByText('Are you sure you want to leave?').waitFor();
+    await guard.getByRole('button', { name: 'Stay' }).click();
+    expect(guest.url()).toContain(`/live/joined/${guestCode}/guest`);
+
+    await guest.close({ runBeforeUnload: false });
+    const started = Date.now();
+    await expect
+      .poll(() => host.locator('[data-testid="participant"][data-name="Gil Guest"]').count(), { timeout: 10_000 })
+      .toBe(0);
+    console.log(`the closed tab left the list after ${Date.now() - started} ms`);
+  });
+});
