@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_ERROR_CODES, LIVE_MESSAGES } from '@mixroom/shared';
 import type { SfuEvent } from '../src/platform/rtc/sfu-driver';
 import type { TestClock } from '../src/platform/clock/clock';
+import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
 import {
   exchangeVia,
@@ -117,6 +118,9 @@ describe('live media through the WHIP and WHEP routes', () => {
     });
     const session = sessionOf(await liveApi(server, again).get(guestCode));
     expect(session).toMatchObject({ availability: 'EXPIRED', remainingMs: 0 });
+    // Its minutes count for the month ("Live minutes this month").
+    const me = await call(server.url, '/api/me', { token: again.token });
+    expect((me.body.entitlements as { liveMinutesThisMonth: number }).liveMinutesThisMonth).toBe(30);
     // A new session may start at once (free sessions are unlimited in number).
     expect(sessionOf(await liveApi(server, again).start(hostCode)).availability).toBe('ACTIVE');
   });

@@ -5,6 +5,7 @@ import {
   billingSubscriptions,
   creditBalances,
   groups,
+  liveUsage,
   planGrants,
   projects,
   transfers,
@@ -69,6 +70,15 @@ export class EntitlementsRepository {
    * received through a file request counts once it is complete (sent), not when a stranger starts it:
    * starts that never upload must not use up the owner's month.
    */
+  /** Live time a host used in one calendar month (`YYYY-MM`), in ms, as the live module counts it. */
+  async liveMsIn(userId: string, period: string): Promise<number> {
+    const [row] = await this.db
+      .select({ ms: liveUsage.ms })
+      .from(liveUsage)
+      .where(and(eq(liveUsage.userId, userId), eq(liveUsage.period, period)));
+    return row?.ms ?? 0;
+  }
+
   async transfersSince(userId: string, since: Date): Promise<number> {
     const [row] = await this.db
       .select({ n: sql<number>`count(*)::int` })

@@ -90,9 +90,9 @@ export class Entitlements {
     return this.facts.transfersSince(userId, monthStart(this.clock.now()));
   }
 
-  /** Minutes of live sessions hosted this month; no live sessions are recorded on this server yet. */
-  liveMinutesThisMonth(_userId: string): Promise<number> {
-    return Promise.resolve(0);
+  /** Minutes of live sessions hosted this calendar month (UTC), counted by the live module minute by minute. */
+  async liveMinutesThisMonth(userId: string): Promise<number> {
+    return Math.floor((await this.facts.liveMsIn(userId, creditPeriod(this.clock.now()))) / 60_000);
   }
 
   creditBalance(userId: string): Promise<number> {
