@@ -156,7 +156,9 @@ describe('live room in Chromium', () => {
     await host.waitForURL('**/live/joined/*/host');
     await host.getByText('Click Ok to start').waitFor();
     await host.getByRole('button', { name: 'Ok' }).click();
-    await expect.poll(() => host.getByTestId('publish-state').textContent(), { timeout: 30_000 }).toBe('connected');
+    await expect
+      .poll(() => host.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
 
     await guest.goto(`${server.url}/live`);
     await guest.getByRole('textbox', { name: 'Enter room code' }).fill(guestCode);
@@ -164,8 +166,8 @@ describe('live room in Chromium', () => {
     await guest.waitForURL(`**/live/joined/${guestCode}/guest`);
     await guest.getByRole('button', { name: 'Ok' }).click();
     await expect
-      .poll(() => guest.getByTestId('view-state').textContent(), { timeout: 30_000 })
-      .toBe('listening connected');
+      .poll(() => guest.getByTestId('view-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
 
     type Level = { a440: number; a1000: number };
     let levels: Level[][] = [];

@@ -47,9 +47,11 @@ export function RoomTopBar(props: TopBarProps) {
     <Group gap="sm" wrap="wrap" align="center" data-testid="live-top-bar">
       {publisher && (
         <>
+          <Text size="xs" c="dimmed">
+            Quality
+          </Text>
           <Select
             aria-label="Quality"
-            label="Quality"
             size="xs"
             w={130}
             allowDeselect={false}
@@ -58,7 +60,7 @@ export function RoomTopBar(props: TopBarProps) {
             onChange={(value) => value && props.onQuality(Number(value) as LiveBitrate)}
           />
           <Chip.Group value={s.source} onChange={(value) => props.onSource((value as LiveSourceKind) || 'input')}>
-            <Group gap={6} wrap="nowrap" mt={18}>
+            <Group gap={6} wrap="nowrap">
               <Chip value="input" size="xs">
                 Audio input
               </Chip>
@@ -76,8 +78,7 @@ export function RoomTopBar(props: TopBarProps) {
           </Chip.Group>
           {s.source === 'input' && props.inputs.length > 1 && (
             <Select
-              aria-label="Audio input"
-              label="Interface"
+              aria-label="Audio interface"
               size="xs"
               w={200}
               data={props.inputs.map((i) => ({ value: i.deviceId, label: i.label }))}
@@ -85,29 +86,39 @@ export function RoomTopBar(props: TopBarProps) {
               onChange={(value) => props.onSource('input', value)}
             />
           )}
-          <Group gap={6} wrap="nowrap" mt={18}>
-            <Badge size="sm" variant="dot" color={STATE_COLORS[s.publishState]} data-testid="publish-state">
-              {s.muted ? 'muted' : s.publishState}
+          <Group gap={6} wrap="nowrap">
+            <Badge
+              size="sm"
+              variant="dot"
+              color={STATE_COLORS[s.publishState]}
+              data-testid="publish-state"
+              data-state={s.publishState}
+            >
+              Sending: {s.muted ? 'muted' : s.publishState}
             </Badge>
             <LevelMeter level={props.ownLevel} label="Your level" width={70} />
           </Group>
         </>
       )}
-      <Group gap={6} wrap="nowrap" mt={publisher ? 18 : 0}>
-        <Badge size="sm" variant="dot" color={STATE_COLORS[s.viewState]} data-testid="view-state">
-          listening {s.viewState}
+      <Group gap={6} wrap="nowrap">
+        <Badge
+          size="sm"
+          variant="dot"
+          color={STATE_COLORS[s.viewState]}
+          data-testid="view-state"
+          data-state={s.viewState}
+        >
+          Receiving: {s.viewState}
         </Badge>
         <LevelMeter level={props.masterLevel} label="Room level" width={70} />
       </Group>
       <Switch
-        mt={publisher ? 18 : 0}
         size="sm"
         label="Auto Mute"
         checked={s.autoMute}
         onChange={(e) => props.onAutoMute(e.currentTarget.checked)}
       />
       <Button
-        mt={publisher ? 18 : 0}
         size="xs"
         color={s.recording === 'idle' ? 'red' : 'gray'}
         variant={s.recording === 'idle' ? 'light' : 'filled'}
@@ -118,11 +129,11 @@ export function RoomTopBar(props: TopBarProps) {
         {recordLabel}
       </Button>
       {props.remainingMs !== null && (
-        <Text size="sm" fw={600} c="orange" mt={publisher ? 18 : 0} data-testid="free-time">
+        <Text size="sm" fw={600} c="orange" data-testid="free-time">
           FREE TIME LEFT {liveFreeTimeLeft(props.remainingMs)}
         </Text>
       )}
-      <Group gap="md" ml="auto" mt={publisher ? 18 : 0} wrap="nowrap">
+      <Group gap="md" ml="auto" wrap="wrap" justify="flex-end">
         <Anchor component="button" type="button" size="sm" onClick={props.onInstructions}>
           <Group gap={4} wrap="nowrap">
             <IconInfoCircle size={14} /> Instructions
