@@ -29,9 +29,8 @@ const peers: { close(): void }[] = [];
 
 beforeAll(async () => {
   server = await startClockedServer();
-  [host, freeHost, guest] = await Promise.all(
-    ['media-host', 'media-free', 'media-guest'].map((n) => liveUser(server, n)),
-  );
+  const users = await Promise.all(['media-host', 'media-free', 'media-guest'].map((n) => liveUser(server, n)));
+  [host, freeHost, guest] = [users[0]!, users[1]!, users[2]!];
   await grantPlan(server, host.id, 'STUDIO', server.clock.now());
   mediaHub(server).sfu.onEvent((event) => sfuEvents.push(event));
 }, 60_000);

@@ -5,6 +5,7 @@ import { grantPlan, liveApi, liveUser, mediaOf, postOffer, roomOf, sessionOf, ty
 import type { TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 import { connectRealtime } from './helpers/ws-client';
+import type { LiveModule } from '../src/modules/live/live.module';
 import type { TestClock } from '../src/platform/clock/clock';
 
 let server: TestServer & { clock: TestClock };
@@ -15,9 +16,11 @@ let stranger: LiveUser;
 
 beforeAll(async () => {
   server = await startClockedServer();
-  [freeHost, studioHost, stranger, ...guests] = await Promise.all(
+  const users = await Promise.all(
     ['free-host', 'studio-host', 'stranger', 'g1', 'g2', 'g3', 'g4', 'g5', 'g6'].map((n) => liveUser(server, n)),
   );
+  [freeHost, studioHost, stranger] = [users[0]!, users[1]!, users[2]!];
+  guests = users.slice(3);
   await grantPlan(server, studioHost.id, 'STUDIO', server.clock.now());
 }, 60_000);
 afterAll(() => server?.close());
@@ -44,6 +47,10 @@ describe('room codes', () => {
     expect([old.status, old.body.error?.code]).toEqual([404, LIVE_ERROR_CODES.notStarted]);
     expect((await liveApi(server, freeHost).start(renewed.hostCode)).status).toBe(200);
     await liveApi(server, freeHost).leave(renewed.guestCode);
+    // The admin area's private data shows the codes (and reading them there creates none).
+    const { adminFacts } = (server.context.modules.find((m) => m.name === 'live') as LiveModule).services;
+    expect(await adminFacts.roomCodes(freeHost.id)).toEqual(renewed.roomCodes);
+    expect(await adminFacts.roomCodes(guests[5]!.id)).toEqual([]);
   });
 
   it('answer an unknown code, a removed code and a room not started alike', async () => {

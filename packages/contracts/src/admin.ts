@@ -66,6 +66,8 @@ export const adminPrivateData = z.object({
   userExtraInfo: z.object({ canBroadcast: z.boolean(), isAdmin: z.boolean() }),
   /** A trial of a Live plan, in epoch seconds. */
   liveTrial: z.object({ start: z.number(), end: z.number().nullable() }).nullable(),
+  /** The elapsed time (ms) of the user's current live session, counted in one-minute steps. */
+  liveRoomSession: z.object({ elapsed: z.number() }).nullable().optional(),
 });
 
 /** One account in full: its row, private data, merged limits and usage. */

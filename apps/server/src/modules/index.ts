@@ -66,22 +66,23 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     media: storage.services.media,
     presenter: storage.services.presenter,
   });
+  const live = createLiveModule(core, {
+    limitsOf: (userId) => entitlements.limits(userId),
+    skusOf: async (userId) => (await entitlements.of(userId)).skus,
+    cardsOf: (userIds) => users.services.users.findMany(userIds),
+    startVersion: (actor, projectId, input) => storage.services.projects.startVersion(actor, projectId, input),
+  });
   const admin = createAdminModule(core, {
     entitlements,
     credits: credits.services.credits,
     endSessions: (tx, userId) => (accounts.services.provider ? revokeOidcRowsOfAccount(tx, userId) : Promise.resolve()),
     startedAt: core.clock.now(),
     database: database.kind,
+    live: live.services.adminFacts,
   });
   const push = await createPushModule(core, {
     secrets,
     wantsPush: async (userId) => (await accountRepository.preferences(userId)).push,
-  });
-  const live = createLiveModule(core, {
-    limitsOf: (userId) => entitlements.limits(userId),
-    skusOf: async (userId) => (await entitlements.of(userId)).skus,
-    cardsOf: (userIds) => users.services.users.findMany(userIds),
-    startVersion: (actor, projectId, input) => storage.services.projects.startVersion(actor, projectId, input),
   });
   const others: AppModule[] = [
     createHealthModule(core, { database }),

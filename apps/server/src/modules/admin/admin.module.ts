@@ -5,7 +5,7 @@ import type { CreditsService } from '../credits';
 import { AdminOverviewService } from './admin-overview.service';
 import { AdminRepository } from './admin.repository';
 import { adminRoutes } from './admin.routes';
-import { AdminService } from './admin.service';
+import { AdminService, type AdminLiveFacts } from './admin.service';
 
 export type AdminModule = AppModule<{ admin: AdminService; overview: AdminOverviewService }>;
 
@@ -16,6 +16,7 @@ export interface AdminModuleDeps {
   endSessions: (tx: Tx, userId: string) => Promise<unknown>;
   startedAt: Date;
   database: 'pglite' | 'postgres';
+  live?: AdminLiveFacts;
 }
 
 /** The admin area: user management with its audit log, and the server overview. */
@@ -30,6 +31,7 @@ export function createAdminModule(core: CoreDeps, deps: AdminModuleDeps): AdminM
     entitlements: deps.entitlements,
     credits: deps.credits,
     endSessions: deps.endSessions,
+    ...(deps.live ? { live: deps.live } : {}),
   });
   const { config } = core;
   const overview = new AdminOverviewService({

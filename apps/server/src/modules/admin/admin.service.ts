@@ -36,6 +36,13 @@ export interface AdminDeps {
   credits: CreditsService;
   /** Ends every session, grant and refresh token of an account at the identity provider, in `tx`. */
   endSessions: (tx: Tx, userId: string) => Promise<unknown>;
+  /** What the live module keeps of a user (room codes, the current session's elapsed time); absent: nothing. */
+  live?: AdminLiveFacts;
+}
+
+export interface AdminLiveFacts {
+  roomCodes: (userId: string) => Promise<{ role: string; code: string }[]>;
+  sessionElapsedMs: (userId: string) => Promise<number | null>;
 }
 
 type ListQuery = { search?: string | undefined; page: number; pageSize: number };
@@ -77,9 +84,11 @@ export class AdminService {
     assertAdmin(actor);
     const user = await this.deps.repository.findUser(userId);
     if (!user) throw AppError.notFound('No such user.');
-    const [entitlement, usage] = await Promise.all([
+    const [entitlement, usage, roomCodes, elapsed] = await Promise.all([
       this.deps.entitlements.of(userId),
       this.deps.entitlements.summary(userId),
+      this.deps.live?.roomCodes(userId) ?? [],
+      this.deps.live?.sessionElapsedMs(userId) ?? null,
     ]);
     const trial = usage.trial && LIVE_SKUS.includes(usage.trial.sku) ? usage.trial : null;
     const shop = usage.subscriptions;
@@ -89,13 +98,13 @@ export class AdminService {
         storeAccount: shop.length
           ? { subscriptions: shop.map((s) => ({ sku: s.shopSku, status: s.status, manageUrl: s.manageUrl })) }
           : null,
-        // Live rooms are not kept on this server yet: there are no room codes to show.
-        liveRoom: null,
+        liveRoom: roomCodes.length > 0 ? { roomCodes } : null,
         liveStreamingRoom: null,
         userExtraInfo: { canBroadcast: user.canBroadcast, isAdmin: user.isAdmin },
         liveTrial: trial
           ? { start: epochSeconds(trial.startsAt), end: trial.endsAt ? epochSeconds(trial.endsAt) : null }
           : null,
+        liveRoomSession: elapsed === null ? null : { elapsed },
       },
       skus: entitlement.skus,
       limits: entitlement.limits,

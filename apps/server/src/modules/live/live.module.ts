@@ -32,6 +32,11 @@ export type LiveModule = AppModule<{
   media: LiveMediaService;
   timers: LiveTimers;
   repository: LiveRepository;
+  /** What the admin area shows of a user's live data (existing codes only: reading creates none). */
+  adminFacts: {
+    roomCodes: (userId: string) => Promise<{ role: string; code: string }[]>;
+    sessionElapsedMs: (userId: string) => Promise<number | null>;
+  };
 }>;
 
 /**
@@ -80,7 +85,23 @@ export function createLiveModule(core: CoreDeps, deps: LiveModuleDeps): LiveModu
     name: 'live',
     roles: ['api'],
     routes: [(app) => app.register(liveRoutes, { rooms, sessions: live, media })],
-    services: { rooms, sessions: live, media, timers, repository },
+    services: {
+      rooms,
+      sessions: live,
+      media,
+      timers,
+      repository,
+      adminFacts: {
+        roomCodes: async (userId) =>
+          (await repository.codesOf(userId))
+            .sort((a, b) => b.role.localeCompare(a.role)) // host, then guest
+            .map((c) => ({ role: c.role, code: c.code })),
+        sessionElapsedMs: async (userId) => {
+          const [session] = await repository.sessionsOfHost(userId);
+          return session ? session.elapsedMs : null;
+        },
+      },
+    },
     userData: liveUserData(repository),
     onStart: () => live.resume(),
     onStop: async () => timers.cancelAll(),
