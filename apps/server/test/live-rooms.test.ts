@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_ERROR_CODES, LIVE_MESSAGES, LIVE_ROOM_CODE_ALPHABET } from '@mixroom/shared';
+import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
 import { grantPlan, liveApi, liveUser, mediaOf, postOffer, roomOf, sessionOf, type LiveUser } from './helpers/live';
 import type { TestServer } from './helpers/test-server';
@@ -173,6 +174,34 @@ describe('media tokens', () => {
     // A co-host disabled after minting is refused at the door.
     await liveApi(server, studioHost).coHost(studio.guestCode, guests[1]!.id, false);
     expect((await postOffer(whip(studio.guestCode), coHostPublish.token, offer)).status).toBe(403);
+  });
+});
+
+describe('Save to project', () => {
+  it('turns a recording into a new version of a project the caller may edit, on plans with recording', async () => {
+    const studio = await codesOf(studioHost);
+    const free = await codesOf(freeHost);
+    await liveApi(server, studioHost).start(studio.hostCode);
+    await liveApi(server, freeHost).start(free.hostCode);
+    const project = async (user: LiveUser) =>
+      (
+        await call(server.url, '/api/projects', {
+          method: 'POST',
+          token: user.token,
+          body: { name: 'Session', groupId: null },
+        })
+      ).body.id as string;
+    const body = (projectId: string) => ({ projectId, name: 'Live take', fileName: 'live-take.wav', size: 48_000 });
+    const save = (user: LiveUser, code: string, projectId: string) =>
+      call(server.url, `/api/live/${code}/recordings`, { method: 'POST', token: user.token, body: body(projectId) });
+    const refused = await save(freeHost, free.guestCode, await project(freeHost));
+    expect([refused.status, refused.body.error?.message]).toEqual([403, LIVE_MESSAGES.recordingNotAvailable]);
+    const mine = await project(studioHost);
+    const ticket = await save(studioHost, studio.guestCode, mine);
+    expect(ticket.status).toBe(201);
+    expect(ticket.body).toMatchObject({ project: { id: mine }, version: { name: 'Live take' } });
+    // Someone else's project stays out of reach.
+    expect((await save(studioHost, studio.guestCode, await project(stranger))).status).toBe(403);
   });
 });
 
