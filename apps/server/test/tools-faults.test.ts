@@ -18,11 +18,13 @@ const POINT = 'tools.stage.before-commit';
 let server: TestServer;
 let token: string;
 let crashes: 'always' | 'once' | 'never' = 'never';
+let exitSpy: { mockRestore(): void } | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'mixroom-tools-faults-'));
-const song = shortMix(join(dir, 'short.wav'), 2);
+const song = shortMix(join(dir, 'short.wav'), 1);
 
 beforeAll(async () => {
-  vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+  // Stubbed for this file only (the server project shares its workers' globals): restored after.
+  exitSpy = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
     if (crashes === 'never') return undefined as never;
     if (crashes === 'once') crashes = 'never';
     throw new Error(`The worker stopped (exit ${code ?? 0}).`);
@@ -39,7 +41,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server?.close();
-  vi.restoreAllMocks();
+  exitSpy?.mockRestore();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -37,6 +37,19 @@ const EXTENSION_OF_TYPE: Record<string, string> = {
   'audio/opus': '.opus',
 };
 
+/** The link's file name: its path's last segment, decoded, without control characters, kept short. */
+function lastSegment(url: URL): string {
+  const raw = url.pathname.split('/').pop() ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    decoded = raw;
+  }
+  // eslint-disable-next-line no-control-regex
+  return decoded.replace(/[\u0000-\u001f\u007f-\u009f/\\]/g, '').slice(-200);
+}
+
 const extensionRefused = () => DomainError.badRequest(TOOLS_MESSAGES.extension(), 'EXTENSION_NOT_SUPPORTED');
 const linkFailed = (why?: string) =>
   new DomainError(
@@ -147,7 +160,7 @@ export class ToolsInputService {
         answer.body.destroy();
         throw linkFailed(`The link answered ${answer.status}.`);
       }
-      const last = decodeURIComponent(answer.url.pathname.split('/').pop() ?? '');
+      const last = lastSegment(answer.url);
       const type = String(answer.headers['content-type'] ?? '')
         .split(';')[0]!
         .trim()
