@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_ERROR_CODES, LIVE_MESSAGES, LIVE_ROOM_CODE_ALPHABET } from '@mixroom/shared';
+import { eq } from 'drizzle-orm';
+import {
+  DAY_MS,
+  LIVE_ERROR_CODES,
+  LIVE_MESSAGES,
+  LIVE_ROOM_CODE_ALPHABET,
+  LIVE_TRIAL_MAX_MINUTES,
+} from '@mixroom/shared';
+import { billingSubscriptions, liveUsage } from '../src/db/schema';
 import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
 import { grantPlan, liveApi, liveUser, mediaOf, postOffer, roomOf, sessionOf, type LiveUser } from './helpers/live';
@@ -174,6 +182,37 @@ describe('media tokens', () => {
     // A co-host disabled after minting is refused at the door.
     await liveApi(server, studioHost).coHost(studio.guestCode, guests[1]!.id, false);
     expect((await postOffer(whip(studio.guestCode), coHostPublish.token, offer)).status).toBe(403);
+  });
+});
+
+describe('a Live-plan trial', () => {
+  it('caps sessions at what is left of its 1000 broadcast minutes, then refuses', async () => {
+    const trialist = await liveUser(server, 'trialist');
+    const { db } = server.context.database;
+    const now = server.clock.now();
+    await db.insert(billingSubscriptions).values({
+      externalId: 'trial-1',
+      userId: trialist.id,
+      shopSku: 'LIVE_BASIC',
+      sku: 'LIVE_BASIC',
+      interval: 'month',
+      status: 'active',
+      trial: true,
+      startsAt: new Date(now.getTime() - 3_600_000),
+      endsAt: new Date(now.getTime() + 30 * DAY_MS),
+    });
+    const period = now.toISOString().slice(0, 7);
+    await db.insert(liveUsage).values({ userId: trialist.id, period, ms: 999 * 60_000 });
+    const { hostCode } = await codesOf(trialist);
+    const started = sessionOf(await liveApi(server, trialist).start(hostCode));
+    expect(started).toMatchObject({ maxDurationMs: 60_000, remainingMs: 60_000 });
+    await liveApi(server, trialist).leave(started.code);
+    await db
+      .update(liveUsage)
+      .set({ ms: LIVE_TRIAL_MAX_MINUTES * 60_000 })
+      .where(eq(liveUsage.userId, trialist.id));
+    const used = await liveApi(server, trialist).start(hostCode);
+    expect([used.status, used.body.error?.message]).toEqual([403, LIVE_MESSAGES.trialTimeUsed]);
   });
 });
 

@@ -30,6 +30,8 @@ export const LIVE_MESSAGES = {
   tooManyAttempts: 'Too many attempts, please wait a moment and try again.',
   sessionEnded: 'The host has ended the session.',
   replacedByOtherTab: 'This room was opened in another tab.',
+  /** A Live-plan trial allows 1000 broadcast minutes in its three months. */
+  trialTimeUsed: 'Your trial broadcast time is used up. Subscribe to a Live plan to keep broadcasting.',
 } as const;
 
 /** Error codes the live endpoints answer with (in `{ error: { code, message } }`). */
@@ -44,6 +46,7 @@ export const LIVE_ERROR_CODES = {
   notPublisher: 'LIVE_NOT_PUBLISHER',
   tooManyAttempts: 'LIVE_TOO_MANY_ATTEMPTS',
   badMediaToken: 'LIVE_BAD_MEDIA_TOKEN',
+  trialTimeUsed: 'LIVE_TRIAL_TIME_USED',
 } as const;
 
 /** Roles of a live room's codes. */

@@ -70,6 +70,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     limitsOf: (userId) => entitlements.limits(userId),
     skusOf: async (userId) => (await entitlements.of(userId)).skus,
     cardsOf: (userIds) => users.services.users.findMany(userIds),
+    trialOf: async (userId) => (await entitlements.of(userId)).trial,
     startVersion: (actor, projectId, input) => storage.services.projects.startVersion(actor, projectId, input),
   });
   const admin = createAdminModule(core, {

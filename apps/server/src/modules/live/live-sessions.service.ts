@@ -5,7 +5,11 @@ import {
   LIVE_ERROR_CODES,
   LIVE_MESSAGES,
   UNLIMITED,
+  creditPeriod,
+  LIVE_TRIAL_MAX_MINUTES,
+  LIVE_TRIAL_MONTHS,
   type PlanLimits,
+  type PlanSku,
 } from '@mixroom/shared';
 import type { AccessChanges } from '../../access/access-changes';
 import type { UnitOfWork } from '../../db/database';
@@ -26,6 +30,8 @@ import { presentSession, roleOf, type HostFacts, type UserCard } from './live.pr
 import type { LiveRepository, LiveSessionRow, LiveStreamRow } from './live.repository';
 
 const MINUTE = 60_000;
+/** Trials of these plans count broadcast minutes (spec 3 §9). */
+const LIVE_TRIAL_SKUS: readonly PlanSku[] = ['LIVE_BASIC', 'LIVE_PREMIUM'];
 
 /** Wrong or dead codes a user, and an address, may try before joins are refused for a while. */
 export const LIVE_JOIN_RULES = {
@@ -51,6 +57,7 @@ export interface LiveSessionsDeps {
   publicUrl: string;
   limitsOf: (userId: string) => Promise<PlanLimits>;
   cardsOf: (userIds: string[]) => Promise<UserCard[]>;
+  trialOf: (userId: string) => Promise<{ sku: PlanSku; startsAt: Date } | null>;
 }
 
 /** A session found by a code, with the caller's own stream in it (null when not admitted). */
@@ -94,6 +101,7 @@ export class LiveSessionsService {
     const codes = await this.deps.rooms.codes(actor.userId);
     const limits = await this.deps.limitsOf(actor.userId);
     const now = this.deps.clock.now();
+    const maxDurationMs = await this.sessionLimit(actor.userId, limits, now);
     const { session, takeover } = await this.deps.unitOfWork(async (tx) => {
       const existing = await this.deps.repository.lockSession(tx, codes.guest);
       if (existing?.status === 'active') {
@@ -109,7 +117,7 @@ export class LiveSessionsService {
         status: 'active' as const,
         countdownTime: existing?.countdownTime ?? null,
         bitrate: existing?.bitrate ?? DEFAULT_LIVE_BITRATE,
-        maxDurationMs: limits.liveMaxDurationMs === UNLIMITED ? null : limits.liveMaxDurationMs,
+        maxDurationMs,
         elapsedMs: 0,
         tickDueAt: new Date(now.getTime() + LIVE_ELAPSED_STEP_MS),
         startTime: now,
@@ -123,6 +131,23 @@ export class LiveSessionsService {
     this.deps.timers.arm(session);
     await this.announce(session.code, takeover ? 'takeover' : 'started', actor.userId, instanceId);
     return this.view(actor, session.code);
+  }
+
+  /**
+   * How long a new session may run: the plan's limit (Free: 30 minutes), and during a Live-plan trial
+   * (three months from its start) what is left of its 1000 broadcast minutes.
+   */
+  private async sessionLimit(userId: string, limits: PlanLimits, now: Date): Promise<number | null> {
+    const planLimit = limits.liveMaxDurationMs === UNLIMITED ? null : limits.liveMaxDurationMs;
+    const trial = await this.deps.trialOf(userId);
+    if (!trial || !LIVE_TRIAL_SKUS.includes(trial.sku)) return planLimit;
+    const trialEnd = new Date(trial.startsAt);
+    trialEnd.setUTCMonth(trialEnd.getUTCMonth() + LIVE_TRIAL_MONTHS);
+    if (now >= trialEnd) return planLimit;
+    const used = await this.deps.repository.usageSince(userId, creditPeriod(trial.startsAt));
+    const left = LIVE_TRIAL_MAX_MINUTES * MINUTE - used;
+    if (left <= 0) throw new AppError(403, LIVE_ERROR_CODES.trialTimeUsed, LIVE_MESSAGES.trialTimeUsed);
+    return planLimit === null ? left : Math.min(planLimit, left);
   }
 
   private hostStream(code: string, actor: Actor, instanceId: string, before: LiveStreamRow | null, now: Date) {

@@ -18,6 +18,7 @@ export interface LiveModuleDeps {
   limitsOf: (userId: string) => Promise<PlanLimits>;
   skusOf: (userId: string) => Promise<PlanSku[]>;
   cardsOf: (userIds: string[]) => Promise<UserCard[]>;
+  trialOf: (userId: string) => Promise<{ sku: PlanSku; startsAt: Date } | null>;
   /** The storage area's one way to make a version (its edit check included). */
   startVersion: (
     actor: Actor,
@@ -67,6 +68,7 @@ export function createLiveModule(core: CoreDeps, deps: LiveModuleDeps): LiveModu
     publicUrl: core.config.publicUrl,
     limitsOf: deps.limitsOf,
     cardsOf: deps.cardsOf,
+    trialOf: deps.trialOf,
   });
   const media = new LiveMediaService({
     repository,

@@ -1,5 +1,5 @@
 import type { LiveRoomRole } from '@mixroom/shared';
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database';
 import { liveRoomCodes, liveSessions, liveStreams, liveUsage } from '../../db/schema';
 
@@ -169,6 +169,15 @@ export class LiveRepository {
       .from(liveUsage)
       .where(and(eq(liveUsage.userId, userId), eq(liveUsage.period, period)));
     return row?.ms ?? 0;
+  }
+
+  /** Live time used from one month (`YYYY-MM`) on, in ms (a trial's broadcast time). */
+  async usageSince(userId: string, fromPeriod: string): Promise<number> {
+    const [row] = await this.db
+      .select({ ms: sql<number>`coalesce(sum(${liveUsage.ms}), 0)::bigint` })
+      .from(liveUsage)
+      .where(and(eq(liveUsage.userId, userId), gte(liveUsage.period, fromPeriod)));
+    return Number(row?.ms ?? 0);
   }
 
   usageOf(userId: string): Promise<{ period: string; ms: number }[]> {
