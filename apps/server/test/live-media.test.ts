@@ -68,6 +68,16 @@ describe('live media through the WHIP and WHEP routes', () => {
       participant: host.id,
       live: true,
     });
+    // Everyone in the room hears who publishes (to refetch who is live).
+    expect(socket.events().find((e) => e.type === 'live.changed' && e.data.action === 'publishing')).toBeUndefined();
+    await TonePublisher.restart(publisher, exchangeVia(server, publishToken), { leftHz: 440, rightHz: 1000 }).then(
+      (p) => peers.push(p),
+    );
+    await waitFor(() =>
+      socket
+        .events()
+        .find((e) => e.type === 'live.changed' && e.data.action === 'publishing' && e.data.userId === host.id),
+    );
     socket.close();
 
     // The host leaving ends publishing.

@@ -25,6 +25,8 @@ export class LiveMediaHub {
     readonly sfu: SfuDriver,
     private readonly media: LiveMediaService,
     private readonly log: Logger,
+    /** Tells the room that someone started or stopped publishing (`publishing`, small, on the bus). */
+    private readonly announce: (room: string, participant: string) => Promise<void>,
   ) {
     this.unsubscribe = sfu.onEvent((event) => this.onSfuEvent(event));
   }
@@ -118,6 +120,8 @@ export class LiveMediaHub {
       for (const sender of this.watchers.get(event.resourceId) ?? []) this.send(sender, message);
       return;
     }
+    if (event.type === 'publisher-started' || (event.type === 'publisher-stopped' && event.reason !== 'replaced'))
+      void this.announce(event.room, event.participant);
     if (event.type === 'publisher-stopped' || event.type === 'subscriber-gone') {
       this.resources.delete(event.resourceId);
       this.watchers.delete(event.resourceId);

@@ -13,7 +13,14 @@ export type LiveMediaModule = AppModule<{ hub: () => LiveMediaHub }>;
  */
 export function createLiveMediaModule(core: CoreDeps, deps: { media: LiveMediaService }): LiveMediaModule {
   let hub: LiveMediaHub | null = null;
-  const theHub = (): LiveMediaHub => (hub ??= new LiveMediaHub(createSfu(core.config.live), deps.media, core.log));
+  const announce = (code: string, userId: string) =>
+    core.bus.publishOrLog({
+      topic: `live:${code}`,
+      type: 'live.changed',
+      data: { code, action: 'publishing', userId, instanceId: null, remainingMs: null },
+    });
+  const theHub = (): LiveMediaHub =>
+    (hub ??= new LiveMediaHub(createSfu(core.config.live), deps.media, core.log, announce));
   return {
     name: 'live-media',
     roles: ['sfu'],
