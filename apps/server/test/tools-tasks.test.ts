@@ -250,6 +250,28 @@ describe('what a task is refused', () => {
     expect(await spendsOf(dave, started.id)).toHaveLength(1);
   }, 60_000);
 
+  it('lets an administrator see the queue and cancel a task: it fails, nothing is charged', async () => {
+    const erin = await signIn('erin@tools.test');
+    const tools = toolsClient(server.url, erin);
+    const uploadId = await tools.upload(shortMix(join(dir, 'long-song.wav'), 30));
+    const task = await tools.api<Task>('/api/tools/tasks', {
+      method: 'POST',
+      body: { tool: 'stems', mode: 'EVERYTHING', input: { uploadId } },
+    });
+    const queue = await call(server.url, '/api/admin/tools/tasks', { token: admin });
+    expect((queue.body.items as { id: string }[]).map((t) => t.id)).toContain(task.id);
+    const cancelled = await call(server.url, `/api/admin/tools/tasks/${task.id}/cancel`, {
+      method: 'POST',
+      token: admin,
+    });
+    expect(cancelled.status).toBe(200);
+    const after = await tools.task(task.id);
+    expect(after.status).toBe('FAILED');
+    expect(after.sessions[0]!.message).toBe('Cancelled by an administrator.');
+    expect(await spendsOf(erin, task.id)).toHaveLength(0);
+    expect((await tools.api<{ busy: boolean }>('/api/tools')).busy).toBe(false);
+  });
+
   it('lists the six voices, Roberto first', async () => {
     const { voices } = await toolsClient(server.url, bob).api<{ voices: { name: string; isDefault: boolean }[] }>(
       '/api/tools/voices',
