@@ -30,7 +30,7 @@ export class DifferenceRepository {
     return made.length > 0;
   }
 
-  /** Back to pending (a retry, or a job that never finished); false when the row is not in `from`. */
+  /** Back to pending (a retry, or a lane kept from before offsets were checked); false when the row is not in `from`. */
   async restart(tx: Tx, pair: DifferencePair, from: DifferenceRow['status'], at: Date): Promise<boolean> {
     const made = await tx
       .update(versionDifferences)
@@ -41,8 +41,8 @@ export class DifferenceRepository {
   }
 
   /** The project of A, whose review screen shows the lane. */
-  async projectIdOf(versionId: string): Promise<string | null> {
-    const [row] = await this.db
+  async projectIdOf(versionId: string, tx: Tx | Db = this.db): Promise<string | null> {
+    const [row] = await tx
       .select({ projectId: versions.projectId })
       .from(versions)
       .where(eq(versions.id, versionId))
@@ -54,18 +54,23 @@ export class DifferenceRepository {
     await this.db.update(versionDifferences).set({ progress, updatedAt: at }).where(of(pair));
   }
 
+  /** The lane stored, in the transaction that completes its stage; only over a pending row. */
   async finish(
+    tx: Tx,
     pair: DifferencePair,
     result: { offsetSeconds: number | null; overall: unknown; windowSeconds: number; levels: Buffer },
     at: Date,
   ): Promise<void> {
-    await this.db
+    await tx
       .update(versionDifferences)
       .set({ ...result, status: 'ready', progress: 100, error: null, updatedAt: at })
-      .where(of(pair));
+      .where(and(of(pair), eq(versionDifferences.status, 'pending')));
   }
 
-  async fail(pair: DifferencePair, error: string, at: Date): Promise<void> {
-    await this.db.update(versionDifferences).set({ status: 'failed', error, updatedAt: at }).where(of(pair));
+  async fail(pair: DifferencePair, error: string, at: Date, tx: Tx | Db = this.db): Promise<void> {
+    await tx
+      .update(versionDifferences)
+      .set({ status: 'failed', error, updatedAt: at })
+      .where(and(of(pair), eq(versionDifferences.status, 'pending')));
   }
 }

@@ -1,7 +1,6 @@
-import { defineJob } from '../../platform/jobs/job-definition';
-import { computeDifferenceJob } from './difference.job';
+import { stageJob, type StageRunnerDeps } from '../../platform/jobs/staged-job';
 import type { DifferenceService } from './difference.service';
 
-export const reviewJobs = (difference: DifferenceService) => [
-  defineJob(computeDifferenceJob, (pair, context) => difference.compute(pair, context)),
+export const reviewJobs = (difference: DifferenceService, runner: StageRunnerDeps) => [
+  stageJob(difference.stage, runner),
 ];

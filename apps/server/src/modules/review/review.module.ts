@@ -35,6 +35,7 @@ export function createReviewModule(
     differences: new DifferenceRepository(core.db),
     media: deps.media,
     outbox: core.outbox,
+    jobs: core.jobs,
     unitOfWork: core.unitOfWork,
     clock: core.clock,
     bus: core.bus,
@@ -42,7 +43,12 @@ export function createReviewModule(
   return {
     name: 'review',
     routes: [(app) => app.register(reviewRoutes, { review, difference })],
-    jobs: reviewJobs(difference),
+    jobs: reviewJobs(difference, {
+      unitOfWork: core.unitOfWork,
+      outbox: core.outbox,
+      clock: core.clock,
+      faults: core.faults,
+    }),
     services: { review, difference },
   };
 }

@@ -59,7 +59,8 @@ export interface StageSpec<S extends z.ZodType, R> {
   run: (payload: z.output<S>, context: StageContext) => Promise<R>;
   /**
    * Records the result, in one transaction with the queueing of the next stage (through the outbox):
-   * either both happen or neither does. Returns the next stage, if any.
+   * either both happen or neither does. Returns the next stage, if any. Every query here goes
+   * through `tx` (on PGlite, one connection, a query beside it waits for the transaction forever).
    */
   complete?: (tx: Tx, payload: z.output<S>, result: R) => Promise<NextStage | null | undefined | void>;
   /** Once, when the last attempt failed (never on an attempt pg-boss retries). A payload failing its schema arrives as null. */
