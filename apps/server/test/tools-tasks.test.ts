@@ -177,6 +177,17 @@ describe('a Revoice task from the library', () => {
     expect(probeFile(path).codec).toBe('aac');
     expect(await spendsOf(alice, task.id)).toHaveLength(1);
 
+    const saved = await tools.api<{ attachmentIds: string[] }>(`/api/tools/tasks/${task.id}/save`, {
+      method: 'POST',
+      body: { as: 'attachments' },
+    });
+    expect(saved.attachmentIds).toHaveLength(1);
+    const attachments = await tools.api<{ items: { id: string; name: string }[] }>(
+      `/api/projects/${version.projectId}/attachments`,
+    );
+    expect(attachments.items.map((a) => a.id)).toEqual(saved.attachmentIds);
+    expect(attachments.items[0]!.name).toBe('Revoice Task - Susy - take.wav');
+
     const listed = await tools.api<{ items: Task[] }>('/api/tools/tasks?q=revoice');
     expect(listed.items.map((t) => t.id)).toEqual([task.id]);
     expect((await tools.raw(`/api/tools/tasks/${task.id}`, { method: 'DELETE' })).status).toBe(204);

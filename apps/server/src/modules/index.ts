@@ -103,7 +103,13 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     createFilesModule(core, { signer }),
     live,
     createLiveMediaModule(core, { media: live.services.media }),
-    createToolsModule(core, { uploads: uploads.services.uploads, credits: credits.services.credits, mediaTools }),
+    createToolsModule(core, {
+      uploads: uploads.services.uploads,
+      credits: credits.services.credits,
+      projects: storage.services.projects,
+      attachments: storage.services.attachments,
+      mediaTools,
+    }),
   ];
   const localAccounts = accounts.services.accounts;
   const account = createAccountModule(core, {

@@ -2,6 +2,7 @@
 // types, the media jobs others queue for versions they make, and the presenters of a version.
 export type { MediaService } from './media/media.service';
 export type { ProjectsService } from './projects/projects.service';
+export type { AttachmentsService } from './projects/attachments.service';
 export type { CatalogService } from './catalog.service';
 export { uniquePath, type ZipEntry, type ZipService } from './downloads/zip.service';
 export { presentVersion, type StoragePresenter } from './storage.presenter';

@@ -1,5 +1,6 @@
 import type { MediaTools } from '../../platform/media/ffmpeg';
 import type { CreditsService } from '../credits';
+import type { AttachmentsService, ProjectsService } from '../storage';
 import type { AppModule, CoreDeps } from '../module';
 import type { UploadsService } from '../uploads';
 import { ToolsAdminService } from './tools-admin.service';
@@ -30,6 +31,8 @@ export function createToolsModule(
   deps: {
     uploads: UploadsService;
     credits: CreditsService;
+    projects: ProjectsService;
+    attachments: AttachmentsService;
     mediaTools: MediaTools;
     /** Tests put a processor of their own in place of the configured one. */
     processors?: ToolProcessors;
@@ -56,7 +59,14 @@ export function createToolsModule(
   const tools = new ToolsService(shared, new ToolsInputService(shared));
   const admin = new ToolsAdminService(shared);
   const runner = new ToolsStageRunner(shared);
-  const library = new ToolsLibraryService(tools);
+  const library = new ToolsLibraryService({
+    tools,
+    blobs: core.blobs,
+    items: core.items,
+    uploads: deps.uploads,
+    projects: deps.projects,
+    attachments: deps.attachments,
+  });
   return {
     name: 'tools',
     routes: [
