@@ -63,7 +63,7 @@ describe('one hostile message against a running server', { timeout: SPAWNED_TIME
     next.close();
   });
 
-  it('renders a note of one word as long as a note may be (200,000 characters) while /api/health keeps answering within 1 s', async () => {
+  it('renders a note of one word as long as a note may be (200,000 characters) while /api/health keeps answering (the render never holds the event loop)', async () => {
     const { access_token: token } = await signInThroughOidc(base, { email: 'vic@hostile.test', password: 'pdf-probe' });
     const client = storageClient(base, token);
     const { ticket, version } = await client.upload(makeAudio('tone.wav', { seconds: 1 }), null);
@@ -74,6 +74,7 @@ describe('one hostile message against a running server', { timeout: SPAWNED_TIME
     );
 
     let finished = false;
+    const started = performance.now();
     const exported = fetch(`${base}/api/versions/${version.id}/note/pdf`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -91,8 +92,12 @@ describe('one hostile message against a running server', { timeout: SPAWNED_TIME
       latencies.push(probe.ms);
     } while (!finished);
     const result = await exported;
+    const renderMs = performance.now() - started;
 
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    // A render on the event loop would hold a probe for about the whole render. Compared with the
+    // render's own time, not with a fixed second: a busy machine slows both alike.
+    expect(latencies.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...latencies)).toBeLessThan(renderMs / 2);
     expect(result.status).toBe(200);
     expect(result.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(server.child.exitCode).toBeNull();
