@@ -54,6 +54,7 @@ export function InputPreview({ input }: { input: ToolInput | null }) {
         key={src}
         src={src}
         peaks={input.kind === 'version' ? (peaks.data ?? null) : null}
+        file={input.kind === 'file' ? input.file : null}
         name={input.kind === 'file' ? input.file.name : input.name}
         meter={input.kind === 'file'}
         height={tall ? 300 : 140}

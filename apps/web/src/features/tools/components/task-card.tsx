@@ -36,7 +36,9 @@ export function TaskCard({
   onDownloadOne: (kind: Task['outputs'][number]['kind']) => void;
   onDelete: () => void;
 }) {
-  const [open, setOpen] = useState(task.status === 'COMPLETED');
+  // Outputs show once the task completes, unless the user folded them.
+  const [folded, setFolded] = useState<boolean | null>(null);
+  const open = folded === null ? task.status === 'COMPLETED' : !folded;
   const previews = useTaskPreviews(task.id, open ? task.outputs.length : 0);
   const progress = taskProgress(task);
   const failure = failureText(task);
@@ -100,7 +102,7 @@ export function TaskCard({
             <Button
               size="compact-sm"
               variant="subtle"
-              onClick={() => setOpen((o) => !o)}
+              onClick={() => setFolded(open)}
               rightSection={open ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
             >
               {task.outputs.length} {task.outputs.length === 1 ? 'output' : 'outputs'}

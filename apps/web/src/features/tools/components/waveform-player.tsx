@@ -9,21 +9,48 @@ import { PeakMeter } from './peak-meter';
 
 const COLORS = { wave: '#6f62b8', progress: '#c9b8ff', cursor: '#e9e4ff' };
 
-/** The coarsest level of the server's peaks as 0–1 values, what wavesurfer draws without decoding. */
+/** The server's peaks as 0–1 values at about a thousand bars over the file, what wavesurfer draws without decoding. */
 function peaksOf(file: PeaksFile): number[] {
-  const coarse = new PeakLevels(file).coarsest().bins;
-  return Array.from(coarse, (v) => v / 255);
+  const levels = new PeakLevels(file);
+  const bins = levels.forDensity(1000 / Math.max(1, file.durationSeconds)).bins;
+  return Array.from(bins, (v) => v / levels.loudest);
+}
+
+/** Decoding rate of a local preview (the spec's waveform sample rate) and the bars kept. */
+const PREVIEW_RATE = 8000;
+const PREVIEW_BARS = 3000;
+
+/**
+ * Decodes a local file in the browser (Web Audio, resampled to 8 kHz) into one row of peaks: the
+ * page may not fetch its own blob URLs (the CSP's connect-src), so wavesurfer gets peaks, not a URL to decode.
+ */
+async function decodeLocally(file: File): Promise<{ peaks: number[]; duration: number }> {
+  const context = new OfflineAudioContext({ numberOfChannels: 2, length: 1, sampleRate: PREVIEW_RATE });
+  const buffer = await context.decodeAudioData(await file.arrayBuffer());
+  const channels = Array.from({ length: buffer.numberOfChannels }, (_, c) => buffer.getChannelData(c));
+  const bars = Math.max(1, Math.min(PREVIEW_BARS, buffer.length));
+  const size = buffer.length / bars;
+  const peaks = new Array<number>(bars).fill(0);
+  for (let bar = 0; bar < bars; bar++) {
+    const end = Math.min(buffer.length, Math.floor((bar + 1) * size));
+    let peak = 0;
+    for (const data of channels)
+      for (let i = Math.floor(bar * size); i < end; i++) peak = Math.max(peak, Math.abs(data[i]!));
+    peaks[bar] = peak;
+  }
+  return { peaks, duration: buffer.duration };
 }
 
 /**
  * A waveform with its player: play/pause, mute, a seek slider and a volume slider (0–100 mapped to
- * 0–1). The waveform comes from the server's peaks when given (nothing decoded), else wavesurfer
- * decodes the file itself (a local file before upload). With `meter` the playing audio feeds a peak
+ * 0–1). The waveform comes from the server's peaks when given (nothing decoded), or from a local
+ * file decoded in the browser (a preview before upload). With `meter` the playing audio feeds a peak
  * meter; only for same-origin sources (a local file), where analysing the element is allowed.
  */
 export function WaveformPlayer({
   src,
   peaks,
+  file,
   name,
   height = 96,
   meter = false,
@@ -31,6 +58,8 @@ export function WaveformPlayer({
 }: {
   src: string;
   peaks?: PeaksFile | null | undefined;
+  /** The local file behind a blob `src`, decoded here for its waveform. */
+  file?: File | null | undefined;
   name: string;
   height?: number;
   meter?: boolean;
@@ -62,7 +91,6 @@ export function WaveformPlayer({
       barWidth: 2,
       barGap: 1,
       dragToSeek: true,
-      ...(peaks ? { peaks: [peaksOf(peaks)], duration: peaks.durationSeconds } : {}),
     });
     surfer.current = ws;
     const offReady = ws.on('ready', (d) => {
@@ -73,17 +101,28 @@ export function WaveformPlayer({
     const offPlay = ws.on('play', () => setPlaying(true));
     const offPause = ws.on('pause', () => setPlaying(false));
     const offFinish = ws.on('finish', () => setPlaying(false));
-    void ws.load(src, peaks ? [peaksOf(peaks)] : undefined, peaks?.durationSeconds).catch(() => undefined);
+    const offError = ws.on('error', (error) => console.warn('waveform', error));
+    let cancelled = false;
+    if (file)
+      void decodeLocally(file)
+        .then((local) => (cancelled ? undefined : ws.load(src, [local.peaks], local.duration)))
+        .catch((error: unknown) => console.warn('waveform', error));
+    else void ws.load(src, peaks ? [peaksOf(peaks)] : undefined, peaks?.durationSeconds).catch(() => undefined);
     return () => {
+      cancelled = true;
       offReady();
       offTime();
       offPlay();
       offPause();
       offFinish();
+      offError();
       ws.destroy();
       surfer.current = null;
     };
-  }, [src, peaks, height]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the height is applied below without a rebuild
+  }, [src, peaks, file]);
+
+  useEffect(() => surfer.current?.setOptions({ height }), [height]);
 
   useEffect(() => {
     if (audio.current) audio.current.volume = volume / 100;

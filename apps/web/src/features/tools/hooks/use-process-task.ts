@@ -26,13 +26,11 @@ export function useProcessTask(tool: ToolKind, overview: ToolsOverview | undefin
 
   const refuse = (error: unknown) => {
     if (!(error instanceof ApiError)) return errorAlert();
-    if (error.status === 409 || error.code === 'TASKS_RUNNING') return busyAlert();
-    if (error.status === 402 || error.code === 'NOT_ENOUGH_CREDITS')
-      return noCreditsDialog(() => void navigate(TOOLS_SUBSCRIPTIONS_ROUTE));
+    if (error.code === 'TASKS_RUNNING') return busyAlert();
+    if (error.code === 'NOT_ENOUGH_CREDITS') return noCreditsDialog(() => void navigate(TOOLS_SUBSCRIPTIONS_ROUTE));
     if (error.code === 'AUDIO_TOO_LONG') return errorAlert(TOOLS_MESSAGES.tooLong(tool));
     if (error.code === 'LINK_FAILED') return errorAlert(TOOLS_MESSAGES.linkFailed);
-    if (error.status === 400 && /extension/i.test(error.message))
-      return alertDialog(TOOLS_MESSAGES.extensionTitle, error.message);
+    if (error.code === 'EXTENSION_NOT_SUPPORTED') return alertDialog(TOOLS_MESSAGES.extensionTitle, error.message);
     return errorAlert(error.message);
   };
 
