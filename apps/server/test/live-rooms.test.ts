@@ -151,6 +151,49 @@ describe('a session', () => {
   });
 });
 
+describe('a participant who closes the tab', () => {
+  it('goes offline after a minute away; a host gone that long ends the session', async () => {
+    const host = await liveUser(server, 'leaving-host');
+    const { hostCode, guestCode } = await codesOf(host);
+    await liveApi(server, host).start(hostCode);
+    await liveApi(server, guests[5]!).join(guestCode);
+    const hostSocket = await connectRealtime(server.url);
+    const guestSocket = await connectRealtime(server.url);
+    await hostSocket.auth(host.token);
+    await guestSocket.auth(guests[5]!.token);
+    for (const socket of [hostSocket, guestSocket]) {
+      await socket.subscribe(`live:${guestCode}`);
+      socket.send({ type: 'presence.join', topic: `live:${guestCode}`, scope: 'room' });
+      await waitFor(() => socket.messages.find((m) => m.type === 'presence' && m.scope === 'room'));
+    }
+    guestSocket.close();
+    await waitFor(() => hostSocket.events().find((e) => e.type === 'presence.changed' && e.data.state === 'offline'));
+    // The room hears of it over the bus; the minute is counted from then (moved until it has passed).
+    await waitFor(async () => {
+      server.clock.advance(61_000);
+      return hostSocket
+        .events()
+        .find((e) => e.type === 'live.changed' && e.data.action === 'left' && e.data.userId === guests[5]!.id);
+    });
+    const seen = sessionOf(await liveApi(server, host).get(guestCode));
+    expect(seen.streams.find((s) => s.userId === guests[5]!.id)?.isOnline).toBe(false);
+
+    const watcher = await connectRealtime(server.url);
+    await watcher.auth(guests[5]!.token);
+    await watcher.subscribe(`live:${guestCode}`);
+    hostSocket.close();
+    // Within the minute nothing changes; gone for longer, the session ends.
+    server.clock.advance(30_000);
+    expect(sessionOf(await liveApi(server, host).get(guestCode)).availability).toBe('ACTIVE');
+    await waitFor(async () => {
+      server.clock.advance(31_000);
+      return watcher.events().find((e) => e.type === 'live.changed' && e.data.action === 'ended');
+    });
+    expect(sessionOf(await liveApi(server, host).get(guestCode)).availability).toBe('EXPIRED');
+    watcher.close();
+  });
+});
+
 describe('media tokens', () => {
   it('allow what the role allows, in one room, for the session they were minted for', async () => {
     const studio = await codesOf(studioHost);

@@ -250,6 +250,19 @@ export class LiveSessionsService {
     await this.deps.accessChanges.forUsers([actor.userId]);
   }
 
+  /** The participant's last socket left the room and stayed away: the host's session ends, a guest goes offline. */
+  async away(sessionCode: string, userId: string): Promise<void> {
+    const session = await this.deps.repository.session(sessionCode);
+    const stream = session?.status === 'active' ? await this.deps.repository.stream(sessionCode, userId) : null;
+    if (!session || !stream?.isOnline) return;
+    if (stream.isHost) return this.end(sessionCode, 'ended');
+    await this.deps.repository.updateStream(undefined, sessionCode, userId, {
+      isOnline: false,
+      updatedAt: this.deps.clock.now(),
+    });
+    await this.announce(sessionCode, 'left', userId, stream.instanceId);
+  }
+
   /** Ends a running session: the host offline, timers stopped, everyone told (the media side closes the room). */
   async end(sessionCode: string, action: 'ended' | 'expired'): Promise<void> {
     const now = this.deps.clock.now();

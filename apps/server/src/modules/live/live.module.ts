@@ -8,6 +8,7 @@ import type { AppModule, CoreDeps } from '../module';
 import { LiveMediaService } from './live-media.service';
 import { LiveRoomsService } from './live-rooms.service';
 import { LiveSessionsService } from './live-sessions.service';
+import { LivePresence } from './live-presence';
 import { LiveTimers } from './live-timers';
 import type { UserCard } from './live.presenter';
 import { LiveRepository } from './live.repository';
@@ -83,6 +84,11 @@ export function createLiveModule(core: CoreDeps, deps: LiveModuleDeps): LiveModu
     startVersion: deps.startVersion,
   });
   const live = sessions;
+  const presence = new LivePresence({
+    clock: core.clock,
+    log: core.log,
+    away: (code, userId) => live.away(code, userId),
+  });
   return {
     name: 'live',
     roles: ['api'],
@@ -106,7 +112,11 @@ export function createLiveModule(core: CoreDeps, deps: LiveModuleDeps): LiveModu
     },
     userData: liveUserData(repository),
     onStart: () => live.resume(),
-    onStop: async () => timers.cancelAll(),
+    onStop: async () => {
+      timers.cancelAll();
+      presence.stop();
+    },
+    reactions: { 'presence.changed': (event) => presence.onPresence(event.topic, event.data) },
     topics: {
       live: {
         async canFollow(actor, code) {
