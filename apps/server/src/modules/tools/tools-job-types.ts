@@ -19,3 +19,12 @@ export const toolStageJob = {
   concurrency: 1,
   jobIdOf: (payload: z.output<typeof stagePayload>) => payload.sessionId,
 } satisfies JobType<typeof stagePayload>;
+
+/** Hourly housekeeping: unfinished deletions and inputs no task took. */
+export const toolsSweepJob = {
+  name: 'tools.sweep',
+  schema: z.object({}).passthrough(),
+  schedule: '23 * * * *',
+  retryLimit: 1,
+  expireInSeconds: 900,
+} satisfies JobType;

@@ -1,7 +1,8 @@
 import { MediaError } from '../../platform/media/ffmpeg';
 import { defineJob } from '../../platform/jobs/job-definition';
 import type { ToolsStageRunner } from './tools-stage.runner';
-import { toolStageJob } from './tools-job-types';
+import type { ToolsHousekeepingService } from './tools-housekeeping.service';
+import { toolStageJob, toolsSweepJob } from './tools-job-types';
 
 /** What a failed stage tells its owner: the processor's own words, never a tool's paths. */
 function reasonOf(error: Error): string {
@@ -9,8 +10,12 @@ function reasonOf(error: Error): string {
   return (error.message || 'The processing failed.').slice(0, 300);
 }
 
-export const toolsJobs = (runner: ToolsStageRunner) => [
+export const toolsJobs = (runner: ToolsStageRunner, housekeeping: ToolsHousekeepingService) => [
   defineJob(toolStageJob, (payload, { signal, log }) => runner.run(payload, signal, log), {
     onFinalFailure: (payload, error) => runner.fail(payload, reasonOf(error)),
+  }),
+  defineJob(toolsSweepJob, async (_payload, { log }) => {
+    const swept = await housekeeping.sweep();
+    if (swept.tasks + swept.uploads > 0) log.info(swept, 'tools swept');
   }),
 ];

@@ -4,6 +4,7 @@ import type { AttachmentsService, ProjectsService } from '../storage';
 import type { AppModule, CoreDeps } from '../module';
 import type { UploadsService } from '../uploads';
 import { ToolsAdminService } from './tools-admin.service';
+import { ToolsHousekeepingService } from './tools-housekeeping.service';
 import { ToolsInputService } from './tools-input.service';
 import { ToolsLibraryService } from './tools-library.service';
 import { createToolProcessors, type ToolProcessors } from './tools-processors';
@@ -73,7 +74,7 @@ export function createToolsModule(
       (app) => app.register(toolsRoutes, { tools, library }),
       (app) => app.register(toolsAdminRoutes, { admin }),
     ],
-    jobs: toolsJobs(runner),
+    jobs: toolsJobs(runner, new ToolsHousekeepingService(shared)),
     services: { tools, admin, runner, processors },
     userData: toolsUserData(shared.repository),
   };

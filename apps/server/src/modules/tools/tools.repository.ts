@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { taskStatusOf, type TaskStatus } from '@mixroom/shared';
 import type { Db, Tx } from '../../db/database';
 import { toolSessions, toolTasks, toolUploads, users, type ToolOutputJson } from '../../db/schema';
@@ -226,5 +226,19 @@ export class ToolsRepository {
 
   async deleteUpload(id: string): Promise<void> {
     await this.db.delete(toolUploads).where(eq(toolUploads.id, id));
+  }
+
+  /** Tasks flagged for deletion a while ago whose deletion did not finish (a crash, a store failure). */
+  async flaggedBefore(at: Date, limit = 100): Promise<TaskRow[]> {
+    return this.db
+      .select()
+      .from(toolTasks)
+      .where(and(eq(toolTasks.flag, 'DELETE'), lt(toolTasks.updatedAt, at)))
+      .limit(limit);
+  }
+
+  /** Inputs uploaded before `at` that no task took. */
+  async uploadsBefore(at: Date, limit = 100): Promise<ToolUploadRow[]> {
+    return this.db.select().from(toolUploads).where(lt(toolUploads.createdAt, at)).limit(limit);
   }
 }
