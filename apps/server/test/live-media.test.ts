@@ -80,6 +80,17 @@ describe('live media through the WHIP and WHEP routes', () => {
     );
     socket.close();
 
+    // A co-host publishes; disabled by the host, it stops at once.
+    await liveApi(server, host).coHost(guestCode, guest.id, true);
+    const coHostToken = mediaOf(await liveApi(server, guest).mediaToken(guestCode, 'publish'));
+    peers.push(await TonePublisher.start(exchangeVia(server, coHostToken), { leftHz: 660, rightHz: 660 }));
+    await waitFor(() => sfuEvents.find((e) => e.type === 'publisher-started' && e.participant === guest.id));
+    await liveApi(server, host).coHost(guestCode, guest.id, false);
+    const cut = await waitFor(() =>
+      sfuEvents.find((e) => e.type === 'publisher-stopped' && e.participant === guest.id),
+    );
+    expect(cut.type === 'publisher-stopped' && cut.reason).toBe('deleted');
+
     // The host leaving ends publishing.
     await liveApi(server, host).leave(guestCode);
     await waitFor(() =>
