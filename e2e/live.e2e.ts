@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -104,7 +104,11 @@ beforeAll(async () => {
     ],
   });
   const origin = server.url;
-  hostContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
+  hostContext = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    permissions: ['microphone'],
+    acceptDownloads: true,
+  });
   guestContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
   for (const context of [hostContext, guestContext]) {
     context.setDefaultTimeout(30_000);
@@ -210,6 +214,101 @@ describe('live room in Chromium', () => {
     await host.getByTestId('participants').getByText('Gil Guest').waitFor();
     await shoot(host, 'live-room-host');
     await shoot(guest, 'live-room-guest');
+  });
+
+  it('on Studio the host records a 24-bit stereo WAV and enables the guest as co-host, who is then heard', async () => {
+    // Hana signed up first and administers: she grants herself Studio, then leaves and re-enters.
+    const granted = await host.evaluate<number>(`(async () => {
+      const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
+      const token = JSON.parse(sessionStorage.getItem(key)).access_token;
+      const headers = { authorization: 'Bearer ' + token, 'content-type': 'application/json' };
+      const me = await (await fetch('/api/me', { headers })).json();
+      const r = await fetch('/api/admin/users/' + me.id + '/plans', { method: 'POST', headers, body: JSON.stringify({ sku: 'STUDIO' }) });
+      return r.status;
+    })()`);
+    expect(granted).toBe(201);
+    await host.getByRole('button', { name: 'Exit' }).click();
+    await host.getByRole('dialog', { name: 'Live' }).getByRole('button', { name: 'Leave' }).click();
+    await host.waitForURL(`${server.url}/live/`);
+    await host.getByRole('button', { name: 'Start' }).click();
+    await host.getByRole('button', { name: 'Ok' }).click();
+    await expect
+      .poll(() => host.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
+    await expect.poll(() => host.getByTestId('free-time').count()).toBe(0);
+    // The host leaving ended the session: the guest was sent back to /live/ and joins again.
+    await guest.waitForURL(`${server.url}/live/`);
+    await guest.getByRole('textbox', { name: 'Enter room code' }).fill(guestCode);
+    await guest.getByRole('button', { name: 'JOIN' }).click();
+    await guest.getByRole('button', { name: 'Ok' }).click();
+    await expect
+      .poll(() => guest.getByTestId('view-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
+
+    // Recording: what the host makes in the room, losslessly.
+    host.on('console', (m) => m.type() === 'error' && console.log('host console:', m.text()));
+    host.on('pageerror', (e) => console.log('host pageerror:', e.message));
+    await host.getByRole('button', { name: 'Start Rec' }).click();
+    await host.getByRole('button', { name: 'Stop Rec' }).waitFor();
+    await host.waitForTimeout(3000);
+    const [download] = await Promise.all([
+      host.waitForEvent('download'),
+      host.getByRole('button', { name: 'Stop Rec' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^Mixroom-Live-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.wav$/);
+    const wav = readFileSync(await download.path());
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt16LE(22)).toBe(2);
+    expect(wav.readUInt32LE(24)).toBe(48_000);
+    expect(wav.readUInt16LE(34)).toBe(24);
+    const frames = wav.readUInt32LE(40) / 6;
+    expect(frames).toBeGreaterThan(48_000 * 2);
+    const left = new Float64Array(frames);
+    const right = new Float64Array(frames);
+    for (let i = 0; i < frames; i++) {
+      left[i] = wav.readIntLE(44 + i * 6, 3) / 8_388_608;
+      right[i] = wav.readIntLE(44 + i * 6 + 3, 3) / 8_388_608;
+    }
+    const tone = (x: Float64Array, hz: number) => {
+      // Goertzel power over the last second.
+      const n = 48_000;
+      const k = 2 * Math.cos((2 * Math.PI * hz) / 48_000);
+      let s1 = 0;
+      let s2 = 0;
+      for (let i = x.length - n; i < x.length; i++) {
+        const s0 = x[i]! + k * s1 - s2;
+        s2 = s1;
+        s1 = s0;
+      }
+      return 10 * Math.log10(s1 * s1 + s2 * s2 - k * s1 * s2 + 1e-12);
+    };
+    console.log(
+      `recording: L 440 ${tone(left, 440).toFixed(1)} / 1000 ${tone(left, 1000).toFixed(1)} dB; R 440 ${tone(right, 440).toFixed(1)} / 1000 ${tone(right, 1000).toFixed(1)} dB`,
+    );
+    expect(tone(left, 440)).toBeGreaterThan(tone(left, 1000) + 20);
+    expect(tone(right, 1000)).toBeGreaterThan(tone(right, 440) + 20);
+
+    // Co-host: the host enables Gil from his avatar; Gil publishes and Hana hears him.
+    await host.getByTestId('participants').getByText('Gil Guest').waitFor();
+    await host.getByRole('button', { name: 'Options for Gil Guest' }).click();
+    await host.getByRole('menuitem', { name: 'Enable Co-Host' }).click();
+    await expect
+      .poll(() => guest.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
+    type Level = { a440: number; a1000: number };
+    let levels: Level[][] = [];
+    await expect
+      .poll(
+        async () => {
+          levels = await host.evaluate<Level[][]>(`(${LISTEN})()`);
+          return levels.some(([l, r]) => l!.a440 > l!.a1000 + 20 && r!.a1000 > r!.a440 + 20);
+        },
+        { timeout: 30_000, message: "the co-host's left and right apart in the host's page" },
+      )
+      .toBe(true);
+    await host.getByRole('button', { name: 'Options for Gil Guest' }).click();
+    await host.getByRole('menuitem', { name: 'Disable Co-Host' }).click();
+    await expect.poll(() => guest.getByTestId('publish-state').count(), { timeout: 30_000 }).toBe(0);
   });
 
   it('asks before leaving, and a closed tab leaves the participants list within 10 s', async () => {
