@@ -73,6 +73,15 @@ describe('the AI tools in Chromium', () => {
     await page.getByTestId('tool-card-revoice').waitFor();
     await shoot('tools');
 
+    // Voice Conversion: six voices, Roberto chosen by default, each said to be a preset.
+    await page.getByTestId('tool-card-revoice').click();
+    await page.getByTestId('voice-roberto').getByText('Selected').waitFor();
+    expect(await page.locator('[data-testid^="voice-"]').count()).toBe(6);
+    await page.getByTestId('voice-susy').getByRole('button', { name: 'Choose' }).click();
+    await page.getByTestId('voice-susy').getByText('Selected').waitFor();
+    await shoot('tools-revoice');
+    await page.goto(`${server.url}/tools`);
+
     await page.getByTestId('tool-card-stemseparation').click();
     await page.waitForURL('**/tools/stemseparation');
     await page.getByText(/Credits: 5 needed out of \d+ remaining/).waitFor();

@@ -5,15 +5,19 @@ export type { Task, TaskOutput };
 
 /** The label shown beside an output, so nobody takes a preset for a model or a remote engine for a local one. */
 export function engineLabel(engine: TaskOutput['engine']): string {
+  const prefixed = (prefix: string) =>
+    engine.label.toLowerCase().startsWith(prefix.trim().replace(/:$/, '').toLowerCase())
+      ? engine.label
+      : `${prefix}${engine.label}`;
   switch (engine.kind) {
     case 'signal-processing':
       return 'built-in (signal processing)';
     case 'voice-preset':
-      return `voice preset ${engine.label}`;
+      return prefixed('voice preset ');
     case 'onnx-model':
-      return `model: ${engine.label}`;
+      return prefixed('model: ');
     case 'remote':
-      return `remote: ${engine.label}`;
+      return prefixed('remote: ');
   }
 }
 

@@ -59,7 +59,12 @@ export function TaskCard({
               {task.creditsCharged > 0 ? ` · ${task.creditsCharged} credits` : ''}
             </Text>
           </Stack>
-          <Badge color={TASK_STATUS_COLORS[task.status]} variant="filled" data-testid="tools-task-status">
+          <Badge
+            color={TASK_STATUS_COLORS[task.status]}
+            variant="filled"
+            data-testid="tools-task-status"
+            style={{ flexShrink: 0, overflow: 'visible' }}
+          >
             {task.status}
           </Badge>
         </Group>

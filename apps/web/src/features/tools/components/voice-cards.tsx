@@ -34,9 +34,11 @@ export function VoiceCards({ value, onChange }: { value: VoiceId; onChange: (voi
                 <Text size="xs" c="dimmed">
                   {voice.description}
                 </Text>
-                <Text size="xs" c="dimmed" fs="italic">
-                  Voice preset, not a clone.
-                </Text>
+                {!/not a clone/i.test(voice.description) && (
+                  <Text size="xs" c="dimmed" fs="italic">
+                    Voice preset, not a clone.
+                  </Text>
+                )}
                 <Button
                   size="compact-sm"
                   variant={selected ? 'filled' : 'light'}
