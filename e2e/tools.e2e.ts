@@ -13,8 +13,8 @@ import { launchBrowser, signInAt } from './helpers/browser';
 /**
  * The AI tools in Chromium: Tia, with credits, uploads a short generated mix (a centred "voice" over
  * a wide "band"), runs Stem Separation with two stems, watches the task go PENDING/RUNNING to
- * COMPLETED in My Tasks, plays an output and downloads it under the spec's name. A second task
- * started while the first is still active is refused with the spec's words.
+ * COMPLETED in My Tasks, plays an output, downloads it under the spec's name and deletes the task.
+ * A second task started while the first is still active is refused with the spec's words.
  */
 let server: TestServer;
 let browser: Browser;
@@ -183,5 +183,11 @@ describe('the AI tools in Chromium', () => {
     const saved = join(dir, 'vocals.m4a');
     await file.saveAs(saved);
     expect(statSync(saved).size).toBeGreaterThan(1000);
+
+    // Delete, confirmed: the spec's toast, and the history is empty again.
+    await done.getByRole('button', { name: /^Delete Stemseparation Task/ }).click();
+    await page.getByRole('dialog', { name: 'Delete task' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(TOOLS_MESSAGES.deleted).waitFor();
+    await page.getByTestId('tools-empty').waitFor();
   }, 110_000);
 });
