@@ -31,7 +31,6 @@ import { ToolsPage } from '../pages/tools-page';
 import { ToolsRevoicePage } from '../pages/tools-revoice-page';
 import { ToolsStemSeparationPage } from '../pages/tools-stemseparation-page';
 
-const soon = (feature: string, description: string) => <NotAvailablePage feature={feature} description={description} />;
 /** A placeholder in the public area, which has no signed-in frame around it. */
 const soonPublic = (feature: string, description: string) => (
   <NotAvailablePage feature={feature} description={description} standalone />
