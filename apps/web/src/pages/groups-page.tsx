@@ -11,6 +11,7 @@ import { notify } from '../lib/notify';
 import { useTopic } from '../lib/realtime/realtime-provider';
 import type { ItemRef } from '../features/storage/api';
 import { ItemGrid } from '../features/storage/components/item-grid';
+import { ToolsMenuItems, toolsTake } from '../features/tools/components/tools-entry';
 import type { TileAction } from '../features/storage/components/item-tile';
 import { NameDialog } from '../features/storage/components/name-dialog';
 import { NewProjectWizard } from '../features/storage/components/new-project-wizard';
@@ -169,6 +170,13 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
             onSelect={selection.select}
             onAction={onAction}
             onDropItems={onDropItems}
+            extraMenuItems={(item) =>
+              item.kind === 'project' &&
+              item.latestVersion &&
+              toolsTake(item.latestVersion, item.capabilities.canDownload) ? (
+                <ToolsMenuItems version={item.latestVersion} />
+              ) : null
+            }
           />
           {listing.hasNextPage && (
             <Center ref={more} py="md">

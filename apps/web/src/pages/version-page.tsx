@@ -12,6 +12,7 @@ import { CorruptVersionDialog, VersionWarning } from '../features/review/compone
 import { LoudnessDialog } from '../features/review/components/loudness-dialog';
 import { PeakMeter } from '../features/review/components/peak-meter';
 import { PlayerEffects } from '../features/review/components/player-effects';
+import { ToolsEntryMenu, toolsTake } from '../features/tools/components/tools-entry';
 import { ReviewHeader } from '../features/review/components/review-header';
 import { ShortcutsDialog } from '../features/review/components/shortcuts-dialog';
 import { CompareBar } from '../features/review/components/compare-bar';
@@ -216,13 +217,16 @@ function VersionReview({
           versions={versions}
           version={version}
           versionMenu={
-            <VersionMenu
-              version={version}
-              canEdit={item.capabilities.canEdit}
-              canDownload={item.capabilities.canDownload}
-              onProjectDeleted={() => void navigate('/groups')}
-              singleFieldEditor
-            />
+            <>
+              <VersionMenu
+                version={version}
+                canEdit={item.capabilities.canEdit}
+                canDownload={item.capabilities.canDownload}
+                onProjectDeleted={() => void navigate('/groups')}
+                singleFieldEditor
+              />
+              {toolsTake(version, item.capabilities.canDownload) && <ToolsEntryMenu version={version} />}
+            </>
           }
         />
         <ReviewToolbar
@@ -307,7 +311,7 @@ function VersionReview({
                 }
               >
                 <VersionWarning version={version} />
-                {panels.has('spectrogram') && spectrogram.isFetching && (
+                {panels.has('spectrogram') && (spectrogram.isFetching || spectrogram.data === null) && (
                   <Text size="xs" c="#a9a3c9" mt={4}>
                     Rendering the spectrogram…
                   </Text>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { SimpleGrid } from '@mantine/core';
 import type { MouseEvent } from 'react';
 import type { StorageItem } from '@mixroom/contracts';
@@ -11,10 +12,12 @@ interface Props {
   onSelect: (id: string, event: MouseEvent) => void;
   onAction: (item: StorageItem, action: TileAction) => void;
   onDropItems?: (items: ItemRef[], to: string) => void;
+  /** Extra menu items for a tile, from other features through the page. */
+  extraMenuItems?: (item: StorageItem) => ReactNode;
 }
 
 /** Tiles in a responsive grid: one column on phones, as many 300 px tiles as fit elsewhere. */
-export function ItemGrid({ items, selected, inTrash, onSelect, onAction, onDropItems }: Props) {
+export function ItemGrid({ items, selected, inTrash, onSelect, onAction, onDropItems, extraMenuItems }: Props) {
   const dragItems = (item: StorageItem): ItemRef[] =>
     selected.has(item.id)
       ? items.filter((i) => selected.has(i.id)).map((i) => ({ kind: i.kind, id: i.id }))
@@ -30,6 +33,7 @@ export function ItemGrid({ items, selected, inTrash, onSelect, onAction, onDropI
           dragItems={() => dragItems(item)}
           onSelect={(event) => onSelect(item.id, event)}
           onAction={(action) => onAction(item, action)}
+          extraMenuItems={extraMenuItems?.(item)}
           {...(onDropItems ? { onDropItems } : {})}
         />
       ))}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ActionIcon, Badge, Box, Card, Group, Menu, Overlay, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import {
   IconDots,
@@ -32,12 +33,23 @@ interface Props {
   onSelect: (event: MouseEvent) => void;
   onAction: (action: TileAction) => void;
   onDropItems?: (items: ItemRef[], to: string) => void;
+  /** Items other features add to the tile's menu (the page passes them; storage knows no feature). */
+  extraMenuItems?: ReactNode;
 }
 
 const DEFAULT_GRADIENT = 'linear-gradient(135deg, #5f3dc4 0%, #862e9c 100%)';
 
 /** A folder or project tile (300×200): preview, name, last update, size, tag, people, menu. */
-export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect, onAction, onDropItems }: Props) {
+export function ItemTile({
+  item,
+  selected,
+  inTrash = false,
+  dragItems,
+  onSelect,
+  onAction,
+  onDropItems,
+  extraMenuItems,
+}: Props) {
   const [over, setOver] = useState(false);
   const isFolder = item.kind === 'group';
   const version = item.kind === 'project' ? item.latestVersion : null;
@@ -207,6 +219,7 @@ export function ItemTile({ item, selected, inTrash = false, dragItems, onSelect,
                         Download
                       </Menu.Item>
                     )}
+                    {extraMenuItems}
                     <Menu.Divider />
                     <Menu.Item
                       color="red"
