@@ -246,7 +246,6 @@ describe('live room in Chromium', () => {
       .toBe('connected');
 
     // Recording: what the host makes in the room, losslessly.
-    host.on('console', (m) => m.type() === 'error' && console.log('host console:', m.text()));
     host.on('pageerror', (e) => console.log('host pageerror:', e.message));
     await host.getByRole('button', { name: 'Start Rec' }).click();
     await host.getByRole('button', { name: 'Stop Rec' }).waitFor();
@@ -287,6 +286,10 @@ describe('live room in Chromium', () => {
     );
     expect(tone(left, 440)).toBeGreaterThan(tone(left, 1000) + 20);
     expect(tone(right, 1000)).toBeGreaterThan(tone(right, 440) + 20);
+    // The plan records, so the server's "Save to project" is offered for the last recording.
+    await host.getByRole('button', { name: 'Save to project' }).click();
+    await host.getByRole('dialog', { name: 'Save to project' }).getByText(download.suggestedFilename()).waitFor();
+    await host.getByRole('dialog', { name: 'Save to project' }).getByRole('button', { name: 'Cancel' }).click();
 
     // Co-host: the host enables Gil from his avatar; Gil publishes and Hana hears him.
     await host.getByTestId('participants').getByText('Gil Guest').waitFor();

@@ -11,6 +11,7 @@ import { InstructionsDialog } from '../features/live/components/instructions-dia
 import { LevelMeter } from '../features/live/components/level-meter';
 import { ParticipantsPanel, type Participant } from '../features/live/components/participants-panel';
 import { RoomTopBar } from '../features/live/components/room-top-bar';
+import { SaveRecordingDialog } from '../features/live/components/save-recording-dialog';
 import { StartPrompt } from '../features/live/components/start-prompt';
 import { useLiveRoom } from '../features/live/hooks/use-live-room';
 import { guestRoomLink } from '../features/live/links';
@@ -28,6 +29,8 @@ export function LiveRoomPage() {
   const [instructions, setInstructions] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
   const [inputs, setInputs] = useState<AudioInput[]>([]);
+  const [lastRecording, setLastRecording] = useState<{ blob: Blob; fileName: string } | null>(null);
+  const [saving, setSaving] = useState(false);
 
   const publisher = session?.you.canPublish ?? false;
   useEffect(() => {
@@ -73,10 +76,12 @@ export function LiveRoomPage() {
       return void engine.startRecording();
     }
     const blob = await engine.stopRecording();
+    const fileName = recordingFileName(LIVE_RECORDING_PREFIX, new Date());
+    setLastRecording({ blob, fileName });
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
-    a.download = recordingFileName(LIVE_RECORDING_PREFIX, new Date());
+    a.download = fileName;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
@@ -137,6 +142,16 @@ export function LiveRoomPage() {
               masterLevel={() => engine?.masterLevel() ?? SILENCE_DB}
             />
           </Card>
+          {lastRecording && session.recordingAllowed && (
+            <Group gap="sm">
+              <Text size="sm" c="dimmed">
+                Recorded {lastRecording.fileName}
+              </Text>
+              <Button size="xs" variant="light" onClick={() => setSaving(true)}>
+                Save to project
+              </Button>
+            </Group>
+          )}
           <Group align="stretch" gap="md" wrap="nowrap">
             <Card withBorder padding="lg" radius="md" style={{ flex: 1, minWidth: 0 }}>
               <Stack gap="sm">
@@ -195,6 +210,11 @@ export function LiveRoomPage() {
         </>
       )}
       <InstructionsDialog opened={instructions} onClose={() => setInstructions(false)} />
+      <SaveRecordingDialog
+        code={code.trim().toLowerCase()}
+        recording={saving ? lastRecording : null}
+        onClose={() => setSaving(false)}
+      />
     </Stack>
   );
 }
