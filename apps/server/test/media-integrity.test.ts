@@ -2,28 +2,14 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../src/platform/clock/clock';
-import {
-  PROCESSING_HEARTBEAT_MS,
-  PROCESSING_STALLED_AFTER_MS,
-  type Ticker,
-} from '../src/modules/storage/media/processing-heartbeat';
 import { audioDir, generateAudio } from './helpers/audio';
 import { startMediaHarness, type MediaHarness } from './helpers/media-harness';
 
 let harness: MediaHarness;
 const clock = new TestClock(new Date('2026-11-24T08:00:00Z'));
-// Beats fire when a test says so, never on a real timer.
-const beats: (() => void)[] = [];
-const ticker: Ticker = {
-  every(ms, tick) {
-    expect(ms).toBeLessThanOrEqual(30_000);
-    beats.push(tick);
-    return () => beats.splice(beats.indexOf(tick), 1);
-  },
-};
 
 beforeAll(async () => {
-  harness = await startMediaHarness({ clock, ticker });
+  harness = await startMediaHarness({ clock });
 });
 afterAll(() => harness.close());
 
@@ -138,56 +124,5 @@ describe('errors users see', () => {
     const version = await harness.process(path);
     expect(version.status).toBe('corrupt');
     expect(`${version.error} ${version.warning}`).not.toMatch(/\/|objects|projects|ffmpeg|\[/);
-  });
-});
-
-describe('processing heartbeat', () => {
-  it('beats at the start and on every tick while the job runs, then stops', async () => {
-    const started = clock.now();
-    const path = generateAudio(join(audioDir, 'beat.flac'), 'sine=frequency=330:sample_rate=48000:duration=3', [
-      '-c:a',
-      'flac',
-    ]);
-    let beatAt: Date | null = null;
-    const version = await harness.process(path, {
-      // In the middle of the job (ready for review, background pass still to come), time moves on a beat.
-      onProgress: (progress) => {
-        if (progress !== 95) return;
-        clock.advance(PROCESSING_HEARTBEAT_MS);
-        beatAt = clock.now();
-        for (const beat of beats) beat();
-      },
-    });
-    expect(beatAt).not.toBeNull();
-    expect(version.processingHeartbeatAt?.getTime()).toBe(beatAt!.getTime());
-    expect(version.processingHeartbeatAt!.getTime()).toBeGreaterThan(started.getTime());
-    expect(beats).toHaveLength(0);
-  });
-
-  it('lists versions whose job stopped beating, not slow or finished ones', async () => {
-    const path = generateAudio(join(audioDir, 'stall.wav'), 'sine=frequency=550:sample_rate=48000:duration=1', [
-      '-c:a',
-      'pcm_s16le',
-    ]);
-    const stalled = await harness.process(path);
-    const slow = await harness.process(path);
-    const done = await harness.process(path);
-    const now = clock.now();
-    const ago = (ms: number) => new Date(now.getTime() - ms);
-    await harness.versions.update(stalled.id, {
-      status: 'processing',
-      progress: 35,
-      processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS + 1000),
-    });
-    await harness.versions.update(slow.id, {
-      status: 'processing',
-      progress: 35,
-      processingHeartbeatAt: ago(PROCESSING_HEARTBEAT_MS),
-    });
-    await harness.versions.update(done.id, { processingHeartbeatAt: ago(PROCESSING_STALLED_AFTER_MS * 10) });
-    const found = (await harness.versions.listStalled(ago(PROCESSING_STALLED_AFTER_MS))).map((v) => v.id);
-    expect(found).toContain(stalled.id);
-    expect(found).not.toContain(slow.id);
-    expect(found).not.toContain(done.id);
   });
 });

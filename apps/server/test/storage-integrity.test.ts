@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, openAsBlob, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadTicket } from '@mixroom/contracts';
 import { MESSAGES } from '@mixroom/shared';
 import { uploadFile } from '../../web/src/features/uploads/upload-engine';
 import { groups, projects, versions } from '../src/db/schema';
+import { processVersionJob } from '../src/modules/storage';
 import { TestClock } from '../src/platform/clock/clock';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
@@ -267,21 +268,29 @@ describe('the sweeper (time moved through the clock seam)', () => {
     expect((await usage(ana)).usedBytes).toBe(0);
   });
 
-  it('queues a version stuck in processing again, and it finishes', async () => {
+  it('runs a version stuck in processing again once its job stops beating, and it finishes', async () => {
     const { ticket } = await storageClient(server.url, ana).upload(makeAudio('Stuck.wav', { seconds: 1 }), null);
     await waitFor(
       async () => (await storageClient(server.url, ana).project(ticket.project.id)).versions[0]?.progress === 100,
       { what: 'first processing' },
     );
-    // As a node that died mid-job leaves it: processing, 35%, its heartbeat stopped now.
+    // As a node that died mid-job leaves it: processing, 35%, its stage still running in pg-boss
+    // (one job per version: its id comes from the version), its last heartbeat just now.
     const { db } = server.context.database;
-    await db
-      .update(versions)
-      .set({ status: 'processing', progress: 35, processingHeartbeatAt: clock.now() })
-      .where(eq(versions.id, ticket.version.id));
-    expect((await server.context.services.storage.sweeper.run()).requeued).toBe(0);
-    clock.advance(6 * 60_000);
-    expect((await server.context.services.storage.sweeper.run()).requeued).toBe(1);
+    const { jobs } = server.context;
+    const jobId = processVersionJob.jobIdOf({ versionId: ticket.version.id });
+    await db.update(versions).set({ status: 'processing', progress: 35 }).where(eq(versions.id, ticket.version.id));
+    await db.execute(
+      sql`update pgboss.job set state = 'active', completed_on = null, heartbeat_on = now() where id = ${jobId}`,
+    );
+    // A slow job still beating is left alone.
+    await jobs.supervise(processVersionJob.name);
+    expect(await jobs.state(processVersionJob.name, jobId)).toBe('active');
+    // Its heartbeat older than heartbeatSeconds: pg-boss fails the attempt and runs the job again.
+    await db.execute(
+      sql`update pgboss.job set heartbeat_on = now() - make_interval(secs => ${processVersionJob.heartbeatSeconds + 1}) where id = ${jobId}`,
+    );
+    await jobs.supervise(processVersionJob.name);
     await waitFor(
       async () => {
         const [row] = await db.select().from(versions).where(eq(versions.id, ticket.version.id));
@@ -289,6 +298,6 @@ describe('the sweeper (time moved through the clock seam)', () => {
       },
       { what: 'processing again' },
     );
-    clock.set(new Date());
+    expect(await jobs.state(processVersionJob.name, jobId)).toBe('completed');
   });
 });

@@ -15,7 +15,6 @@ import { UrlSigner } from '../../src/platform/blob/url-signer';
 import { locateMediaTools } from '../../src/platform/media/ffmpeg';
 import { TempSpace } from '../../src/platform/temp/temp-space';
 import { MediaService } from '../../src/modules/storage/media/media.service';
-import { systemTicker, type Ticker } from '../../src/modules/storage/media/processing-heartbeat';
 import type { StorageEvents } from '../../src/modules/storage/storage.events';
 import { VersionsRepository, type VersionRow } from '../../src/modules/storage/projects/versions.repository';
 import { seedEmbeddedDatabase } from './embedded-database-template';
@@ -41,7 +40,7 @@ export interface MediaHarness {
   close(): Promise<void>;
 }
 
-export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticker } = {}): Promise<MediaHarness> {
+export async function startMediaHarness(runtime: { clock?: Clock } = {}): Promise<MediaHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-media-'));
   await seedEmbeddedDatabase(dataDir);
   const db = await openDatabase({ url: null, dataDir, poolSize: 1 });
@@ -69,7 +68,6 @@ export async function startMediaHarness(runtime: { clock?: Clock; ticker?: Ticke
     temp,
     signTtlSeconds: 600,
     clock: runtime.clock ?? systemClock,
-    ticker: runtime.ticker ?? systemTicker,
   });
   const logs: string[] = [];
   const log = pino(

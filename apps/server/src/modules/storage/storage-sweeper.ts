@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { ItemAccessRepository } from '../../access/item-access.repository';
-import type { UnitOfWork } from '../../db/database';
 import type { Clock } from '../../platform/clock/clock';
-import type { Outbox } from '../../platform/jobs/outbox';
+import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { UploadsService } from '../uploads';
 import { processVersionJob } from './media/media.jobs';
-import { PROCESSING_STALLED_AFTER_MS } from './media/processing-heartbeat';
 import type { ProjectsService } from './projects/projects.service';
 import type { VersionsRepository } from './projects/versions.repository';
 
@@ -17,45 +15,38 @@ export interface StorageSweeperDeps {
   facts: ItemAccessRepository;
   projects: ProjectsService;
   uploads: UploadsService;
-  outbox: Outbox;
-  unitOfWork: UnitOfWork;
+  jobs: Pick<JobQueue, 'failRunning' | 'send'>;
   clock: Clock;
 }
 
 /**
- * Repairs what a crash or a vanished client leaves behind, on a schedule:
- * - a version whose media job stopped beating (its node died mid-job, or the job was lost) is
- *   queued again; processing is idempotent, so a slow job that was merely late does no harm;
- * - an upload abandoned mid-way (no part for a day, or its session closed or aborted) is removed with
- *   its "Uploading…" tile, its stored parts and the quota it reserved.
+ * Repairs what a vanished client or a restart leaves behind:
+ * - on a schedule, an upload abandoned mid-way (no part for a day, or its session closed or aborted)
+ *   is removed with its "Uploading…" tile, its stored parts and the quota it reserved;
+ * - at start, the media jobs this node's previous process was running are run again at once.
+ * A media job whose worker died on another node needs nothing here: it is a stage with a heartbeat,
+ * which pg-boss runs again once the heartbeat stops.
  */
 export class StorageSweeper {
   constructor(private readonly deps: StorageSweeperDeps) {}
 
-  async run(log?: Logger): Promise<{ requeued: number; dropped: number }> {
+  async run(): Promise<{ dropped: number }> {
     const now = this.deps.clock.now().getTime();
-    const stalled = await this.deps.versions.listStalled(new Date(now - PROCESSING_STALLED_AFTER_MS));
-    for (const version of stalled) {
-      await this.deps.unitOfWork(async (tx) => {
-        await this.deps.versions.update(version.id, { processingHeartbeatAt: new Date(now) }, tx);
-        await this.deps.outbox.job(tx, processVersionJob, { versionId: version.id });
-      });
-      log?.warn({ versionId: version.id }, 'processing stalled: queued again');
-    }
     const abandoned = await this.deps.versions.abandonedUploads(new Date(now - ABANDONED_UPLOAD_MS), new Date(now));
     for (const version of abandoned) {
       const found = await this.deps.facts.project(version.projectId);
       if (version.uploadId) await this.deps.uploads.abortSession(version.uploadId);
       if (found) await this.deps.projects.dropUploadingVersion(version, found.row);
     }
-    if (stalled.length > 0) await this.deps.outbox.flush();
-    return { requeued: stalled.length, dropped: abandoned.length };
+    return { dropped: abandoned.length };
   }
 
   /**
-   * Queues again, at once, the media jobs this node's previous process was running when it died
-   * (found by their work folders at start): without it they would wait for the heartbeat to go
-   * stale, minutes during which a version shows ready without its playback preview.
+   * Runs again, at once, the media jobs this node's previous process was running when it died
+   * (found by their work folders at start): without it they would wait for their heartbeat to go
+   * stale, during which a version shows ready without its playback preview. The job (its id comes
+   * from the version) is failed as the dead worker's, so pg-boss retries it now; one no longer
+   * known (or finished without finishing the version) is sent anew.
    */
   async requeueInterrupted(versionIds: string[], log?: Logger): Promise<number> {
     let requeued = 0;
@@ -63,14 +54,16 @@ export class StorageSweeper {
       const version = await this.deps.versions.find(id);
       // Gone, finished, or marked corrupt by the time the node is back: nothing to take up.
       if (!version || version.progress >= 100 || !['processing', 'ready'].includes(version.status)) continue;
-      await this.deps.unitOfWork(async (tx) => {
-        await this.deps.versions.update(id, { processingHeartbeatAt: this.deps.clock.now() }, tx);
-        await this.deps.outbox.job(tx, processVersionJob, { versionId: id });
-      });
+      const payload = { versionId: id };
+      const failed = await this.deps.jobs.failRunning(
+        processVersionJob.name,
+        processVersionJob.jobIdOf(payload),
+        'its node restarted',
+      );
+      if (!failed) await this.deps.jobs.send(processVersionJob, payload, { again: true });
       log?.warn({ versionId: id }, 'processing interrupted by a restart: queued again');
       requeued += 1;
     }
-    if (requeued > 0) await this.deps.outbox.flush();
     return requeued;
   }
 }

@@ -17,7 +17,6 @@ import { interruptedVersionIds } from './media/media-work';
 import { MediaService } from './media/media.service';
 import { ProjectsRepository } from './projects/projects.repository';
 import { ProjectsService } from './projects/projects.service';
-import { systemTicker } from './media/processing-heartbeat';
 import type { Notifier } from '../users';
 import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
@@ -124,7 +123,6 @@ export function createStorageModule(
     temp: core.temp,
     signTtlSeconds,
     clock: core.clock,
-    ticker: systemTicker,
   });
   const attachments = new AttachmentsService({
     projects,
@@ -151,8 +149,7 @@ export function createStorageModule(
     facts: core.facts,
     projects,
     uploads: deps.uploads,
-    outbox: core.outbox,
-    unitOfWork: core.unitOfWork,
+    jobs: core.jobs,
     clock: core.clock,
   });
   const usage = async (userId: string) => ({
@@ -161,7 +158,7 @@ export function createStorageModule(
   });
 
   const jobs = [
-    ...mediaJobs(media),
+    ...mediaJobs(media, { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock, faults: core.faults }),
     defineJob(
       { name: 'storage.purge-trash', schema: z.object({}).passthrough(), schedule: '17 3 * * *', retryLimit: 1 },
       async (_payload, { log }) => {
@@ -171,8 +168,8 @@ export function createStorageModule(
     defineJob(
       { name: 'storage.sweep', schema: z.object({}).passthrough(), schedule: '*/5 * * * *', retryLimit: 0 },
       async (_payload, { log }) => {
-        const swept = await sweeper.run(log);
-        if (swept.requeued || swept.dropped) log.info(swept, 'storage swept');
+        const swept = await sweeper.run();
+        if (swept.dropped) log.info(swept, 'storage swept');
       },
     ),
   ];

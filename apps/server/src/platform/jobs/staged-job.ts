@@ -85,6 +85,14 @@ export const stageJobId = (stage: string, id: string) => uuidFrom(`stage:${stage
  * for its final failure. Send it like any job (`jobs.send`, `outbox.job`): the id comes with it.
  */
 export function defineStage<S extends z.ZodType, R>(spec: StageSpec<S, R>): Stage<S, R> {
+  return { ...declareStage(spec), spec };
+}
+
+/** What the options of a stage declare, without its work: what senders import (the work binds where its services are built). */
+export type StageOptions<S extends z.ZodType> = Omit<StageSpec<S, never>, 'run' | 'complete' | 'onFinalFailure'>;
+
+/** A stage's type alone, for senders (e.g. `outbox.job(tx, stage, payload)`); `defineStage({ ...options, run })` binds its work. */
+export function declareStage<S extends z.ZodType>(spec: StageOptions<S>): StageType<S> {
   const heartbeatSeconds = spec.heartbeatSeconds ?? DEFAULT_STAGE_HEARTBEAT_SECONDS;
   if (heartbeatSeconds < 10) throw new Error(`Stage ${spec.name}: pg-boss heartbeats are at least 10 seconds`);
   return {
@@ -97,7 +105,6 @@ export function defineStage<S extends z.ZodType, R>(spec: StageSpec<S, R>): Stag
     idOf: spec.idOf,
     jobIdOf: (payload) => stageJobId(spec.name, spec.idOf(payload)),
     ...(spec.topicOf ? { topicOf: spec.topicOf } : {}),
-    spec,
   };
 }
 

@@ -7,6 +7,7 @@ import type { BlobStore } from '../../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../../platform/blob/disk-blob-store';
 import type { Clock } from '../../../platform/clock/clock';
 import type { JobContext } from '../../../platform/jobs/job-definition';
+import type { StageContext } from '../../../platform/jobs/staged-job';
 import {
   HEADER_BYTES,
   id3v2Length,
@@ -31,7 +32,6 @@ import { renderWaveformThumbnail } from '../../../platform/media/png';
 import type { TempSpace } from '../../../platform/temp/temp-space';
 import { lossyPreviewKeyOf } from './playback';
 import { workFolderPrefix } from './media-work';
-import { startHeartbeat, type Ticker } from './processing-heartbeat';
 import type { ProjectsRepository } from '../projects/projects.repository';
 import type { StorageEvents } from '../storage.events';
 import { judgeIntegrity, MEDIA_MESSAGES } from './version-integrity';
@@ -51,7 +51,6 @@ export interface MediaServiceDeps {
   temp: TempSpace;
   signTtlSeconds: number;
   clock: Clock;
-  ticker: Ticker;
 }
 
 /**
@@ -192,16 +191,17 @@ export class MediaService {
    * as soon as the peaks and thumbnail are stored (progress 95). Then, at low CPU priority, the
    * lossy playback preview (progress 97) and the loudness pass (EBU R128 with 4× oversampled true
    * peak, several times slower than a decode; progress 100). A failure of either is logged and
-   * ignored: the version stays playable. All along, a heartbeat tells a slow job from a dead one.
+   * ignored: the version stays playable. All along, the stage's heartbeat (pg-boss's, while this
+   * runs) tells a slow job from a dead one; a dead one is run again from the start.
    */
-  async process(versionId: string, context: Pick<JobContext, 'log' | 'progress'>): Promise<void> {
+  async process(versionId: string, context: Pick<StageContext, 'log' | 'progress'>): Promise<void> {
     const version = await this.deps.versions.find(versionId);
     if (!version) return;
     const project = await this.deps.projects.find(version.projectId);
     if (!project) return;
     const announce = async (progress: number, status: VersionRow['status']) => {
       await this.deps.events.progress({ projectId: project.id, versionId, progress, status });
-      await context.progress(progress);
+      await context.progress(progress / 100);
     };
     // Files of ANY projects (PDFs, videos, sessions) are stored as they are.
     if (project.type === 'ANY' && !isAudioExtension(version.fileExtension)) {
@@ -211,15 +211,10 @@ export class MediaService {
     }
     // The folder marks the job as under way: left behind by a crash, it has the job queued again at start.
     const work = await this.deps.temp.folder(workFolderPrefix(versionId));
-    const stopHeartbeat = await startHeartbeat((at) => this.deps.versions.touchHeartbeat(versionId, at), {
-      ...this.deps,
-      onError: (error) => context.log.warn({ versionId, err: error }, 'processing heartbeat not recorded'),
-    });
     try {
       const reviewable = await this.reviewPhase(version, work, context, announce);
       if (reviewable) await this.backgroundPhase(version, reviewable, work, context, announce);
     } finally {
-      stopHeartbeat();
       await this.deps.temp.remove(work);
     }
   }

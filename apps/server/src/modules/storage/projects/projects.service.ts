@@ -242,11 +242,7 @@ export class ProjectsService {
         }))
       )
         return null;
-      const row = await this.deps.versions.update(
-        versionId,
-        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: this.deps.clock.now() },
-        tx,
-      );
+      const row = await this.deps.versions.update(versionId, { status: 'processing', progress: 0, fileSize: size }, tx);
       await this.deps.projects.update(project.id, { flag: 'NONE', size, latestExtension: version.fileExtension }, tx);
       await this.deps.outbox.job(tx, processVersionJob, { versionId });
       return row;

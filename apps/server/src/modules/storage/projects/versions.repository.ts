@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/database';
 import { fitsOnCompletion, lockQuota, quotaUsed } from '../../../db/quota';
 import { uuidArray } from '../../../db/sql';
@@ -61,28 +61,6 @@ export class VersionsRepository {
     const [row] = await executor.update(versions).set(values).where(eq(versions.id, id)).returning();
     if (!row) throw new Error('update matched nothing');
     return row;
-  }
-
-  /** Marks a version's media job alive; a single small write, since it runs every few seconds. */
-  async touchHeartbeat(id: string, at: Date): Promise<void> {
-    await this.db.update(versions).set({ processingHeartbeatAt: at }).where(eq(versions.id, id));
-  }
-
-  /**
-   * Versions whose media job started and stopped beating before `before`: still processing, or
-   * ready but with their background pass (loudness, lossy preview) unfinished.
-   */
-  async listStalled(before: Date): Promise<VersionRow[]> {
-    return this.db
-      .select()
-      .from(versions)
-      .where(
-        and(
-          lt(versions.progress, 100),
-          inArray(versions.status, ['processing', 'ready']),
-          lt(versions.processingHeartbeatAt, before),
-        ),
-      );
   }
 
   /**
