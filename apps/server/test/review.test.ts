@@ -203,8 +203,11 @@ describe('streaming', () => {
 
 describe('spectrogram', () => {
   it('is rendered once on demand as a PNG for anyone who sees the version', async () => {
-    const spectrogram = () => vic.api<{ url: string }>(`/api/versions/${versionId}/spectrogram`);
-    const image = Buffer.from(await (await fetch((await spectrogram()).url)).arrayBuffer());
+    const spectrogram = () => vic.api<{ url?: string; state?: string }>(`/api/versions/${versionId}/spectrogram`);
+    // The first request queues the render and answers at once (202) with the job's state.
+    expect(await spectrogram()).toMatchObject({ state: expect.stringMatching(/^(queued|running)$/) });
+    const url = await waitFor(async () => (await spectrogram()).url, { what: 'the rendered spectrogram' });
+    const image = Buffer.from(await (await fetch(url)).arrayBuffer());
     expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
     expect(image.readUInt32BE(16)).toBe(4096);
     // The stored image is served from then on: replace it and the next request returns the replacement.
@@ -213,7 +216,7 @@ describe('spectrogram', () => {
       Buffer.from('kept'),
       'image/png',
     );
-    expect(await (await fetch((await spectrogram()).url)).text()).toBe('kept');
+    expect(await (await fetch((await spectrogram()).url!)).text()).toBe('kept');
     await expect(eve.api(`/api/versions/${versionId}/spectrogram`)).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -65,3 +65,10 @@ export const differenceResponse = z
   })
   .meta({ id: 'VersionDifference' });
 export type VersionDifference = z.infer<typeof differenceResponse>;
+
+/**
+ * The spectrogram is rendered by a job, queued by the first request: until its image exists the
+ * request answers 202 with where the job stands, and the screen asks again.
+ */
+export const spectrogramPending = z.object({ state: z.enum(['queued', 'running']) });
+export type SpectrogramPending = z.infer<typeof spectrogramPending>;

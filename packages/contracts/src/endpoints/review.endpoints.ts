@@ -1,6 +1,6 @@
 import { errorResponse, idParam } from '../common';
 import { endpoint } from '../endpoint';
-import { differenceQuery, differenceResponse, noteBody, noteResponse } from '../review';
+import { differenceQuery, differenceResponse, noteBody, noteResponse, spectrogramPending } from '../review';
 import { signedUrl } from '../storage';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -36,8 +36,9 @@ export const reviewEndpoints = {
     ...base,
     method: 'GET',
     path: '/api/versions/:id/spectrogram',
-    summary: "A signed URL to the version's spectrogram image (rendered on first request)",
-    responses: { 200: signedUrl, 422: errorResponse, ...errors },
+    summary:
+      "A signed URL to the version's spectrogram image; 202 with the render job's state while it is rendered (the first request queues it)",
+    responses: { 200: signedUrl, 202: spectrogramPending, 422: errorResponse, ...errors },
   }),
   stream: endpoint({
     ...base,

@@ -21,7 +21,10 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ review: ReviewService; differ
       .header('Content-Disposition', contentDisposition(fileName))
       .send(pdf);
   });
-  route(app, endpoints.spectrogram, (request) => review.spectrogramUrl(requireActor(request), request.params.id));
+  route(app, endpoints.spectrogram, async (request, reply) => {
+    const spectrogram = await review.spectrogram(requireActor(request), request.params.id);
+    return 'url' in spectrogram ? spectrogram : reply.status(202).send(spectrogram);
+  });
   route(app, endpoints.stream, (request) => review.streamUrl(requireActor(request), request.params.id));
   route(app, endpoints.difference, (request) =>
     difference.difference(requireActor(request), request.params.id, request.query),

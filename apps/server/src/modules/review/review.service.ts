@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { VersionNote } from '@mixroom/contracts';
+import type { SpectrogramPending, VersionNote } from '@mixroom/contracts';
 import { projectCapabilities } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../platform/clock/clock';
@@ -8,6 +7,7 @@ import type { ItemPolicy } from '../../access/item.policy';
 import type { VersionRow } from '../../db/rows';
 import type { Actor } from '../../platform/identity/actor';
 import type { JobQueue } from '../../platform/jobs/job-queue';
+import { stageState } from '../../platform/jobs/staged-job';
 import { renderSpectrogramJob } from '../storage';
 import type { MediaService } from '../storage';
 import type { ProjectsService } from '../storage';
@@ -15,9 +15,6 @@ import type { StoragePresenter } from '../storage';
 import type { NotesRepository } from './notes.repository';
 import { sanitizeNoteHtml } from './note-html';
 import { renderNotePdfIsolated } from './note-pdf.runner';
-
-const SPECTROGRAM_WAIT_MS = 60_000;
-const SPECTROGRAM_POLL_MS = 250;
 
 export const REVIEW_EVENTS = { note: 'note.changed' } as const;
 
@@ -91,37 +88,25 @@ export class ReviewService {
   }
 
   /**
-   * A signed URL to the spectrogram image. The first request queues its render as a job (heavy work
-   * runs on worker nodes, never inside a request; one job per version across nodes) and waits for
-   * the image, up to SPECTROGRAM_WAIT_MS.
+   * A signed URL to the spectrogram image, or where its render stands. The first request queues the
+   * render as a stage (heavy work runs on worker nodes, never inside a request; one job per version
+   * across nodes, its id from the version) and answers at once; the screen asks again until the
+   * image is there. A render whose last attempt failed answers 422.
    */
-  async spectrogramUrl(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string }> {
+  async spectrogram(actor: Actor, versionId: string): Promise<{ url: string; expiresAt: string } | SpectrogramPending> {
     const { version } = await this.version(actor, versionId);
     if (version.status !== 'ready' || !version.durationSeconds)
       throw AppError.conflict('The spectrogram is available once the version is processed.', 'NOT_READY');
     const ready = await this.deps.media.spectrogramUrl(version);
     if (ready) return this.expiring(ready);
-    const jobId = uuidFrom(`spectrogram:${version.id}`);
-    await this.deps.jobs.send(renderSpectrogramJob, { versionId: version.id }, { jobId });
-    // A wait bound, not a clock time: elapsed real time, unaffected by a moved clock.
-    const deadline = performance.now() + SPECTROGRAM_WAIT_MS;
-    while (performance.now() < deadline) {
-      const url = await this.deps.media.spectrogramUrl(version);
-      if (url) return this.expiring(url);
-      const state = await this.deps.jobs.state(renderSpectrogramJob.name, jobId);
-      if (state === 'failed')
-        throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
-      await new Promise((resolve) => setTimeout(resolve, SPECTROGRAM_POLL_MS));
-    }
-    throw AppError.conflict(
-      'The spectrogram is still being rendered. Please try again in a moment.',
-      'SPECTROGRAM_PENDING',
-    );
+    const payload = { versionId: version.id };
+    const state = await stageState(this.deps.jobs, renderSpectrogramJob, payload);
+    if (state === 'failed')
+      throw new AppError(422, 'SPECTROGRAM_FAILED', 'The spectrogram could not be rendered for this file.');
+    if (state === 'running') return { state: 'running' };
+    // Never sent, or done while the image is missing (removed since, or done just now: then the
+    // render finds it and stops): queued. A second request while it waits is a no-op.
+    await this.deps.jobs.send(renderSpectrogramJob, payload, { again: state === 'completed' });
+    return { state: 'queued' };
   }
-}
-
-/** A stable uuid for a name: the id of the one job that does a thing. */
-function uuidFrom(name: string): string {
-  const hex = createHash('sha256').update(name).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -41,7 +41,10 @@ export const reviewApi = {
       signal,
     }),
   spectrogramUrl: (versionId: string, signal?: AbortSignal) =>
-    call(reviewEndpoints.spectrogram, { params: { id: versionId }, signal }).then((r) => r.url),
+    // 202 while the render job runs: no URL yet (null), asked again by the query.
+    call(reviewEndpoints.spectrogram, { params: { id: versionId }, signal }).then(
+      (r: { url?: string }) => r.url ?? null,
+    ),
   peaks: (versionId: string, signal?: AbortSignal) =>
     call(storageEndpoints.peaks, { params: { id: versionId }, signal }),
   attachments: (projectId: string, signal?: AbortSignal) =>

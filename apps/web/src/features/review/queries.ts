@@ -106,6 +106,8 @@ export const useSpectrogram = (versionId: string | undefined, enabled: boolean) 
     queryFn: ({ signal }) => reviewApi.spectrogramUrl(versionId!, signal),
     enabled: Boolean(versionId) && enabled,
     staleTime: 30 * 60_000,
+    // Null while the server renders it (202): asked again until the image is there.
+    refetchInterval: (query) => (query.state.data === null ? 2_000 : false),
   });
 
 export const useAttachments = (projectId: string | null) =>
