@@ -12,7 +12,7 @@ export function ToolsHistoryPage() {
   const [query, setQuery] = useState('');
   const [q] = useDebouncedValue(query.trim(), 250);
   const tasks = useTasks(q);
-  const { download, confirmDelete } = useTaskActions();
+  const { download, confirmDelete, save } = useTaskActions();
   const items = tasks.data ?? [];
 
   return (
@@ -60,6 +60,7 @@ export function ToolsHistoryPage() {
               onDownloadAll={() => void download(task)}
               onDownloadOne={(kind) => void download(task, kind)}
               onDelete={() => confirmDelete(task)}
+              onSave={(as) => void save(task, as)}
             />
           ))}
         </Stack>

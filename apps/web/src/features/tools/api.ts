@@ -10,6 +10,7 @@ export const toolsApi = {
   get: (id: string, signal?: AbortSignal) => call(endpoints.get, { params: { id }, signal }),
   create: (body: CreateTaskBody) => call(endpoints.create, { body }),
   remove: (id: string) => call(endpoints.remove, { params: { id } }),
+  save: (id: string, as: 'attachments' | 'projects') => call(endpoints.save, { params: { id }, body: { as } }),
   downloads: (id: string) => call(endpoints.downloads, { params: { id } }).then((r) => r.files),
   previews: (id: string, signal?: AbortSignal) =>
     call(endpoints.previews, { params: { id }, signal }).then((r) => r.items),

@@ -14,7 +14,15 @@ import {
   TextInput,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDots, IconDownload, IconFile, IconPlus, IconSearch, IconSortDescending } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconDownload,
+  IconFile,
+  IconPlayerPlay,
+  IconPlus,
+  IconSearch,
+  IconSortDescending,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { ProjectItem } from '@mixroom/contracts';
@@ -39,6 +47,17 @@ const sorters: Record<Sort, (a: ProjectItem, b: ProjectItem) => number> = {
 function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdit: boolean; onDelete: () => void }) {
   const version = item.latestVersion;
   const [downloading, setDownloading] = useState(false);
+  // Audio attachments (stems saved from the AI tools, references) play here, streamed like the version.
+  const playable = version?.status === 'ready' && (version.durationSeconds ?? 0) > 0;
+  const [streamUrl, setStreamUrl] = useState<string | null>(null);
+  const listen = async () => {
+    if (!version) return;
+    try {
+      setStreamUrl((await reviewApi.streamUrl(version.id)).url);
+    } catch (error) {
+      notify('error', 'Play', error instanceof ApiError ? error.message : 'The file could not be played.');
+    }
+  };
   const download = async () => {
     if (!version) return;
     setDownloading(true);
@@ -88,6 +107,17 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
         ) : (
           <span />
         )}
+        {playable && !streamUrl && (
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            leftSection={<IconPlayerPlay size={14} />}
+            onClick={() => void listen()}
+            aria-label={`Play ${version?.fileName ?? item.name}`}
+          >
+            PLAY
+          </Button>
+        )}
         {item.capabilities.canDownload && version && version.status !== 'uploading' && (
           <Button
             size="compact-sm"
@@ -100,6 +130,16 @@ function AttachmentCard({ item, canEdit, onDelete }: { item: ProjectItem; canEdi
           </Button>
         )}
       </Group>
+      {streamUrl && (
+        <audio
+          controls
+          autoPlay
+          src={streamUrl}
+          style={{ width: '100%', marginTop: 8 }}
+          data-testid="attachment-audio"
+          aria-label={`${version?.fileName ?? item.name} player`}
+        />
+      )}
     </Card>
   );
 }

@@ -6,12 +6,13 @@ import {
   Collapse,
   Divider,
   Group,
+  Menu,
   Progress,
   Stack,
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconDownload, IconTrash } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconDownload, IconLibraryPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { TASK_STATUS_COLORS } from '@mixroom/shared';
 import { formatDate } from '../../../lib/format/format';
@@ -30,8 +31,11 @@ export function TaskCard({
   onDownloadAll,
   onDownloadOne,
   onDelete,
+  onSave,
 }: {
   task: Task;
+  /** Present when the task came from a library version the user may add to. */
+  onSave?: (as: 'attachments' | 'projects') => void;
   onDownloadAll: () => void;
   onDownloadOne: (kind: Task['outputs'][number]['kind']) => void;
   onDelete: () => void;
@@ -116,6 +120,19 @@ export function TaskCard({
             <span />
           )}
           <Group gap="xs">
+            {onSave && task.capabilities.canSaveToLibrary && task.status === 'COMPLETED' && (
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button size="compact-sm" variant="light" leftSection={<IconLibraryPlus size={14} />}>
+                    Save to library
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item onClick={() => onSave('attachments')}>As attachments of the version</Menu.Item>
+                  <Menu.Item onClick={() => onSave('projects')}>As new projects beside it</Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
             {task.capabilities.canDownload && task.outputs.length > 0 && (
               <Button
                 size="compact-sm"

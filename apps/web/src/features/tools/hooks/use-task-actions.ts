@@ -37,5 +37,26 @@ export function useTaskActions() {
         }),
     });
 
-  return { download, confirmDelete };
+  /** Back to the library: as attachments of the input version's project, or as projects in its folder. */
+  const save = async (task: Task, as: 'attachments' | 'projects') => {
+    try {
+      const saved = await toolsApi.save(task.id, as);
+      const count = saved.attachmentIds.length + saved.projectIds.length;
+      notify(
+        'success',
+        'Saved to the library',
+        as === 'attachments'
+          ? `${count} ${count === 1 ? 'file' : 'files'} added as attachments of the version's project.`
+          : `${count} new ${count === 1 ? 'project' : 'projects'} beside the version.`,
+      );
+    } catch (error) {
+      notify(
+        'error',
+        'Saved to the library',
+        error instanceof Error ? error.message : 'The results could not be saved.',
+      );
+    }
+  };
+
+  return { download, confirmDelete, save };
 }
