@@ -2,6 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VersionDifference } from '@mixroom/contracts';
+import { versionDifferences } from '../src/db/schema';
+import { stageJobId } from '../src/platform/jobs/staged-job';
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { bassMix, bounceOf, CHANGE, changedPair } from './helpers/changed-pair';
@@ -151,6 +153,21 @@ describe('what changed between versions', () => {
     expect([403, 404]).toContain((await lane('sam', ids.a, ids.b)).status);
     expect((await lane('sam', ids.samsOwn, ids.b)).status).toBe(404);
     expect((await lane('sam', ids.samsOwn, ids.samsOwn)).status).toBe(400);
+  });
+
+  it('a lane left pending without a job (lost with its node) is queued again by the next request, at once', async () => {
+    // B against A, never asked for: its row says pending, and no job of its stage exists.
+    const pair = { versionId: ids.b, otherVersionId: ids.a };
+    const stage = 'review.compute-difference';
+    const jobId = stageJobId(stage, `${pair.versionId}:${pair.otherVersionId}`);
+    await server.context.database.db.insert(versionDifferences).values({ ...pair, updatedAt: new Date(0) });
+    expect(await server.context.jobs.state(stage, jobId)).toBeNull();
+    expect(((await lane('vic', ids.b, ids.a)).body as unknown as VersionDifference).status).toBe('pending');
+    await waitFor(
+      async () => ((await lane('vic', ids.b, ids.a)).body as unknown as VersionDifference).status === 'ready',
+      { what: 'the lane queued again', timeoutMs: 60_000 },
+    );
+    expect(await server.context.jobs.state(stage, jobId)).toBe('completed');
   });
 
   it('a collaborator removed from the folder can no longer read the lane', async () => {
