@@ -135,8 +135,6 @@ export const versions = pgTable(
     lossyPreviewKey: text('lossy_preview_key'),
     /** A user-facing note about a file that plays but is damaged (cut short, undecodable parts). */
     warning: text('warning'),
-    /** Touched by the media job while it works, so a stalled job can be told from a slow one. */
-    processingHeartbeatAt: timestamp('processing_heartbeat_at', { withTimezone: true }),
     /** Rich-text notes (sanitized HTML) and when they were last saved. */
     note: text('note'),
     noteUpdatedAt: timestamp('note_updated_at', { withTimezone: true }),
@@ -149,13 +147,7 @@ export const versions = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('versions_project_number_key').on(t.projectId, t.number),
-    // The stalled-job sweep reads only versions whose processing has not finished.
-    index('versions_processing_heartbeat_idx')
-      .on(t.processingHeartbeatAt)
-      .where(sql`${t.progress} < 100`),
-  ],
+  (t) => [uniqueIndex('versions_project_number_key').on(t.projectId, t.number)],
 );
 
 /** Who was given a group or a project, and as what (the publisher is implicit). */

@@ -215,7 +215,7 @@ export class TransferCreationService {
         return null;
       const row = await this.deps.repository.updateVersion(
         version.id,
-        { status: 'processing', progress: 0, fileSize: size, processingHeartbeatAt: this.deps.clock.now() },
+        { status: 'processing', progress: 0, fileSize: size },
         tx,
       );
       await this.deps.repository.updateProject(project.id, { flag: 'NONE', size }, tx);
