@@ -228,6 +228,8 @@ const VOWELS = [
   [450, 800, 2830],
 ];
 
+const meanSquare = (signal: Float32Array) => signal.reduce((sum, value) => sum + value * value, 0) / signal.length;
+
 function sungVoice(length: number, beat: number, song: Song, rand: () => number): Float32Array {
   const out = new Float32Array(length);
   const melody = [7, 5, 3, 0, 3, 5, 7, 10, 12, 10, 7, 5, 3, 5, 0, -2];
@@ -257,7 +259,9 @@ function sungVoice(length: number, beat: number, song: Song, rand: () => number)
       return value * Math.min(1, t / 0.03) * Math.min(1, (seconds - t) / 0.05) * 0.2;
     });
     addInto(out, tone, Math.round(n * beat));
-    addInto(out, consonant, Math.round(n * beat), 0.15);
+    // A consonant before the vowel, 10 dB under it, as in a close-miked vocal.
+    const level = (0.3 * Math.sqrt(meanSquare(tone))) / Math.sqrt(meanSquare(consonant));
+    addInto(out, consonant, Math.round(n * beat), level);
   }
   return out;
 }

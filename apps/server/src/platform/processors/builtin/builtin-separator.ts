@@ -27,14 +27,16 @@ import {
   type StemName,
 } from '../processor';
 import {
-  type MaskSettings,
-  MaskWorkspace,
-  type StemMasks,
-  type StereoBlock,
-  allocateMasks,
-  computeStemMasks,
-  maskContextFrames,
+  type BandSettings,
+  STABLE_OUTPUTS,
+  SpectralCues,
+  type StageSettings,
+  TRANSIENT_OUTPUTS,
+  stableMasks,
+  stageContextFrames,
+  transientMasks,
 } from './stem-masks';
+import { type Stereo, StftStage } from './stft-stage';
 
 export const BUILTIN_DSP_ENGINE: ProcessorEngine = {
   id: 'builtin-dsp',
@@ -42,30 +44,35 @@ export const BUILTIN_DSP_ENGINE: ProcessorEngine = {
   kind: 'signal-processing',
 };
 
-export interface BuiltinSeparatorSettings extends MaskSettings {
-  /** STFT frame length and hop, in samples (at 44.1 kHz 4096 is 93 ms: fine enough in frequency to
-   * tell a voice's harmonics from a guitar's, while a hop of a quarter keeps hits in place). */
-  fftSize: number;
-  hop: number;
+export interface BuiltinSeparatorSettings extends BandSettings {
+  /** Long frames: fine in frequency, where steady instruments and bass are told from the rest. */
+  stable: StageSettings;
+  /** Short frames: fine in time, where drum hits are told from the voice. */
+  transient: StageSettings;
   /** Seconds of output per chunk: memory grows with it, speed hardly. */
   chunkSeconds: number;
 }
 
 export const BUILTIN_SEPARATOR_DEFAULTS: BuiltinSeparatorSettings = {
-  fftSize: 4096,
-  hop: 1024,
-  chunkSeconds: 5,
-  harmonicRadius: 8,
-  percussiveRadius: 12,
-  coherenceFrames: 1,
-  coherenceBins: 2,
-  centreSharpness: 1,
-  voiceLowHz: [90, 180],
+  // 4096 samples at 44.1 kHz: 93 ms frames, 10.8 Hz bins; medians over ±280 ms and ±130 Hz.
+  stable: { fftSize: 4096, hop: 1024, harmonicRadius: 12, percussiveRadius: 12, coherenceFrames: 2, coherenceBins: 3 },
+  // 1024 samples: 23 ms frames, 43 Hz bins; medians over ±58 ms and ±690 Hz.
+  transient: {
+    fftSize: 1024,
+    hop: 256,
+    harmonicRadius: 10,
+    percussiveRadius: 16,
+    coherenceFrames: 2,
+    coherenceBins: 1,
+  },
+  stableVocalWeight: 0.75,
+  // Most of a voice's energy lies above 300 Hz and most of a bass line's below: the overlap is
+  // split by the fades.
+  voiceLowHz: [150, 300],
   voiceHighHz: [8000, 14000],
   bassHz: [180, 260],
+  chunkSeconds: 5,
 };
-
-type Computed = 'vocals' | 'drums' | 'bass';
 
 export class BuiltinSeparator implements Separator {
   readonly engine = BUILTIN_DSP_ENGINE;
@@ -106,60 +113,58 @@ export class BuiltinSeparator implements Separator {
     writers: Map<StemName, WavFloatWriter>,
   ): Promise<void> {
     const { settings } = this;
-    const stft = new Stft({ size: settings.fftSize, hop: settings.hop, window: 'sqrt-hann' });
-    const { bins, hop, size } = stft;
-    const computed: Computed[] = input.mode === 'EVERYTHING' ? ['vocals', 'drums', 'bass'] : ['vocals'];
+    const { sampleRate } = reader;
     const length = reader.frames;
-    const chunk = Math.max(1, Math.round((settings.chunkSeconds * reader.sampleRate) / hop)) * hop;
-    const context = maskContextFrames(settings);
-    const maxFrames = chunk / hop + size / hop + 2 * context + 1;
-    const spectra = () => ({ re: new Float32Array(maxFrames * bins), im: new Float32Array(maxFrames * bins) });
-    const block: StereoBlock = { frames: 0, bins, binHz: reader.sampleRate / size, left: spectra(), right: spectra() };
-    const workspace = new MaskWorkspace(maxFrames * bins, bins);
-    const masks = allocateMasks(maxFrames * bins);
-    const maskedRe = new Float32Array(bins);
-    const maskedIm = new Float32Array(bins);
+    const longStft = new Stft({ size: settings.stable.fftSize, hop: settings.stable.hop, window: 'sqrt-hann' });
+    const shortStft = new Stft({ size: settings.transient.fftSize, hop: settings.transient.hop, window: 'sqrt-hann' });
+    const chunk = Math.max(1, Math.round((settings.chunkSeconds * sampleRate) / longStft.hop)) * longStft.hop;
+    const stable = new StftStage(longStft, stageContextFrames(settings.stable), STABLE_OUTPUTS, sampleRate, chunk);
+    const [needFrom, needTo] = stable.inputRange(0, chunk);
+    const transient = new StftStage(
+      shortStft,
+      stageContextFrames(settings.transient),
+      TRANSIENT_OUTPUTS,
+      sampleRate,
+      needTo - needFrom + 2 * longStft.hop,
+    );
+    const longCues = new SpectralCues(stable.capacity, longStft.bins);
+    const shortCues = new SpectralCues(transient.capacity, shortStft.bins);
 
     await input.onProgress(0);
     for (let start = 0; start < length; start += chunk) {
       input.signal.throwIfAborted();
       const end = Math.min(length, start + chunk);
-      // Frames touching [start, end), and `context` more on each side for the masks.
-      const firstFrame = Math.floor(start / hop) - context;
-      const lastFrame = Math.ceil((end + size - hop) / hop) - 1 + context;
-      block.frames = lastFrame - firstFrame + 1;
-      const readStart = stft.frameStart(firstFrame);
-      const channels = await readPadded(reader, readStart, stft.frameStart(lastFrame) + size - readStart);
-      for (let j = 0; j < block.frames; j++) {
-        const at = stft.frameStart(firstFrame + j) - readStart;
-        const span = [j * bins, (j + 1) * bins] as const;
-        stft.analyze(channels[0], at, block.left.re.subarray(...span), block.left.im.subarray(...span));
-        stft.analyze(channels[1], at, block.right.re.subarray(...span), block.right.im.subarray(...span));
-      }
-      computeStemMasks(block, settings, context, block.frames - context, workspace, masks);
-
-      const outputs = Object.fromEntries(
-        computed.map((stem) => [stem, [new Float32Array(end - start), new Float32Array(end - start)]]),
-      ) as Record<Computed, [Float32Array, Float32Array]>;
-      for (let j = context; j < block.frames - context; j++) {
-        const at = stft.frameStart(firstFrame + j) - start;
-        for (const stem of computed) {
-          for (const side of [0, 1] as const) {
-            applyMask(masks, stem, side, block, j, maskedRe, maskedIm);
-            stft.synthesize(maskedRe, maskedIm, outputs[stem][side], at);
-          }
-        }
-      }
-      const mix = channels.map((channel) => channel.subarray(start - readStart, end - readStart));
-      await writeStems(writers, mix, outputs);
+      // The stable stage needs [middleFrom, middleTo) of what the drums leave, and the transient
+      // stage needs [readFrom, readTo) of the input for that.
+      const [middleFrom, middleTo] = stable.inputRange(start, end);
+      const [readFrom, readTo] = transient.inputRange(middleFrom, middleTo);
+      const mixture = await readPadded(reader, readFrom, readTo - readFrom);
+      const { drums } = transient.run(mixture, readFrom, middleFrom, middleTo, (block, from, to, masks) =>
+        transientMasks(block, from, to, masks, shortCues, settings.transient),
+      );
+      const rest = mixture.map((channel, side) =>
+        subtract(channel.subarray(middleFrom - readFrom, middleTo - readFrom), drums[side]!),
+      ) as Stereo;
+      const { vocals, bass } = stable.run(rest, middleFrom, start, end, (block, from, to, masks) =>
+        stableMasks(block, from, to, masks, longCues, settings.stable, settings),
+      );
+      const inChunk = (pair: Stereo, pairStart: number) =>
+        pair.map((channel) => channel.subarray(start - pairStart, end - pairStart)) as Stereo;
+      await writeStems(writers, inChunk(mixture, readFrom), { vocals, drums: inChunk(drums, middleFrom), bass });
       await input.onProgress(end / length);
     }
     input.signal.throwIfAborted();
   }
 }
 
+function subtract(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i]! - b[i]!;
+  return out;
+}
+
 /** Samples [from, from + count) of both channels, zeros outside the file; mono is doubled. */
-async function readPadded(reader: WavFloatReader, from: number, count: number): Promise<[Float32Array, Float32Array]> {
+async function readPadded(reader: WavFloatReader, from: number, count: number): Promise<Stereo> {
   const left = new Float32Array(count);
   const right = new Float32Array(count);
   const first = Math.max(0, from);
@@ -169,37 +174,19 @@ async function readPadded(reader: WavFloatReader, from: number, count: number): 
   return [left, right];
 }
 
-function applyMask(
-  masks: StemMasks,
-  stem: Computed,
-  side: 0 | 1,
-  block: StereoBlock,
-  frame: number,
-  re: Float32Array,
-  im: Float32Array,
-): void {
-  const mask = masks[stem][side];
-  const spectra = side === 0 ? block.left : block.right;
-  const offset = frame * block.bins;
-  for (let k = 0; k < block.bins; k++) {
-    re[k] = spectra.re[offset + k]! * mask[offset + k]!;
-    im[k] = spectra.im[offset + k]! * mask[offset + k]!;
-  }
-}
-
 /** Writes the mode's stems of one chunk; no_vocals and other are what the masked stems leave. */
 async function writeStems(
   writers: Map<StemName, WavFloatWriter>,
-  mix: Float32Array[],
-  outputs: Partial<Record<Computed, [Float32Array, Float32Array]>>,
+  mixture: Stereo,
+  stems: Record<'vocals' | 'drums' | 'bass', Stereo>,
 ): Promise<void> {
-  const rest = (stems: Computed[]) =>
-    mix.map((channel, side) =>
-      channel.map((value, i) => stems.reduce((left, stem) => left - outputs[stem]![side]![i]!, value)),
-    );
+  const noVocals = mixture.map((channel, side) => subtract(channel, stems.vocals[side]!)) as Stereo;
   for (const [stem, writer] of writers) {
-    if (stem === 'no_vocals') await writer.write(rest(['vocals']));
-    else if (stem === 'other') await writer.write(rest(['vocals', 'drums', 'bass']));
-    else await writer.write(outputs[stem]!);
+    if (stem === 'no_vocals') await writer.write(noVocals);
+    else if (stem === 'other') {
+      await writer.write(
+        noVocals.map((channel, side) => subtract(subtract(channel, stems.drums[side]!), stems.bass[side]!)),
+      );
+    } else await writer.write(stems[stem]);
   }
 }
