@@ -21,10 +21,11 @@ import {
 } from '../src/platform/jobs/staged-job';
 import type { EventBus } from '../src/platform/realtime/event-bus';
 import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
+import { createTestDatabase } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 
 /**
- * The staged-job helper on a real pg-boss (PGlite): ids from what a stage processes, the result
+ * The staged-job helper on a real pg-boss (PGlite, or PostgreSQL with TEST_DATABASE_URL): ids from what a stage processes, the result
  * and the next stage committed together, a dead worker's stage retried through pg-boss's own
  * heartbeat, the final-failure hook once, throttled progress.
  */
@@ -38,6 +39,7 @@ const bus = {
   close: async () => undefined,
 } as EventBus;
 let database: Database;
+let dropDatabase: (() => Promise<void>) | null = null;
 let jobs: JobQueue;
 let outbox: Outbox;
 let deps: StageRunnerDeps;
@@ -92,8 +94,11 @@ const first = defineStage({
 });
 
 beforeAll(async () => {
-  await seedEmbeddedDatabase(dataDir);
-  database = await openDatabase({ url: null, dataDir, poolSize: 1 });
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const made = adminUrl ? await createTestDatabase(adminUrl) : null;
+  dropDatabase = made?.drop ?? null;
+  if (!made) await seedEmbeddedDatabase(dataDir);
+  database = await openDatabase({ url: made?.url ?? null, dataDir, poolSize: made ? 4 : 1 });
   await database.db.execute(
     sql`create table stage_results (id text primary key, result int not null, times int not null default 1)`,
   );
@@ -120,6 +125,7 @@ afterAll(async () => {
   await outbox.stop();
   await jobs.stop();
   await database.close();
+  await dropDatabase?.();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -191,7 +197,8 @@ describe('staged jobs', () => {
     await waitFor(() => finalFailures.includes(id), { what: 'the final failure' });
     expect(runs.filter((r) => r.startsWith(`first:${id}:`))).toEqual([`first:${id}:1`, `first:${id}:2`]);
     expect(finalFailures.filter((f) => f === id)).toHaveLength(1);
-    expect(await stageState(jobs, first, { id })).toBe('failed');
+    // The hook runs before pg-boss records the failure.
+    await waitFor(async () => (await stageState(jobs, first, { id })) === 'failed', { what: 'the failed state' });
     expect(await results(id)).toBeUndefined();
     expect(secondRan(id)).toEqual([]);
     // Sent again on purpose (`again`), a failed stage of the same thing runs anew.
