@@ -272,7 +272,8 @@ export class LiveEngine {
     this.publishNode?.disconnect();
     this.publishNode = null;
     this.publishStream = null;
-    this.update({ publishState: 'closed' });
+    // Disabled as co-host: both bridge sources are deselected too.
+    this.update({ publishState: 'closed', source: 'input' });
   }
 
   // --- auto mute -----------------------------------------------------------------------------------
