@@ -44,7 +44,7 @@ export const uploads = pgTable(
     driverUploadId: text('driver_upload_id').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     partSize: integer('part_size').notNull(),
-    status: text('status', { enum: ['open', 'completed', 'aborted'] })
+    status: text('status', { enum: ['open', 'stored', 'completed', 'aborted'] })
       .notNull()
       .default('open'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

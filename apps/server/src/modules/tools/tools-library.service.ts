@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { savedTask, saveTaskBody, UploadTicket } from '@mixroom/contracts';
+import type { savedTask, saveTaskBody } from '@mixroom/contracts';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Actor } from '../../platform/identity/actor';
 import type { AttachmentsService, ProjectsService } from '../storage';
 import type { UploadsService } from '../uploads';
 import type { ToolsDeps } from './tools.deps';
-import { downloadableOf, outputFileName, outputsOf, type StoredOutput } from './tools.presenter';
+import { downloadableOf, outputFileName, outputsOf } from './tools.presenter';
 import type { ToolsService } from './tools.service';
 
 export interface ToolsLibraryDeps {
@@ -19,9 +19,8 @@ export interface ToolsLibraryDeps {
 
 /**
  * Saving a task's results back to the library beside the version it came from: as attachments of
- * its project, or as new projects in the same folder. Storage takes new files only through upload
- * sessions, so the server sends each output the way a browser would (the same signed part URLs, so
- * quotas, rights and the media job all apply), then completes the upload.
+ * its project, or as new projects in the same folder, through storage's one import path (a ticket
+ * like a browser's upload, so rights, quotas and the media job all apply; the bytes stay inside).
  */
 export class ToolsLibraryService {
   constructor(private readonly deps: ToolsLibraryDeps) {}
@@ -45,27 +44,9 @@ export class ToolsLibraryService {
         body.as === 'attachments'
           ? await this.deps.attachments.start(actor, project.id, { fileName, size })
           : await this.deps.projects.uploadFile(actor, { groupId: project.groupId, fileName, size });
-      await this.send(actor, ticket, output);
-      await this.deps.projects.completeUpload(actor, ticket.version.id);
+      await this.deps.projects.importFile(actor, ticket, await this.deps.blobs.get(output.key));
       (body.as === 'attachments' ? saved.attachmentIds : saved.projectIds).push(ticket.project.id);
     }
     return saved;
-  }
-
-  /** Sends an output's bytes part by part through the upload's signed URLs. */
-  private async send(actor: Actor, ticket: UploadTicket, output: StoredOutput): Promise<void> {
-    const { upload } = ticket;
-    for (let partNumber = 1; partNumber <= upload.partCount; partNumber++) {
-      const start = (partNumber - 1) * upload.partSize;
-      const end = Math.min(upload.size, partNumber * upload.partSize) - 1;
-      const chunks: Buffer[] = [];
-      for await (const chunk of await this.deps.blobs.get(output.key, { start, end })) chunks.push(chunk as Buffer);
-      const bytes = Buffer.concat(chunks);
-      const { url } = await this.deps.uploads.partUrl(actor.userId, upload.id, partNumber);
-      const answer = await fetch(url, { method: 'PUT', body: bytes });
-      const etag = answer.headers.get('etag');
-      if (!answer.ok || !etag) throw DomainError.conflict('The file could not be saved to the library.', 'SAVE_FAILED');
-      await this.deps.uploads.recordPart(actor.userId, upload.id, { partNumber, etag, size: bytes.length });
-    }
   }
 }

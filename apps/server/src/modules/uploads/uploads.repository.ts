@@ -1,4 +1,4 @@
-import { and, asc, eq, like, lt, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { systemClock, type Clock } from '../../platform/clock/clock';
 import { uploadParts, uploads } from '../../db/schema';
@@ -62,6 +62,6 @@ export class UploadsRepository {
     return this.db
       .select()
       .from(uploads)
-      .where(and(eq(uploads.status, 'open'), lt(uploads.updatedAt, before)));
+      .where(and(inArray(uploads.status, ['open', 'stored']), lt(uploads.updatedAt, before)));
   }
 }

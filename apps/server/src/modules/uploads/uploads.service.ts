@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { UploadSession } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
@@ -92,8 +93,22 @@ export class UploadsService {
     await this.repository.recordPart({ uploadId, ...part });
   }
 
+  /**
+   * The server itself fills an open session with a whole file (a file it made: an AI tool's output,
+   * a recording), instead of a browser sending parts. The multipart session is dropped and the body
+   * stored at the session's key; `complete` then checks and closes it like any other.
+   */
+  async storeWhole(ownerId: string, uploadId: string, body: Readable): Promise<void> {
+    const upload = await this.open(ownerId, uploadId);
+    await this.store.abortMultipart(upload.blobKey, upload.driverUploadId);
+    await this.store.put(upload.blobKey, body);
+    await this.repository.setStatus(uploadId, 'stored');
+  }
+
   /** Completes only when every part is recorded; returns the finished blob's key. */
   async complete(ownerId: string, uploadId: string): Promise<{ blobKey: string; size: number }> {
+    const stored = await this.owned(ownerId, uploadId);
+    if (stored.status === 'stored') return this.checkSize(stored);
     const upload = await this.open(ownerId, uploadId);
     const parts = await this.repository.parts(uploadId);
     const missing = partCount(upload) - parts.length;
@@ -106,8 +121,15 @@ export class UploadsService {
         'ASSEMBLY_FAILED',
       );
     }
-    // Whatever the store (S3 checks part lengths only if they were signed), the file must be the size
-    // recorded: it is what quotas count and what a download or ZIP announces before its first byte.
+    return this.checkSize(upload);
+  }
+
+  /**
+   * Whatever the store (S3 checks part lengths only if they were signed), the file must be the size
+   * recorded: it is what quotas count and what a download or ZIP announces before its first byte.
+   */
+  private async checkSize(upload: UploadRow): Promise<{ blobKey: string; size: number }> {
+    const uploadId = upload.id;
     const info = await this.store.head(upload.blobKey);
     if (info && info.size !== upload.size) {
       await this.repository.setStatus(uploadId, 'aborted');
@@ -132,11 +154,12 @@ export class UploadsService {
    */
   async abortSession(uploadId: string): Promise<void> {
     const upload = await this.repository.find(uploadId);
-    if (!upload || upload.status !== 'open') return;
+    if (!upload || (upload.status !== 'open' && upload.status !== 'stored')) return;
     // Close the session first so no part is accepted any more. Dropping the stored parts is best
     // effort: some S3-compatible stores lack AbortMultipartUpload, and S3 lifecycle rules expire
-    // leftover parts anyway.
+    // leftover parts anyway. A file the server stored whole goes with its session.
     await this.repository.setStatus(uploadId, 'aborted');
+    if (upload.status === 'stored') return void (await this.store.delete(upload.blobKey).catch(() => undefined));
     await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
   }
 
@@ -166,7 +189,8 @@ export class UploadsService {
       size: upload.size,
       partSize: upload.partSize,
       partCount: partCount(upload),
-      status: upload.status,
+      // A session the server filled itself reads as open until it completes: no part is missing.
+      status: upload.status === 'stored' ? 'open' : upload.status,
       parts: parts.map(({ partNumber, etag, size }) => ({ partNumber, etag, size })),
     };
   }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import {
   allowedVersionExtensions,
@@ -219,6 +220,16 @@ export class ProjectsService {
     if (!version?.uploadId) throw AppError.notFound('No such upload.');
     const { project } = await this.resolve(actor, version.projectId, 'edit');
     return { version, project };
+  }
+
+  /**
+   * The one way a file the server made itself (an AI tool's output, a live recording) becomes a
+   * version: opened as a ticket like a browser's upload (rights, quota, name rules), its bytes stored
+   * inside the server, then completed like any upload (media job, events).
+   */
+  async importFile(actor: Actor, ticket: UploadTicket, body: Readable): Promise<Version> {
+    await this.deps.uploads.storeWhole(actor.userId, ticket.upload.id, body);
+    return this.completeUpload(actor, ticket.version.id);
   }
 
   /**
