@@ -169,12 +169,6 @@ export class JobQueue {
     return (await this.boss.getJobById(name, id))?.state ?? null;
   }
 
-  /** A job's state and how many attempts failed before this one, or null when unknown. */
-  async find(name: string, id: string): Promise<{ state: string; retryCount: number } | null> {
-    const job = await this.boss.getJobById(name, id);
-    return job ? { state: job.state, retryCount: job.retryCount } : null;
-  }
-
   /**
    * Fails a running job whose worker is known dead (this node's previous process), so pg-boss
    * retries it now instead of once its heartbeat goes stale. False when it was not running.
