@@ -228,6 +228,18 @@ describe('live room in Chromium', () => {
     await host.getByTestId('participants').getByText('Gil Guest').waitFor();
     await shoot(host, 'live-room-host');
     await shoot(guest, 'live-room-guest');
+    await host.getByRole('button', { name: 'Instructions' }).click();
+    const instructions = host.getByRole('dialog', { name: 'Instructions' });
+    await instructions.getByRole('tab', { name: 'Broadcast system wide' }).click();
+    await instructions.getByText(/Set up the driver/).waitFor();
+    await host.screenshot({ path: join(SHOTS, 'live-instructions-1440.png') });
+    await host.keyboard.press('Escape');
+    await host.setViewportSize({ width: 420, height: 860 });
+    await host.getByRole('button', { name: /Participants \(2\)/ }).click();
+    await host.getByRole('dialog', { name: 'Participants' }).getByText('Gil Guest').waitFor();
+    await host.screenshot({ path: join(SHOTS, 'live-room-host-participants-420.png') });
+    await host.keyboard.press('Escape');
+    await host.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('the host switches to the Plugin source: the bridge reaches the guest without a reload', async () => {
