@@ -236,7 +236,8 @@ describe('live room in Chromium', () => {
     await host.keyboard.press('Escape');
     await host.setViewportSize({ width: 420, height: 860 });
     await host.getByRole('button', { name: /Participants \(2\)/ }).click();
-    await host.getByRole('dialog', { name: 'Participants' }).getByText('Gil Guest').waitFor();
+    await host.getByRole('dialog', { name: 'Participants (2)' }).getByText('Gil Guest').waitFor();
+    await host.waitForTimeout(500);
     await host.screenshot({ path: join(SHOTS, 'live-room-host-participants-420.png') });
     await host.keyboard.press('Escape');
     await host.setViewportSize({ width: 1440, height: 900 });

@@ -92,15 +92,17 @@ export function LiveRoomPage() {
     notify('success', 'Live', LIVE_MESSAGES.roomLinkCopiedTopBar);
   };
 
-  const panel = session && (
-    <ParticipantsPanel
-      participants={participants}
-      hostView={session.you.role === 'host'}
-      coHostAllowed={session.coHostAllowed}
-      level={level}
-      onCoHost={(userId, enabled) => void room.setCoHost(userId, enabled)}
-    />
-  );
+  const panel = (hideTitle: boolean) =>
+    session && (
+      <ParticipantsPanel
+        participants={participants}
+        hostView={session.you.role === 'host'}
+        coHostAllowed={session.coHostAllowed}
+        level={level}
+        onCoHost={(userId, enabled) => void room.setCoHost(userId, enabled)}
+        hideTitle={hideTitle}
+      />
+    );
 
   return (
     <Stack gap="md">
@@ -194,7 +196,7 @@ export function LiveRoomPage() {
             </Card>
             {!mobile && (
               <Card withBorder padding="md" radius="md" w={300} style={{ flex: 'none' }}>
-                {panel}
+                {panel(false)}
               </Card>
             )}
           </Group>
@@ -202,10 +204,10 @@ export function LiveRoomPage() {
             opened={Boolean(mobile) && panelOpen}
             onClose={() => setPanelOpen(false)}
             position="right"
-            title="Participants"
+            title={`Participants (${participants.length})`}
             size="xs"
           >
-            {panel}
+            {panel(true)}
           </Drawer>
         </>
       )}

@@ -20,6 +20,8 @@ interface PanelProps {
   coHostAllowed: boolean;
   level: (participant: Participant) => number;
   onCoHost: (userId: string, enabled: boolean) => void;
+  /** The drawer (mobile) shows the count in its own title. */
+  hideTitle?: boolean;
 }
 
 const initials = (name: string) =>
@@ -60,12 +62,12 @@ function Tag({ participant }: { participant: Participant }) {
 }
 
 /** Who is in the room: avatar, name, live level, tags; a search by name; the host's co-host menu. */
-export function ParticipantsPanel({ participants, hostView, coHostAllowed, level, onCoHost }: PanelProps) {
+export function ParticipantsPanel({ participants, hostView, coHostAllowed, level, onCoHost, hideTitle }: PanelProps) {
   const [query, setQuery] = useState('');
   const shown = participants.filter((p) => p.displayName.toLowerCase().includes(query.trim().toLowerCase()));
   return (
     <Stack gap="sm" h="100%" data-testid="participants">
-      <Text fw={600}>Participants ({participants.length})</Text>
+      {!hideTitle && <Text fw={600}>Participants ({participants.length})</Text>}
       <TextInput
         size="xs"
         placeholder="Search by name"
