@@ -174,6 +174,15 @@ describe('BuiltinSeparator', () => {
     expect(vocals[1][RATE]).toBeCloseTo(stems.vocals[1][RATE]!, 5);
   });
 
+  it('separates an empty file into empty stems', async () => {
+    const empty = join(dir, 'empty.wav');
+    await (await WavFloatWriter.create(empty, { sampleRate: RATE, channels: 2 })).close();
+    const seen: number[] = [];
+    const result = await separator.separate(run({ input: empty, onProgress: (fraction) => void seen.push(fraction) }));
+    expect(seen).toEqual([0, 1]);
+    for (const path of Object.values(result.stems)) expect((await readStem(path))[0]).toHaveLength(0);
+  });
+
   it('stops at the next chunk when aborted and leaves no stem behind', async () => {
     const controller = new AbortController();
     const options = run({

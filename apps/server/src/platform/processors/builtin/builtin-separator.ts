@@ -154,6 +154,7 @@ export class BuiltinSeparator implements Separator {
       await input.onProgress(end / length);
     }
     input.signal.throwIfAborted();
+    if (length === 0) await input.onProgress(1);
   }
 }
 
