@@ -8,7 +8,7 @@ import { ToolsHousekeepingService } from './tools-housekeeping.service';
 import { ToolsInputService } from './tools-input.service';
 import { ToolsLibraryService } from './tools-library.service';
 import { createToolProcessors, type ToolProcessors } from './tools-processors';
-import { ToolsStageRunner } from './tools-stage.runner';
+import { ToolsStageWork } from './tools-stage';
 import type { ToolsDeps } from './tools.deps';
 import { toolsJobs } from './tools.jobs';
 import { ToolsRepository } from './tools.repository';
@@ -19,7 +19,7 @@ import { toolsUserData } from './tools.user-data';
 export type ToolsModule = AppModule<{
   tools: ToolsService;
   admin: ToolsAdminService;
-  runner: ToolsStageRunner;
+  stages: ToolsStageWork;
   processors: ToolProcessors;
 }>;
 
@@ -59,7 +59,7 @@ export function createToolsModule(
   };
   const tools = new ToolsService(shared, new ToolsInputService(shared));
   const admin = new ToolsAdminService(shared);
-  const runner = new ToolsStageRunner(shared);
+  const stages = new ToolsStageWork(shared);
   const library = new ToolsLibraryService({
     tools,
     blobs: core.blobs,
@@ -74,8 +74,12 @@ export function createToolsModule(
       (app) => app.register(toolsRoutes, { tools, library }),
       (app) => app.register(toolsAdminRoutes, { admin }),
     ],
-    jobs: toolsJobs(runner, new ToolsHousekeepingService(shared)),
-    services: { tools, admin, runner, processors },
+    jobs: toolsJobs(
+      stages,
+      { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock, faults: core.faults },
+      new ToolsHousekeepingService(shared),
+    ),
+    services: { tools, admin, stages, processors },
     userData: toolsUserData(shared.repository),
   };
 }

@@ -8,10 +8,14 @@ import type { ToolEngineJson, ToolOutputJson } from '../../db/schema';
 import { detectBpm, DEFAULT_BPM } from '../../platform/processors/analysis/bpm-detect';
 import { DEFAULT_EFFECT_PLUGINS } from '../../platform/processors/presets/effects-stage';
 import type { StemMode, VoiceId } from '../../platform/processors/processor';
+import { MediaError } from '../../platform/media/ffmpeg';
+import { defineStage, nextStage, type NextStage, type StageContext } from '../../platform/jobs/staged-job';
 import { decodeToWork, durationOf, encodeM4a, mixToM4a, peaksOf, streamToFile } from './tools-media';
-import { toolStageJob } from './tools-job-types';
+import { toolStageJob, toolStageOptions } from './tools-job-types';
 import { taskChanged, taskCreditRef, toolsOutputKey, type ToolsDeps } from './tools.deps';
 import type { SessionRow, TaskRecord } from './tools.repository';
+
+type StagePayload = { taskId: string; sessionId: string };
 
 /** A stage's results on local disk, before they are stored. */
 interface StageResult {
@@ -22,28 +26,58 @@ interface StageResult {
   engine: ToolEngineJson;
 }
 
+/** What a stage that is not the task's last hands its completion: its stored outputs. */
+interface StoredStage {
+  record: TaskRecord;
+  session: SessionRow;
+  next: SessionRow;
+  outputs: Record<string, ToolOutputJson>;
+  engine: ToolEngineJson;
+}
+
 /** Progress is written and announced at most this often (ms): enough for a bar, little for the bus. */
 const PROGRESS_EVERY_MS = 250;
 
 /** Raised inside the completion transaction when the session stopped running meanwhile (cancelled). */
 class SessionGone extends Error {}
 
+/** What a failed stage tells its owner: the processor's own words, never a tool's paths. */
+function reasonOf(error: Error): string {
+  if (error instanceof MediaError) return 'The audio could not be processed.';
+  return (error.message || 'The processing failed.').slice(0, 300);
+}
+
 /**
- * Runs one stage of a task on a worker: decodes its input to the processors' format in the temp
- * space, runs the processor with progress, stores each output as M4A (with its peaks) under
- * tools/{userId}/{taskId}/{sessionId}/, and completes the session. The next stage is recorded in
- * the outbox in the transaction that completes this one; the last stage charges the credits in the
- * transaction that completes the task. A retry (after a crash or a failed attempt) runs the stage
- * again from its start; a stage already completed or failed is left alone.
+ * A stage of a task as a staged job (platform/jobs/staged-job.ts): one job per session (its id
+ * derives from the session's), pg-boss's heartbeat (a dead worker's stage is retried), and the
+ * session completed in the transaction that queues the next stage (through the outbox).
  */
-export class ToolsStageRunner {
+export const toolStage = (work: ToolsStageWork) =>
+  defineStage({
+    ...toolStageOptions,
+    run: (payload, context) => work.run(payload, context),
+    complete: (tx, payload, stored) => work.complete(tx, stored),
+    onFinalFailure: (payload, error) => work.fail(payload, reasonOf(error)),
+  });
+
+/**
+ * The work of one stage of a task on a worker: decodes its input to the processors' format in the
+ * temp space, runs the processor with progress, stores each output as M4A (with its peaks) under
+ * tools/{userId}/{taskId}/{sessionId}/, and completes the session. A stage before the last completes
+ * in the stage's completion, with the next stage queued in the same transaction; the last stage
+ * completes the task in the transaction that charges the credits (the credits' own, so from `run`).
+ * A retry (after a crash or a failed attempt) runs the stage again from its start; a stage already
+ * completed or failed is left alone.
+ */
+export class ToolsStageWork {
   constructor(private readonly deps: ToolsDeps) {}
 
-  async run(payload: { taskId: string; sessionId: string }, signal: AbortSignal, log: Logger): Promise<void> {
+  /** The stage's work: null when there is nothing left to complete (done already, or the last stage, completed here). */
+  async run(payload: StagePayload, context: Pick<StageContext, 'signal' | 'log'>): Promise<StoredStage | null> {
     const { repository, clock } = this.deps;
     const record = await repository.find(payload.taskId);
     const session = record?.sessions.find((s) => s.id === payload.sessionId);
-    if (!record || !session || session.status === 'COMPLETED' || session.status === 'FAILED') return;
+    if (!record || !session || session.status === 'COMPLETED' || session.status === 'FAILED') return null;
     const started = await this.deps.unitOfWork((tx) =>
       repository.updateSession(
         tx,
@@ -58,22 +92,45 @@ export class ToolsStageRunner {
         clock.now(),
       ),
     );
-    if (!started) return;
+    if (!started) return null;
     await this.announce(started, session.id, 'progress');
     const abort = new AbortController();
     const stop = () => abort.abort();
-    signal.addEventListener('abort', stop, { once: true });
+    context.signal.addEventListener('abort', stop, { once: true });
     const dir = await this.deps.temp.folder(`tool-${session.id}`);
     try {
       const result = await this.work(record, session, dir, this.progress(started, session.id, abort), abort.signal);
       const outputs = await this.store(record, session, result);
       this.deps.faults.crashIf('tools.stage.before-commit');
-      await this.complete(record, session, outputs, result.engine, log);
-      this.deps.faults.crashIf('tools.stage.after-commit');
+      const next = record.sessions.find((s) => s.position === session.position + 1);
+      if (next) return { record, session, next, outputs, engine: result.engine };
+      await this.completeLast(record, session, outputs, result.engine, context.log);
+      return null;
     } finally {
-      signal.removeEventListener('abort', stop);
+      context.signal.removeEventListener('abort', stop);
       await this.deps.temp.remove(dir);
     }
+  }
+
+  /**
+   * The completion of a stage before the last: the session completed, the task restated and told,
+   * in the transaction that queues the next stage. A session that stopped running meanwhile
+   * (cancelled, deleted) completes nothing and loses what this attempt stored.
+   */
+  async complete(tx: Tx, stored: StoredStage | null): Promise<NextStage | null> {
+    if (!stored) return null;
+    const { repository, clock, outbox } = this.deps;
+    const { record, session, next, outputs, engine } = stored;
+    const done = await repository.completeSession(tx, session.id, { outputs, engine }, clock.now());
+    if (!done) {
+      await this.discardUnlessCompleted(record, session, tx);
+      return null;
+    }
+    const after = await repository.restate(tx, record.task.id, clock.now());
+    // The session's row completed in this transaction: its task is there.
+    if (!after) throw new Error(`The task ${record.task.id} of a completed stage is missing.`);
+    await outbox.event(tx, taskChanged(after.task, 'progress', { ...done }));
+    return nextStage(toolStageJob, { taskId: record.task.id, sessionId: next.id });
   }
 
   private progress(record: TaskRecord, sessionId: string, abort: AbortController) {
@@ -204,7 +261,11 @@ export class ToolsStageRunner {
     return stored;
   }
 
-  private async complete(
+  /**
+   * The last stage's completion: the session and the task completed in the transaction that takes
+   * the credits (once per task: a retry after that commit takes nothing).
+   */
+  private async completeLast(
     record: TaskRecord,
     session: SessionRow,
     outputs: Record<string, ToolOutputJson>,
@@ -212,41 +273,42 @@ export class ToolsStageRunner {
     log: Logger,
   ): Promise<void> {
     const { repository, clock, outbox } = this.deps;
-    const next = record.sessions.find((s) => s.position === session.position + 1);
     const finish = async (tx: Tx, charged: number) => {
       const done = await repository.completeSession(tx, session.id, { outputs, engine }, clock.now());
       if (!done) throw new SessionGone();
-      if (next) await outbox.job(tx, toolStageJob, { taskId: record.task.id, sessionId: next.id });
-      const after = await repository.restate(tx, record.task.id, clock.now(), next ? {} : { creditsCharged: charged });
+      const after = await repository.restate(tx, record.task.id, clock.now(), { creditsCharged: charged });
       if (!after) throw new SessionGone();
-      await outbox.event(tx, taskChanged(after.task, next ? 'progress' : 'completed', { ...done }));
+      await outbox.event(tx, taskChanged(after.task, 'completed', { ...done }));
     };
     try {
-      if (next) await this.deps.unitOfWork((tx) => finish(tx, 0));
-      else {
-        const charge = await this.deps.credits.spend(
-          record.task.userId,
-          TOOLS_CREDIT_COST,
-          record.task.name,
-          taskCreditRef(record.task.id),
-          (tx) => finish(tx, TOOLS_CREDIT_COST),
-        );
-        if (charge.status !== 'spent') {
-          // Nothing was taken now: the balance fell below the cost while the task ran (credits are
-          // checked at the start and taken at the end), or an earlier attempt already paid.
-          if (charge.status === 'insufficient') log.warn({ taskId: record.task.id }, 'task completed without credits');
-          await this.deps.unitOfWork((tx) => finish(tx, charge.status === 'already-spent' ? TOOLS_CREDIT_COST : 0));
-        }
+      const charge = await this.deps.credits.spend(
+        record.task.userId,
+        TOOLS_CREDIT_COST,
+        record.task.name,
+        taskCreditRef(record.task.id),
+        (tx) => finish(tx, TOOLS_CREDIT_COST),
+      );
+      if (charge.status !== 'spent') {
+        // Nothing was taken now: the balance fell below the cost while the task ran (credits are
+        // checked at the start and taken at the end), or an earlier attempt already paid.
+        if (charge.status === 'insufficient') log.warn({ taskId: record.task.id }, 'task completed without credits');
+        await this.deps.unitOfWork((tx) => finish(tx, charge.status === 'already-spent' ? TOOLS_CREDIT_COST : 0));
       }
     } catch (error) {
       if (!(error instanceof SessionGone)) throw error;
-      // Cancelled or deleted while it ran: what this attempt stored goes (unless another attempt
-      // completed the session with the same keys).
-      if ((await repository.session(session.id))?.status !== 'COMPLETED')
-        await this.deps.blobs.deletePrefix(toolsOutputKey(record.task.userId, record.task.id, session.id, ''));
+      await this.discardUnlessCompleted(record, session);
       return;
     }
     outbox.kick();
+  }
+
+  /**
+   * Cancelled or deleted while it ran: what this attempt stored goes (unless another attempt
+   * completed the session with the same keys).
+   */
+  private async discardUnlessCompleted(record: TaskRecord, session: SessionRow, tx?: Tx): Promise<void> {
+    if ((await this.deps.repository.session(session.id, tx))?.status !== 'COMPLETED')
+      await this.deps.blobs.deletePrefix(toolsOutputKey(record.task.userId, record.task.id, session.id, ''));
   }
 
   /**
@@ -254,7 +316,7 @@ export class ToolsStageRunner {
    * and the task fails. Credits are taken only on completion, so nothing was charged; should a
    * charge exist all the same, it is refunded.
    */
-  async fail(payload: { taskId: string; sessionId: string } | null, reason: string): Promise<void> {
+  async fail(payload: StagePayload | null, reason: string): Promise<void> {
     if (!payload) return;
     const { repository, clock } = this.deps;
     const failed = await this.deps.unitOfWork(async (tx) => {
