@@ -1,14 +1,15 @@
 /**
  * The separator every Mixroom has: signal processing, no model (no separation weights ship with
- * Mixroom), so it works on any node out of the box. How it decides is in stem-masks.ts; this file
- * streams the file through it.
+ * Mixroom), so it works on any node out of the box. What the masks look at is in stem-masks.ts;
+ * this file streams the file through two stages of them: drums come out first, from short frames
+ * of the mixture; vocals and bass then come out of what the drums leave, from long frames.
  *
  * Chunks: the input is read a few seconds at a time, with enough samples around each chunk for
- * the STFT frames that touch it and the masks' context (their medians and averages look a few
- * frames away). Frames sit on one grid for the whole file and a mask only depends on its
+ * both stages' frames and the masks' context (their medians and averages look a few frames away).
+ * Each stage's frames sit on one grid for the whole file and a mask only depends on its
  * neighbourhood, so a chunk's output is exactly what processing the whole file at once would give:
- * no seam, no crossfade, and memory bounded by the chunk (about 40 MB) whatever the file's length.
- * Progress is reported and the abort signal checked once per chunk.
+ * no seam, no crossfade, and memory bounded by the chunk (about 100 MB of arrays for 5 s) whatever
+ * the file's length. Progress is reported and the abort signal checked once per chunk.
  *
  * The stems of a mode sum back to the input (to float rounding): vocals, drums and bass are masked
  * from the input, no_vocals is the input minus vocals, other the input minus vocals, drums and

@@ -10,16 +10,17 @@
  *   overestimates exactly where the other is right. The inter-channel coherence is what makes them
  *   differ. Centre power over a channel's power is a ratio (Wiener) mask.
  * - Harmonic/percussive separation by median filtering: along time, sustained tones survive; along
- *   frequency, hits do. H²/(H² + P²) is the harmonic share. It runs at two resolutions (as in
- *   two-stage HPSS for singing voice): with long frames a voice's vibrato and glides smear across
- *   bins, so only steady instruments count as harmonic; the rest is passed to short frames, where
- *   that voice is steady again next to the drums' hits.
- * - Bands: vocals only between ~90 Hz and ~14 kHz, bass only below ~200 Hz.
+ *   frequency, hits do. H²/(H² + P²) is the harmonic share. It runs at two resolutions. With short
+ *   frames (23 ms) a voice is steady next to the drums' hits, so the percussive share there is the
+ *   drums. With long frames (93 ms) a voice's vibrato and glides smear across bins while bass notes,
+ *   keys and pads hold still, so there the steady share tells them from the voice.
+ * - Bands: vocals between ~150 Hz and ~14 kHz (fading in up to 300 Hz, where a bass line's
+ *   harmonics still are), bass below ~200 Hz.
  *
- * Stable stage (long frames) on the mixture: bass = stable · low band (less its vocal share);
- * stable vocals = a fraction of the stable, centred, voice-band part (a held note without
- * vibrato). Transient stage (short frames) on what the stable part leaves: vocals = harmonic ·
- * centre · voice band; drums = percussive. Other is what remains of the mixture.
+ * Transient stage (short frames, on the mixture): drums = percussive share. Stable stage (long
+ * frames, on the mixture less the drums): vocals = centre · voice band · (1 − a part of the steady
+ * share); bass = steady share · low band, less what the vocals took. Other is what remains, so in
+ * every bin the shares of the four stems add up to 1.
  */
 import { medianOverFrequency, medianOverTime } from './median-filter';
 import type { MaskSet, StereoBlock } from './stft-stage';
@@ -134,7 +135,8 @@ export class SpectralCues {
     this.row = new Float64Array(bins);
   }
 
-  compute(block: StereoBlock, settings: StageSettings, from: number, to: number): void {
+  /** Fills the cues of frames [from, to); the centre masks only when `centre` (they cost a third). */
+  compute(block: StereoBlock, settings: StageSettings, from: number, to: number, centre = true): void {
     const { bins, frames, left, right } = block;
     const context = stageContextFrames(settings);
     const [powerLeft, powerRight, cross] = this.power;
@@ -150,7 +152,7 @@ export class SpectralCues {
     }
     medianOverTime(this.magnitude, block, settings.harmonicRadius, this.harmonic, from, to);
     medianOverFrequency(this.magnitude, block, settings.percussiveRadius, this.percussive, from, to);
-    for (let n = 0; n < 3; n++) {
+    for (let n = 0; n < (centre ? 3 : 0); n++) {
       boxAverage(
         this.power[n]!,
         block,
@@ -168,6 +170,7 @@ export class SpectralCues {
       const h = this.harmonic[i]! ** 2;
       const p = this.percussive[i]! ** 2;
       this.harmonicShare[i] = h + p > tiny ? h / (h + p) : 0.5;
+      if (!centre) continue;
       const pl = meanLeft[i]!;
       const pr = meanRight[i]!;
       const shared = meanCross[i]!;
@@ -175,9 +178,9 @@ export class SpectralCues {
       const side = Math.max(0, pl + pr - 2 * shared);
       const difference = pl - pr;
       const explained = side > tiny ? (pl + pr) / 2 - (side * side + difference * difference) / (4 * side) : shared;
-      const centre = Math.max(0, Math.min(shared, explained));
-      this.centreLeft[i] = pl > tiny ? Math.min(1, centre / pl) : 0;
-      this.centreRight[i] = pr > tiny ? Math.min(1, centre / pr) : 0;
+      const centrePower = Math.max(0, Math.min(shared, explained));
+      this.centreLeft[i] = pl > tiny ? Math.min(1, centrePower / pl) : 0;
+      this.centreRight[i] = pr > tiny ? Math.min(1, centrePower / pr) : 0;
     }
   }
 }
@@ -194,7 +197,7 @@ export function transientMasks(
   cues: SpectralCues,
   stage: StageSettings,
 ): void {
-  cues.compute(block, stage, from, to);
+  cues.compute(block, stage, from, to, false);
   for (let i = from * block.bins; i < to * block.bins; i++) {
     masks.drums[0][i] = 1 - cues.harmonicShare[i]!;
     masks.drums[1][i] = 1 - cues.harmonicShare[i]!;
