@@ -23,6 +23,8 @@ export interface EngineSnapshot {
   bridgeConnected: Record<'plugin' | 'driver', boolean>;
   bitrate: number;
   recording: 'idle' | 'recording' | 'stopping';
+  /** Whole seconds recorded so far (shown beside Stop Rec). */
+  recordedSeconds: number;
   autoMute: boolean;
   muted: boolean;
   /** The mids of the received slots that carry a track. */
@@ -71,6 +73,7 @@ export class LiveEngine {
     bridgeConnected: { plugin: false, driver: false },
     bitrate: DEFAULT_LIVE_BITRATE,
     recording: 'idle',
+    recordedSeconds: 0,
     autoMute: false,
     muted: false,
     slots: [],
@@ -320,9 +323,12 @@ export class LiveEngine {
       const chunk = packPcm24(event.data);
       this.recordChunks.push(chunk);
       this.recordBytes += chunk.length;
+      // 24-bit stereo: 6 bytes a frame.
+      const seconds = Math.floor(this.recordBytes / (6 * this.context.sampleRate));
+      if (seconds !== this.snap.recordedSeconds) this.update({ recordedSeconds: seconds });
     };
     this.recorder.port.postMessage('start');
-    this.update({ recording: 'recording' });
+    this.update({ recording: 'recording', recordedSeconds: 0 });
   }
 
   /** Stops and returns the WAV file. */

@@ -128,6 +128,11 @@ export function RoomTopBar(props: TopBarProps) {
       >
         {recordLabel}
       </Button>
+      {s.recording !== 'idle' && (
+        <Text size="sm" fw={600} c="red" data-testid="record-time" data-seconds={s.recordedSeconds}>
+          REC {Math.floor(s.recordedSeconds / 60)}:{String(s.recordedSeconds % 60).padStart(2, '0')}
+        </Text>
+      )}
       {props.remainingMs !== null && (
         <Text size="sm" fw={600} c="orange" data-testid="free-time">
           FREE TIME LEFT {liveFreeTimeLeft(props.remainingMs)}

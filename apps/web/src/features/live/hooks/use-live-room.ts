@@ -22,6 +22,7 @@ const EMPTY_SNAPSHOT: EngineSnapshot = {
   bridgeConnected: { plugin: false, driver: false },
   bitrate: DEFAULT_LIVE_BITRATE,
   recording: 'idle',
+  recordedSeconds: 0,
   autoMute: false,
   muted: false,
   slots: [],
