@@ -124,9 +124,6 @@ beforeAll(async () => {
     viewport: { width: 1440, height: 900 },
     permissions: ['microphone'],
     acceptDownloads: true,
-    // The app's CSP has no connect-src for the bridge's local sockets yet (a server change, reported):
-    // the host's context ignores CSP so the test runs the web's bridge path; the guest's keeps it.
-    bypassCSP: true,
   });
   guestContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
   for (const context of [hostContext, guestContext]) {

@@ -1,3 +1,4 @@
+import { LIVE_SOURCES } from '@mixroom/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/config';
 
@@ -57,6 +58,13 @@ const TOKEN_PAGES = new RegExp(
   ].join('|')})(/|$)`,
 );
 
+/** ws and wss on loopback, for each of the bridge's sockets (CSP has no port ranges). */
+const BRIDGE_ORIGINS = LIVE_SOURCES.flatMap((source) =>
+  [source.messagePort, source.audioPort].flatMap((port) =>
+    ['ws', 'wss'].flatMap((scheme) => [`${scheme}://localhost:${port}`, `${scheme}://127.0.0.1:${port}`]),
+  ),
+);
+
 export function securityHeaderSets(options: SecurityHeaderOptions) {
   const { blobOrigins, issuerOrigin, extraOrigins } = options;
   const issuer = issuerOrigin ? [issuerOrigin] : [];
@@ -70,7 +78,8 @@ export function securityHeaderSets(options: SecurityHeaderOptions) {
       'img-src': ["'self'", 'data:', 'blob:', ...blobOrigins],
       'media-src': ["'self'", 'blob:', ...blobOrigins],
       'font-src': ["'self'", 'data:'],
-      'connect-src': ["'self'", ...blobOrigins, ...issuer],
+      // The Mixroom bridge serves a live room's plugin and system-wide sources on the user's own machine.
+      'connect-src': ["'self'", ...blobOrigins, ...issuer, ...BRIDGE_ORIGINS],
       'worker-src': ["'self'"],
       // Downloads may run in a hidden frame, straight from the blob store.
       'frame-src': ["'self'", 'blob:', ...blobOrigins],
