@@ -54,15 +54,15 @@ export function LiveRoomPage() {
       .sort((a, b) => Number(b.isHost) - Number(a.isHost) || a.displayName.localeCompare(b.displayName));
   }, [session, room.present, selfId]);
 
-  // Whose audio a slot carries is known from the slot map; without it, one other publisher owns
-  // every received slot (the usual room: one host), and several share the loudest.
+  // Whose audio a slot carries comes from the server's slot map; until it arrives, one other
+  // publisher owns every received slot (the usual room: one host), and several share the loudest.
   const otherPublishers = participants.filter((p) => !p.isSelf && (p.isHost || p.isEnabled)).length;
   const level = useCallback(
     (p: Participant) => {
       if (!engine) return SILENCE_DB;
       if (p.isSelf) return engine.ownLevel();
       if (!(p.isHost || p.isEnabled)) return SILENCE_DB;
-      return otherPublishers > 0 ? engine.loudestSlotLevel() : SILENCE_DB;
+      return engine.participantLevel(p.userId) ?? (otherPublishers > 0 ? engine.loudestSlotLevel() : SILENCE_DB);
     },
     [engine, otherPublishers],
   );

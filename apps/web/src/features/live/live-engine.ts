@@ -53,6 +53,7 @@ export class LiveEngine {
   private readonly ownAnalyser: AnalyserNode;
   private readonly masterAnalyser: AnalyserNode;
   private readonly slots = new Map<string, Slot>();
+  private slotOwners: Map<string, string> | null = null;
   private viewer: Viewer | null = null;
   private publisher: Publisher | null = null;
   private publishStream: MediaStream | null = null;
@@ -133,6 +134,24 @@ export class LiveEngine {
   slotLevel(mid: string): number {
     const slot = this.slots.get(mid);
     return slot ? analyserDb(slot.analyser, this.scratch) : SILENCE_DB;
+  }
+
+  /**
+   * The level of one participant's audio, from the slot map the server sends (`live.slots`): the
+   * loudest of the slots that carry them. Null while no map has come (the caller guesses).
+   */
+  participantLevel(userId: string): number | null {
+    if (!this.slotOwners) return null;
+    let best = SILENCE_DB;
+    for (const [mid, owner] of this.slotOwners) if (owner === userId) best = Math.max(best, this.slotLevel(mid));
+    return best;
+  }
+
+  /** Who each received slot carries now (only slots with a live publisher count). */
+  setSlotOwners(slots: readonly { mid: string; participant: string | null; live: boolean }[]): void {
+    this.slotOwners = new Map(
+      slots.flatMap((slot) => (slot.live && slot.participant ? [[slot.mid, slot.participant]] : [])),
+    );
   }
 
   /** The loudest received slot (the level of a publisher whose slot is not known). */

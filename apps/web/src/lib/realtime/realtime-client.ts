@@ -1,4 +1,10 @@
-import { serverMessage, type ClientMessage, type DomainEvent, type PresenceUser } from '@mixroom/contracts';
+import {
+  serverMessage,
+  type ClientMessage,
+  type DomainEvent,
+  type PresenceUser,
+  type ServerMessage,
+} from '@mixroom/contracts';
 
 type Listener = (event: DomainEvent) => void;
 type PresenceListener = (users: PresenceUser[]) => void;
@@ -27,6 +33,8 @@ export class RealtimeClient {
   private readonly topics = new Map<string, number>();
   private readonly presence = new Map<string, PresenceScope>();
   private readonly listeners = new Set<Listener>();
+  /** Listeners of the server's own messages (`ready`, a module's answers such as `live.slots`). */
+  private readonly messageListeners = new Set<(message: ServerMessage) => void>();
   private delay = MIN_DELAY_MS;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
@@ -54,6 +62,7 @@ export class RealtimeClient {
       const parsed = serverMessage.safeParse(JSON.parse(String(message.data)));
       if (!parsed.success) return;
       const data = parsed.data;
+      if (data.type !== 'event') for (const listener of this.messageListeners) listener(data);
       if (data.type === 'ready') {
         this.delay = MIN_DELAY_MS;
         for (const topic of this.topics.keys()) this.send({ type: 'subscribe', topic });
@@ -99,7 +108,11 @@ export class RealtimeClient {
     this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
   }
 
-  private send(message: ClientMessage): void {
+  /**
+   * Sends a message now, or drops it while disconnected: a module's message that must outlive a
+   * reconnect is sent again by its caller on `ready` (see `onMessage`).
+   */
+  send(message: ClientMessage): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
@@ -163,6 +176,12 @@ export class RealtimeClient {
     if (!entry) return;
     entry.users = next(entry.users).sort((a, b) => a.displayName.localeCompare(b.displayName));
     for (const listener of entry.listeners) listener(entry.users);
+  }
+
+  /** The server's messages other than events, `ready` included (after every reconnect). */
+  onMessage(listener: (message: ServerMessage) => void): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
   }
 
   onEvent(listener: Listener): () => void {

@@ -185,6 +185,25 @@ export function useLiveRoom(code: string, type: RoomType) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [engine, phase, canPublish]);
 
+  // --- whose audio each received slot carries (the server's slot map, on this socket only) --------
+
+  const viewState = snapshot.viewState;
+  const roomCode = data?.code ?? null;
+  useEffect(() => {
+    if (!realtime || !engine || !roomCode || phase !== 'in') return;
+    const code = roomCode;
+    const follow = () => {
+      const resourceId = engine.viewerResourceId;
+      if (resourceId) realtime.send({ type: 'live.slots', code, resourceId });
+    };
+    // Again after a reconnect (`ready`) and whenever the listener reconnected to a new resource.
+    follow();
+    return realtime.onMessage((message) => {
+      if (message.type === 'ready') follow();
+      if (message.type === 'live.slots' && message.code === code) engine.setSlotOwners(message.slots);
+    });
+  }, [realtime, engine, roomCode, phase, viewState]);
+
   // --- the room's topic, presence and events ------------------------------------------------------
 
   const topic = data ? `live:${data.code}` : null;
