@@ -1,6 +1,7 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { AdminTabs } from '../features/admin/components/admin-tabs';
+import { ToolTasksCard } from '../features/admin/components/tool-tasks';
 import { useServerOverview } from '../features/admin/queries';
 import { formatBytes, formatDate } from '../lib/format/format';
 
@@ -143,6 +144,7 @@ export function AdminOverviewPage() {
           </SimpleGrid>
         </>
       )}
+      <ToolTasksCard />
     </Stack>
   );
 }

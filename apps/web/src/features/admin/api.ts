@@ -1,4 +1,4 @@
-import { adminEndpoints as endpoints } from '@mixroom/contracts';
+import { adminEndpoints as endpoints, adminToolEndpoints } from '@mixroom/contracts';
 import type { PlanSku } from '@mixroom/shared';
 import { call } from '../../lib/api-client';
 
@@ -56,3 +56,9 @@ export function auditLog(params: AuditParams, signal?: AbortSignal) {
 }
 
 export const serverOverview = (signal?: AbortSignal) => call(endpoints.overview, { signal });
+
+/** The AI tasks queue: running and pending, or failed, oldest first. */
+export const toolTasks = (status: 'active' | 'failed', signal?: AbortSignal) =>
+  call(adminToolEndpoints.tasks, { query: { status, limit: 100 }, signal });
+
+export const cancelToolTask = (taskId: string) => call(adminToolEndpoints.cancel, { params: { id: taskId } });

@@ -5,12 +5,14 @@ import { notify } from '../../lib/notify';
 import {
   adjustCredits,
   auditLog,
+  cancelToolTask,
   grantPlan,
   listUsers,
   revokePlan,
   serverOverview,
   setFlags,
   setStatus,
+  toolTasks,
   userCredits,
   userDetail,
   type AdminUsersParams,
@@ -24,6 +26,7 @@ export const adminKeys = {
   credits: (userId: string) => [...adminKeys.all, 'credits', userId] as const,
   audit: (params: AuditParams) => [...adminKeys.all, 'audit', params] as const,
   overview: () => [...adminKeys.all, 'overview'] as const,
+  toolTasks: (status: 'active' | 'failed') => [...adminKeys.all, 'tool-tasks', status] as const,
 };
 
 export function useAdminUsers(params: AdminUsersParams) {
@@ -52,6 +55,16 @@ export function useAuditLog(params: AuditParams) {
 
 export function useServerOverview() {
   return useQuery({ queryKey: adminKeys.overview(), queryFn: ({ signal }) => serverOverview(signal) });
+}
+
+/** The AI tasks queue; refreshed every few seconds while the page is open (progress moves on workers). */
+export function useToolTasks(status: 'active' | 'failed') {
+  return useQuery({
+    queryKey: adminKeys.toolTasks(status),
+    queryFn: ({ signal }) => toolTasks(status, signal),
+    refetchInterval: 3_000,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** Every admin change refreshes the admin screens; a refusal shows the server's reason. */
@@ -87,4 +100,10 @@ export const useSetStatus = () =>
 export const useAdjustCredits = () =>
   useAdminMutation((input: { userId: string; amount: number; reason: string }) =>
     adjustCredits(input.userId, input.amount, input.reason),
+  );
+
+export const useCancelToolTask = () =>
+  useAdminMutation(
+    (input: { taskId: string; name: string }) => cancelToolTask(input.taskId),
+    (input) => `“${input.name}” was cancelled. Nothing was charged.`,
   );
