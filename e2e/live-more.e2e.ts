@@ -1,0 +1,374 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { fillSignUp } from './helpers/browser';
+
+/**
+ * The bridge's sound arrives in the guest as it left the file: the bridge loops a WAV of two
+ * independent band-limited noises (left and right), the host publishes it with the Plugin source,
+ * and the guest's page records what it receives; cross-correlation finds the file in the recording,
+ * left in left and right in right. Then the host records the room and saves it to a project: the
+ * version is processed and as long as the recording.
+ */
+let server: TestServer;
+let browser: Browser;
+let hostContext: BrowserContext;
+let guestContext: BrowserContext;
+let host: Page;
+let guest: Page;
+let guestCode = '';
+let bridge: ChildProcess | null = null;
+let bridgeWav = '';
+
+/** One loop of the bridge's file: 2^20 frames (21.8 s), so the correlation runs over one FFT size. */
+const PERIOD = 1 << 20;
+/** What the guest's page records for the correlation: 2^14 frames (0.34 s). */
+const TAKE = 1 << 14;
+let reference: [Float64Array, Float64Array];
+
+/** Band-limited noise from a seeded generator: white noise through two one-pole low-passes (~3 kHz). */
+function noise(seed: number, frames: number): Float64Array {
+  let state = seed >>> 0;
+  const out = new Float64Array(frames);
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < frames; i++) {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    const white = state / 2 ** 32 - 0.5;
+    a += 0.33 * (white - a);
+    b += 0.33 * (a - b);
+    out[i] = b;
+  }
+  let peak = 0;
+  for (const x of out) peak = Math.max(peak, Math.abs(x));
+  for (let i = 0; i < frames; i++) out[i] = (out[i]! / peak) * 0.6;
+  return out;
+}
+
+function writeStereoWav(path: string, left: Float64Array, right: Float64Array): void {
+  const frames = left.length;
+  const wav = Buffer.alloc(44 + frames * 4);
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + frames * 4, 4);
+  wav.write('WAVEfmt ', 8, 'ascii');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(2, 22);
+  wav.writeUInt32LE(48_000, 24);
+  wav.writeUInt32LE(48_000 * 4, 28);
+  wav.writeUInt16LE(4, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(frames * 4, 40);
+  for (let i = 0; i < frames; i++) {
+    wav.writeInt16LE(Math.round(left[i]! * 32_767), 44 + i * 4);
+    wav.writeInt16LE(Math.round(right[i]! * 32_767), 46 + i * 4);
+  }
+  writeFileSync(path, wav);
+}
+
+/** In-place iterative radix-2 FFT (inverse unscaled when `inverse`). */
+function fft(re: Float64Array, im: Float64Array, inverse = false): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j]!, re[i]!];
+      [im[i], im[j]] = [im[j]!, im[i]!];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const angle = ((inverse ? 2 : -2) * Math.PI) / len;
+    const wr = Math.cos(angle);
+    const wi = Math.sin(angle);
+    for (let i = 0; i < n; i += len) {
+      let cr = 1;
+      let ci = 0;
+      for (let k = 0; k < len / 2; k++) {
+        const a = i + k;
+        const b = a + len / 2;
+        const tr = re[b]! * cr - im[b]! * ci;
+        const ti = re[b]! * ci + im[b]! * cr;
+        re[b] = re[a]! - tr;
+        im[b] = im[a]! - ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
+        const next = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = next;
+      }
+    }
+  }
+}
+
+/**
+ * The best normalised correlation of a take against the looping reference, over every lag: the
+ * take's dot product with the reference window at that lag, over both norms.
+ */
+function normalisedPeak(take: Float64Array, ref: Float64Array): { peak: number; lag: number } {
+  const n = ref.length;
+  const tr = new Float64Array(n);
+  tr.set(take);
+  const ti = new Float64Array(n);
+  const rr = Float64Array.from(ref);
+  const ri = new Float64Array(n);
+  fft(tr, ti);
+  fft(rr, ri);
+  // conj(T) · R → corr[lag] = Σ take[i] · ref[i + lag] (circular: the bridge loops the file).
+  for (let k = 0; k < n; k++) {
+    const re = tr[k]! * rr[k]! + ti[k]! * ri[k]!;
+    const im = tr[k]! * ri[k]! - ti[k]! * rr[k]!;
+    tr[k] = re;
+    ti[k] = im;
+  }
+  fft(tr, ti, true);
+  let takeEnergy = 0;
+  for (const x of take) takeEnergy += x * x;
+  // Energy of the reference window starting at each lag, by a running sum over the loop.
+  let window = 0;
+  for (let i = 0; i < take.length; i++) window += ref[i]! ** 2;
+  let best = { peak: -1, lag: 0 };
+  for (let lag = 0; lag < n; lag++) {
+    const value = tr[lag]! / n / Math.sqrt(takeEnergy * window + 1e-20);
+    if (value > best.peak) best = { peak: value, lag };
+    window += ref[(lag + take.length) % n]! ** 2 - ref[lag]! ** 2;
+  }
+  return best;
+}
+
+/** Every RTCPeerConnection a page makes, so the test can listen to what it receives. */
+const CAPTURE_PEERS = `(() => {
+  const Original = window.RTCPeerConnection;
+  window.__peers = [];
+  window.RTCPeerConnection = class extends Original {
+    constructor(...args) { super(...args); window.__peers.push(this); }
+  };
+})();`;
+
+/**
+ * Records `frames` stereo frames of every live received audio track (Web Audio, 48 kHz) and answers
+ * the loudest one's channels and their RMS.
+ */
+const RECORD_RECEIVED = `(frames) => new Promise((done) => {
+  const ctx = window.__rec ?? (window.__rec = new AudioContext({ sampleRate: 48000 }));
+  const tracks = [];
+  for (const pc of window.__peers) for (const r of pc.getReceivers())
+    if (r.track && r.track.kind === 'audio' && r.track.readyState === 'live') tracks.push(r.track);
+  const takes = tracks.map((track) => {
+    const stream = new MediaStream([track]);
+    const element = new Audio(); element.srcObject = stream; element.muted = true; element.play().catch(() => {});
+    const source = ctx.createMediaStreamSource(stream);
+    const node = ctx.createScriptProcessor(4096, 2, 2);
+    node.channelCount = 2; node.channelCountMode = 'explicit'; node.channelInterpretation = 'discrete';
+    const take = { left: new Float32Array(frames), right: new Float32Array(frames), n: 0, element, source, node };
+    node.onaudioprocess = (e) => {
+      if (take.n >= frames) return;
+      const count = Math.min(e.inputBuffer.length, frames - take.n);
+      take.left.set(e.inputBuffer.getChannelData(0).subarray(0, count), take.n);
+      take.right.set(e.inputBuffer.getChannelData(1).subarray(0, count), take.n);
+      take.n += count;
+      if (takes.every((t) => t.n >= frames)) finish();
+    };
+    source.connect(node); node.connect(ctx.destination);
+    return take;
+  });
+  const rms = (x) => Math.sqrt(x.reduce((s, v) => s + v * v, 0) / x.length);
+  const finish = () => {
+    for (const t of takes) { t.source.disconnect(); t.node.disconnect(); t.element.srcObject = null; }
+    const loudest = takes.map((t) => ({ t, level: rms(t.left) + rms(t.right) })).sort((a, b) => b.level - a.level)[0];
+    done(loudest
+      ? { left: Array.from(loudest.t.left), right: Array.from(loudest.t.right), rmsLeft: rms(loudest.t.left), rmsRight: rms(loudest.t.right), tracks: takes.length }
+      : { left: [], right: [], rmsLeft: 0, rmsRight: 0, tracks: 0 });
+  };
+  if (takes.length === 0) finish();
+  ctx.resume();
+})`;
+
+interface Take {
+  left: number[];
+  right: number[];
+  rmsLeft: number;
+  rmsRight: number;
+  tracks: number;
+}
+
+/** The host's API, with the page's own access token. */
+const API = `async ([method, path, body]) => {
+  const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
+  const token = JSON.parse(sessionStorage.getItem(key)).access_token;
+  const headers = { authorization: 'Bearer ' + token, 'content-type': 'application/json' };
+  const r = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}`;
+
+async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate<{ status: number; body: T }>(`(${API})(${JSON.stringify([method, path, body ?? null])})`);
+}
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.goto(`${server.url}/public/landing`);
+  await page.getByRole('button', { name: 'Get started' }).click();
+  await page.waitForURL('**/oidc/interaction/**');
+  await fillSignUp(page, { name, email, password: `${name}-password-1` });
+  await page.waitForURL(`${server.url}/groups`);
+}
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mixroom-live-more-'));
+  reference = [noise(1, PERIOD), noise(2, PERIOD)];
+  bridgeWav = join(dir, 'bridge-noise.wav');
+  writeStereoWav(bridgeWav, reference[0], reference[1]);
+  // The host's audio input is silent: whatever the guest hears loudly comes from the bridge.
+  const silence = join(dir, 'silence.wav');
+  writeStereoWav(silence, new Float64Array(48_000), new Float64Array(48_000));
+  server = await startTestServer();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${silence}`,
+    ],
+  });
+  const origin = server.url;
+  hostContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  guestContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  for (const context of [hostContext, guestContext]) {
+    context.setDefaultTimeout(30_000);
+    await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin });
+    await context.addInitScript(CAPTURE_PEERS);
+  }
+  host = await hostContext.newPage();
+  guest = await guestContext.newPage();
+  await signUp(host, 'Hana Host', 'hana@live-more.example');
+  await signUp(guest, 'Gil Guest', 'gil@live-more.example');
+});
+
+afterAll(async () => {
+  bridge?.kill('SIGINT');
+  await browser?.close();
+  await server?.close();
+});
+
+describe('live room: what the bridge plays, what the room keeps', () => {
+  it('the guest hears the bridge file itself: left in left, right in right (normalised correlation > 0.8)', async () => {
+    // Hana signed up first and administers: Studio, so that she may record later.
+    const me = await api<{ id: string }>(host, 'GET', '/api/me');
+    expect((await api(host, 'POST', `/api/admin/users/${me.body.id}/plans`, { sku: 'STUDIO' })).status).toBe(201);
+
+    await host.goto(`${server.url}/live`);
+    const codeField = host.getByRole('textbox', { name: 'Your room code' });
+    await expect.poll(() => codeField.inputValue()).toMatch(/^[0-9a-z]{4,32}$/);
+    guestCode = await codeField.inputValue();
+    await host.getByRole('button', { name: 'Start' }).click();
+    await host.waitForURL('**/live/joined/*/host');
+    await host.getByRole('button', { name: 'Ok' }).click();
+    await expect
+      .poll(() => host.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
+    // High (256k) for the correlation's sake.
+    await host.getByLabel('Quality').first().click();
+    await host.getByRole('option', { name: /High 256k/ }).click();
+
+    await guest.goto(`${server.url}/live`);
+    await guest.getByRole('textbox', { name: 'Enter room code' }).fill(guestCode);
+    await guest.getByRole('button', { name: 'JOIN' }).click();
+    await guest.waitForURL(`**/live/joined/${guestCode}/guest`);
+    await guest.getByRole('button', { name: 'Ok' }).click();
+    await expect
+      .poll(() => guest.getByTestId('view-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('connected');
+
+    bridge = spawn(process.execPath, ['packages/bridge/src/cli.ts', '--source', 'file', bridgeWav, '--loop'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await host.getByText('Plugin', { exact: true }).click();
+
+    // Until the bridge's noise is loud on both channels in the guest (the host's input is silent)…
+    await expect
+      .poll(
+        async () => {
+          const take = await guest.evaluate<Take>(`(${RECORD_RECEIVED})(4096)`);
+          return Math.min(take.rmsLeft, take.rmsRight);
+        },
+        { timeout: 30_000, message: "the bridge's noise on both channels in the guest" },
+      )
+      .toBeGreaterThan(0.02);
+    // …then a fresh take, wholly after the switch.
+    const take = await guest.evaluate<Take>(`(${RECORD_RECEIVED})(${TAKE})`);
+    const left = Float64Array.from(take.left);
+    const right = Float64Array.from(take.right);
+    const ll = normalisedPeak(left, reference[0]);
+    const rr = normalisedPeak(right, reference[1]);
+    const lr = normalisedPeak(left, reference[1]);
+    const rl = normalisedPeak(right, reference[0]);
+    console.log(
+      `bridge → guest correlation: L·L ${ll.peak.toFixed(3)} (lag ${ll.lag}), R·R ${rr.peak.toFixed(3)} (lag ${rr.lag}), L·R ${lr.peak.toFixed(3)}, R·L ${rl.peak.toFixed(3)}; rms ${take.rmsLeft.toFixed(3)}/${take.rmsRight.toFixed(3)} over ${take.tracks} track(s)`,
+    );
+    expect(ll.peak).toBeGreaterThan(0.8);
+    expect(rr.peak).toBeGreaterThan(0.8);
+    expect(lr.peak).toBeLessThan(0.3);
+    expect(rl.peak).toBeLessThan(0.3);
+    // Both channels were taken at one moment: they found the file at the same place (± a frame).
+    expect(Math.abs(ll.lag - rr.lag)).toBeLessThanOrEqual(1);
+  });
+
+  it('"Save to project" makes a version that is processed and as long as the recording', async () => {
+    const project = await api<{ id: string }>(host, 'POST', '/api/projects', { name: 'Live takes', groupId: null });
+    expect(project.status).toBe(201);
+
+    await host.getByRole('button', { name: 'Start Rec' }).click();
+    await host.getByRole('button', { name: 'Stop Rec' }).waitFor();
+    await expect
+      .poll(async () => Number(await host.getByTestId('record-time').getAttribute('data-seconds')), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(3);
+    const [download] = await Promise.all([
+      host.waitForEvent('download'),
+      host.getByRole('button', { name: 'Stop Rec' }).click(),
+    ]);
+    const wav = readFileSync(await download.path());
+    const seconds = wav.readUInt32LE(40) / (wav.readUInt16LE(22) * (wav.readUInt16LE(34) / 8)) / wav.readUInt32LE(24);
+    expect(seconds).toBeGreaterThan(2.5);
+
+    await host.getByRole('button', { name: 'Save to project' }).click();
+    const dialog = host.getByRole('dialog', { name: 'Save to project' });
+    await dialog.getByText(download.suggestedFilename()).waitFor();
+    await dialog.getByRole('button', { name: 'Live takes' }).click();
+    await expect
+      .poll(() => dialog.getByRole('button', { name: 'Live takes' }).getAttribute('aria-pressed'))
+      .toBe('true');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await host.locator('.mantine-Notification-root', { hasText: 'Saved to Live takes' }).waitFor({ timeout: 60_000 });
+    await dialog.waitFor({ state: 'hidden' });
+
+    type Version = { status: string; durationSeconds: number | null; fileName: string; fileSize: number };
+    let versions: Version[] = [];
+    await expect
+      .poll(
+        async () => {
+          versions = (await api<{ versions: Version[] }>(host, 'GET', `/api/projects/${project.body.id}`)).body
+            .versions;
+          return versions.map((v) => v.status).join(',');
+        },
+        { timeout: 120_000, message: 'the saved recording processed' },
+      )
+      .toBe('ready');
+    console.log(
+      `saved version: ${versions[0]!.fileName}, ${versions[0]!.durationSeconds} s (recording ${seconds.toFixed(3)} s)`,
+    );
+    expect(versions[0]!.fileName).toBe(download.suggestedFilename());
+    expect(versions[0]!.fileSize).toBe(wav.length);
+    expect(Math.abs(versions[0]!.durationSeconds! - seconds)).toBeLessThan(0.1);
+  });
+});
