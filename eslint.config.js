@@ -100,7 +100,7 @@ export default tseslint.config(
   },
   // A module's files sit one or two folders deep (modules/storage/x.ts, modules/storage/trash/x.ts):
   // "another module" is a sibling folder of the module's own. Modules meet only through what each
-  // one's index.ts exports (users' index lends its repository to accounts, its other door).
+  // one's index.ts exports (users' index lends its repository to sign-in, its other door).
   ...[
     { files: ['apps/server/src/modules/*/*.ts'], up: String.raw`\.\./` },
     { files: ['apps/server/src/modules/*/*/*.ts'], up: String.raw`\.\./\.\./` },

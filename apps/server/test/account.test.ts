@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_MESSAGES } from '@mixroom/shared';
 import { users } from '../src/db/schema';
-import { WRONG_CURRENT_PASSWORD } from '../src/modules/accounts/accounts.service';
+import { WRONG_CURRENT_PASSWORD } from '../src/modules/sign-in/sign-in.service';
 import { EMAIL_CHANGE_RULE, TOO_MANY_EMAIL_CHANGES } from '../src/modules/users/profile.service';
 import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appSecrets } from '../src/db/schema';
-import { SIGN_UP_CHECK_MAIL } from '../src/modules/accounts/accounts.service';
+import { SIGN_UP_CHECK_MAIL } from '../src/modules/sign-in/sign-in.service';
 import { call } from './helpers/api';
 import { refreshTokens, signInThroughOidc, type Tokens } from './helpers/oidc-flow';
 import { startInteraction, submit } from './helpers/oidc-interaction';

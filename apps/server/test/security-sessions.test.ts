@@ -176,7 +176,7 @@ describe('password reset and revokeAllGrants', () => {
 
   it('lets other services end all of a user’s sessions (an administrator disabling the account)', async () => {
     const { tokens } = await signIn({ email: 'cy@sessions.test', password: 'cy-sessions-tango-1' }, 'signup');
-    await server.context.services.accounts!.revokeAllGrants(subjectOf(tokens.access_token));
+    await server.context.services.signIn!.revokeAllGrants(subjectOf(tokens.access_token));
     expect(await tryRefresh(server.url, tokens.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
   });
 });

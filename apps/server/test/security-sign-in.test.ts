@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPasswordStrength } from '@mixroom/shared';
 import { shareLinks } from '../src/db/schema';
-import { SIGN_UP_CHECK_MAIL, SIGN_UP_RULE } from '../src/modules/accounts/accounts.service';
+import { SIGN_UP_CHECK_MAIL, SIGN_UP_RULE } from '../src/modules/sign-in/sign-in.service';
 import { INVITE_LOOKUP_RULE, TOO_MANY_INVITE_LOOKUPS } from '../src/modules/sharing/invite-lookups.service';
 import { SIGN_IN_RULES, TOO_MANY_SIGN_IN_ATTEMPTS } from '../src/platform/security/attempt-limiter';
 import { PASSWORD_TOO_COMMON } from '../src/platform/security/common-passwords';
@@ -130,7 +130,7 @@ describe('new passwords', () => {
   });
 
   it('refuses a common password at reset, and the link still works for a better one', async () => {
-    await server.context.services.accounts!.requestPasswordReset(victim.email);
+    await server.context.services.signIn!.requestPasswordReset(victim.email);
     const outbox = join(server.dataDir, 'outbox');
     const token = await waitFor(
       () => {

@@ -2,7 +2,6 @@ import { Entitlements } from '../access/entitlements';
 import { EntitlementsRepository } from '../access/entitlements.repository';
 import type { Core } from '../core';
 import { revokeOidcRowsOfAccount } from '../platform/identity/oidc.repository';
-import { createAccountsModule } from './accounts/accounts.module';
 import { createAdminModule } from './admin/admin.module';
 import { createBillingModule } from './billing/billing.module';
 import { createCommentsModule } from './comments/comments.module';
@@ -16,6 +15,7 @@ import type { AppModule } from './module';
 import { createPushModule } from './push/push.module';
 import { createReviewModule } from './review/review.module';
 import { createSharingModule } from './sharing/sharing.module';
+import { createSignInModule } from './sign-in/sign-in.module';
 import { createStorageModule } from './storage/storage.module';
 import { createToolsModule } from './tools/tools.module';
 import { createTransfersModule } from './transfers/transfers.module';
@@ -38,8 +38,8 @@ export async function createModules({ core, database, secrets, signer, mailer, m
   const credits = createCreditsModule(core, { entitlements });
   const users = createUsersModule(core, { entitlements, credits: credits.services.credits, mailer });
   const { usersRepository, accountRepository, notifier } = users.services;
-  const accounts = await createAccountsModule(core, { usersRepository, secrets });
-  const { revokeSessions } = accounts.services;
+  const signIn = await createSignInModule(core, { usersRepository, secrets });
+  const { revokeSessions } = signIn.services;
   const uploads = createUploadsModule(core);
   const storage = createStorageModule(core, {
     uploads: uploads.services.uploads,
@@ -76,7 +76,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
   const admin = createAdminModule(core, {
     entitlements,
     credits: credits.services.credits,
-    endSessions: (tx, userId) => (accounts.services.provider ? revokeOidcRowsOfAccount(tx, userId) : Promise.resolve()),
+    endSessions: (tx, userId) => (signIn.services.provider ? revokeOidcRowsOfAccount(tx, userId) : Promise.resolve()),
     startedAt: core.clock.now(),
     database: database.kind,
     live: live.services.adminFacts,
@@ -87,7 +87,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
   });
   const others: AppModule[] = [
     createHealthModule(core, { database }),
-    accounts,
+    signIn,
     users,
     uploads,
     storage,
@@ -111,7 +111,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
       mediaTools,
     }),
   ];
-  const localAccounts = accounts.services.accounts;
+  const localAccounts = signIn.services.signIn;
   const account = createAccountModule(core, {
     users: users.services.users,
     usersRepository,
@@ -132,7 +132,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     modules: [...others, account],
     services: {
       users: users.services.users,
-      accounts: accounts.services.accounts,
+      signIn: signIn.services.signIn,
       admin: admin.services.admin,
       uploads: uploads.services.uploads,
       storage: storage.services,
@@ -147,7 +147,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
       transfers: transfers.services.transfers,
       planEndings: billing.services.planEndings,
     },
-    identity: { provider: accounts.services.provider, verifyToken: accounts.services.verifyToken },
+    identity: { provider: signIn.services.provider, verifyToken: signIn.services.verifyToken },
   };
 }
 

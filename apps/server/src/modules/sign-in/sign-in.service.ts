@@ -52,22 +52,24 @@ export const SIGN_UP_CHECK_MAIL = 'We have sent a message to this e-mail address
 /** A sign-up either signs someone in, or (for an address that has an account) says to check the mail. */
 export type SignUpOutcome = { kind: 'signed-in'; user: UserRow } | { kind: 'check-mail'; message: string };
 
-export interface AccountsSecurity {
+export interface SignInDeps {
+  /** The users module's repository, where the accounts themselves are kept. */
+  users: UsersRepository;
+  resets: PasswordResetsRepository;
+  jobs: JobQueue;
+  publicUrl: string;
   limiter: AttemptLimiter;
   clock: Clock;
   /** Ends every session and refresh token of a user at the identity provider. */
   revokeGrants: (userId: string) => Promise<unknown>;
 }
 
-/** Local accounts of the embedded identity provider: sign up, sign in, password reset. */
-export class AccountsService {
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly resets: PasswordResetsRepository,
-    private readonly jobs: JobQueue,
-    private readonly publicUrl: string,
-    private readonly security: AccountsSecurity,
-  ) {}
+/**
+ * Local accounts of the embedded identity provider: sign up, sign in, password reset. The accounts
+ * themselves are the users module's; this is the door people sign in through.
+ */
+export class SignInService {
+  constructor(private readonly deps: SignInDeps) {}
 
   /**
    * Never answers "this e-mail is taken": an address with an account gets a mail instead (unless the
@@ -79,26 +81,23 @@ export class AccountsService {
     // Both limits apply to every sign-up, so a blocked address can't tell taken addresses from free ones.
     const keys = this.signInKeys(input.email, address);
     const newAccounts = limiterKey(SIGN_UP_RULE, address);
-    await this.security.limiter.assertAllowed(
-      [newAccounts, keys.accountAddress, keys.address],
-      TOO_MANY_SIGN_IN_ATTEMPTS,
-    );
-    const existing = await this.users.findByEmail(input.email);
+    await this.deps.limiter.assertAllowed([newAccounts, keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
+    const existing = await this.deps.users.findByEmail(input.email);
     if (existing) return this.signUpExisting(existing, input, address);
     const passwordHash = await hash(input.password);
     try {
-      const user = await this.users.create({
+      const user = await this.deps.users.create({
         email: input.email,
         displayName: input.displayName,
         passwordHash,
         provider: 'password',
       });
-      await this.security.limiter.recordFailure(SIGN_UP_RULE, newAccounts);
+      await this.deps.limiter.recordFailure(SIGN_UP_RULE, newAccounts);
       return { kind: 'signed-in', user };
     } catch (error) {
       // Two sign-ups with one e-mail at once: the unique index decides, the loser is an existing account.
       if ((error as { cause?: { code?: string } }).cause?.code !== '23505') throw error;
-      const winner = await this.users.findByEmail(input.email);
+      const winner = await this.deps.users.findByEmail(input.email);
       if (!winner) throw error;
       return this.signUpExisting(winner, input, address);
     }
@@ -106,18 +105,18 @@ export class AccountsService {
 
   private async signUpExisting(user: UserRow, input: SignUpBody, address: string): Promise<SignUpOutcome> {
     const keys = this.signInKeys(input.email, address);
-    await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
+    await this.deps.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
     const usable = user.passwordHash && !user.deletionRequestedAt;
     if (usable && (await verify(user.passwordHash!, input.password).catch(() => false))) {
-      await this.security.limiter.reset(keys.accountAddress);
+      await this.deps.limiter.reset(keys.accountAddress);
       assertEnabled(user);
       return { kind: 'signed-in', user };
     }
     await this.recordSignInFailure(keys);
-    if (await this.security.limiter.consume(EXISTING_ACCOUNT_NOTICE, limiterKey(EXISTING_ACCOUNT_NOTICE, user.id))) {
-      await this.jobs.send(sendMailJob, {
+    if (await this.deps.limiter.consume(EXISTING_ACCOUNT_NOTICE, limiterKey(EXISTING_ACCOUNT_NOTICE, user.id))) {
+      await this.deps.jobs.send(sendMailJob, {
         to: user.email,
-        ...accountExistsMail(user.displayName, `${this.publicUrl}/public/sign-in`),
+        ...accountExistsMail(user.displayName, `${this.deps.publicUrl}/public/sign-in`),
       });
     }
     return { kind: 'check-mail', message: SIGN_UP_CHECK_MAIL };
@@ -126,15 +125,15 @@ export class AccountsService {
   /** Refused for a while after repeated failures from one address, per account and overall. */
   async signIn(input: SignInBody, address: string): Promise<UserRow> {
     const keys = this.signInKeys(input.email, address);
-    await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
-    const user = await this.users.findByEmail(input.email);
+    await this.deps.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
+    const user = await this.deps.users.findByEmail(input.email);
     const ok = await verify(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
     // An account being deleted can't sign in again (it answers like an unknown one).
     if (!user || !user.passwordHash || !ok || user.deletionRequestedAt) {
       await this.recordSignInFailure(keys);
       throw new AppError(401, 'INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
     }
-    await this.security.limiter.reset(keys.accountAddress);
+    await this.deps.limiter.reset(keys.accountAddress);
     // Said only to someone who knows the password, so it tells nobody else the account exists.
     assertEnabled(user);
     return user;
@@ -146,10 +145,10 @@ export class AccountsService {
    * used to guess it.
    */
   async verifyCurrentPassword(userId: string, password: string, address: string): Promise<void> {
-    const user = await this.users.findById(userId);
+    const user = await this.deps.users.findById(userId);
     if (!user?.passwordHash) throw AppError.badRequest(WRONG_CURRENT_PASSWORD, 'WRONG_PASSWORD');
     const keys = this.signInKeys(user.email, address);
-    await this.security.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
+    await this.deps.limiter.assertAllowed([keys.accountAddress, keys.address], TOO_MANY_SIGN_IN_ATTEMPTS);
     if (await verify(user.passwordHash, password).catch(() => false)) return;
     await this.recordSignInFailure(keys);
     throw AppError.badRequest(WRONG_CURRENT_PASSWORD, 'WRONG_PASSWORD');
@@ -157,27 +156,27 @@ export class AccountsService {
 
   /** Always answers the same, whether or not the account exists. */
   async requestPasswordReset(email: string): Promise<void> {
-    const user = await this.users.findByEmail(email);
+    const user = await this.deps.users.findByEmail(email);
     if (!user || !user.passwordHash) return;
-    const now = this.security.clock.now().getTime();
+    const now = this.deps.clock.now().getTime();
     const ttlMs = LIMITS.passwordResetTtlMinutes * 60_000;
-    const recent = await this.resets.countIssuedAfter(user.id, new Date(now + ttlMs - 3_600_000));
+    const recent = await this.deps.resets.countIssuedAfter(user.id, new Date(now + ttlMs - 3_600_000));
     if (recent >= RESETS_PER_HOUR) return;
     const token = randomBytes(32).toString('base64url');
-    await this.resets.create(sha256(token), user.id, new Date(now + ttlMs));
-    const link = `${this.publicUrl}/public/reset-password?token=${encodeURIComponent(token)}`;
-    await this.jobs.send(sendMailJob, { to: user.email, ...passwordResetMail(user.displayName, link) });
+    await this.deps.resets.create(sha256(token), user.id, new Date(now + ttlMs));
+    const link = `${this.deps.publicUrl}/public/reset-password?token=${encodeURIComponent(token)}`;
+    await this.deps.jobs.send(sendMailJob, { to: user.email, ...passwordResetMail(user.displayName, link) });
   }
 
   /** A new password signs the account out everywhere: whoever knew the old one loses their sessions. */
   async confirmPasswordReset(token: string, password: string): Promise<void> {
     // Checked before the token is used, so the same link still works for a better password.
-    const pending = await this.resets.userOf(sha256(token));
-    const owner = pending ? await this.users.findById(pending) : null;
+    const pending = await this.deps.resets.userOf(sha256(token));
+    const owner = pending ? await this.deps.users.findById(pending) : null;
     assertAcceptablePassword(password, { email: owner?.email, displayName: owner?.displayName });
-    const userId = await this.resets.consume(sha256(token));
+    const userId = await this.deps.resets.consume(sha256(token));
     if (!userId) throw new AppError(400, 'RESET_INVALID', MESSAGES.passwordResetInvalid);
-    await this.users.setPassword(userId, await hash(password));
+    await this.deps.users.setPassword(userId, await hash(password));
     await this.revokeAllGrants(userId);
   }
 
@@ -186,7 +185,7 @@ export class AccountsService {
    * account). Access tokens already issued expire within their short lifetime.
    */
   async revokeAllGrants(userId: string): Promise<void> {
-    await this.security.revokeGrants(userId);
+    await this.deps.revokeGrants(userId);
   }
 
   private signInKeys(email: string, address: string) {
@@ -197,8 +196,8 @@ export class AccountsService {
   }
 
   private async recordSignInFailure(keys: { accountAddress: string; address: string }): Promise<void> {
-    await this.security.limiter.recordFailure(SIGN_IN_RULES.accountAddress, keys.accountAddress);
-    await this.security.limiter.recordFailure(SIGN_IN_RULES.address, keys.address);
+    await this.deps.limiter.recordFailure(SIGN_IN_RULES.accountAddress, keys.accountAddress);
+    await this.deps.limiter.recordFailure(SIGN_IN_RULES.address, keys.address);
   }
 }
 

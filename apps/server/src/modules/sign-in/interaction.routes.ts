@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import { interactionEndpoints as endpoints } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import { route } from '../../http/endpoint';
-import type { AccountsService } from './accounts.service';
+import type { SignInService } from './sign-in.service';
 
 /**
  * The embedded provider's interaction endpoints. They live under /oidc/interaction/{uid} because
@@ -13,9 +13,9 @@ import type { AccountsService } from './accounts.service';
  */
 export const interactionRoutes: FastifyPluginAsyncZod<{
   provider: Provider;
-  accounts: AccountsService;
+  signIn: SignInService;
   serveApp: (reply: FastifyReply) => Promise<unknown>;
-}> = async (app, { provider, accounts, serveApp }) => {
+}> = async (app, { provider, signIn, serveApp }) => {
   const details = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       return await provider.interactionDetails(request.raw, reply.raw);
@@ -79,13 +79,13 @@ export const interactionRoutes: FastifyPluginAsyncZod<{
 
   route(app, endpoints.login, async (request, reply) => {
     await details(request, reply);
-    const user = await accounts.signIn(request.body, request.ip);
+    const user = await signIn.signIn(request.body, request.ip);
     return finish(request, reply, user.id);
   });
 
   route(app, endpoints.signup, async (request, reply) => {
     await details(request, reply);
-    const outcome = await accounts.signUp(request.body, request.ip);
+    const outcome = await signIn.signUp(request.body, request.ip);
     if (outcome.kind === 'check-mail') return { message: outcome.message };
     return finish(request, reply, outcome.user.id);
   });

@@ -8,14 +8,14 @@ import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.
 import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
 import type { AppModule, CoreDeps } from '../module';
 import type { UsersRepository } from '../users';
-import { accountsRoutes } from './accounts.routes';
-import { AccountsService } from './accounts.service';
 import { interactionRoutes } from './interaction.routes';
 import { PasswordResetsRepository } from './password-resets.repository';
+import { signInRoutes } from './sign-in.routes';
+import { SignInService } from './sign-in.service';
 
-export type AccountsModule = AppModule<{
-  /** Local accounts (sign-up, passwords); null when an external issuer keeps them. */
-  accounts: AccountsService | null;
+export type SignInModule = AppModule<{
+  /** Sign-up, sign-in and passwords of local accounts; null when an external issuer keeps them. */
+  signIn: SignInService | null;
   provider: Provider | null;
   verifyToken: TokenVerifier;
   /** Ends every session and refresh token of an account (a no-op with an external issuer). */
@@ -26,10 +26,10 @@ export type AccountsModule = AppModule<{
  * Signing in: the embedded OpenID provider with local accounts (sign-up, passwords, resets), or an
  * external issuer whose tokens are verified against its published keys.
  */
-export async function createAccountsModule(
+export async function createSignInModule(
   core: CoreDeps,
   deps: { usersRepository: UsersRepository; secrets: SecretsRepository },
-): Promise<AccountsModule> {
+): Promise<SignInModule> {
   const { identity } = core.config;
   if (identity.mode !== 'embedded') {
     const verifyToken = createTokenVerifier({
@@ -39,24 +39,22 @@ export async function createAccountsModule(
       clock: core.clock,
     });
     return {
-      name: 'accounts',
-      routes: [(app) => app.register(accountsRoutes, { accounts: null, authConfig: authConfig(core, false) })],
-      services: { accounts: null, provider: null, verifyToken, revokeSessions: async () => undefined },
+      name: 'sign-in',
+      routes: [(app) => app.register(signInRoutes, { signIn: null, authConfig: authConfig(core, false) })],
+      services: { signIn: null, provider: null, verifyToken, revokeSessions: async () => undefined },
     };
   }
   const identitySecrets = await loadIdentitySecrets(deps.secrets);
   const revokeSessions = (userId: string) => revokeOidcRowsOfAccount(core.db, userId);
-  const accounts = new AccountsService(
-    deps.usersRepository,
-    new PasswordResetsRepository(core.db, core.clock),
-    core.jobs,
-    core.config.publicUrl,
-    {
-      limiter: new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock),
-      clock: core.clock,
-      revokeGrants: revokeSessions,
-    },
-  );
+  const signIn = new SignInService({
+    users: deps.usersRepository,
+    resets: new PasswordResetsRepository(core.db, core.clock),
+    jobs: core.jobs,
+    publicUrl: core.config.publicUrl,
+    limiter: new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock),
+    clock: core.clock,
+    revokeGrants: revokeSessions,
+  });
   const provider = createEmbeddedProvider(
     core.db,
     identitySecrets,
@@ -82,13 +80,13 @@ export async function createAccountsModule(
     clock: core.clock,
   });
   return {
-    name: 'accounts',
+    name: 'sign-in',
     routes: [
-      (app) => app.register(accountsRoutes, { accounts, authConfig: authConfig(core, true) }),
-      (app, { serveApp }) => app.register(interactionRoutes, { provider, accounts, serveApp }),
+      (app) => app.register(signInRoutes, { signIn, authConfig: authConfig(core, true) }),
+      (app, { serveApp }) => app.register(interactionRoutes, { provider, signIn, serveApp }),
       (app) => app.register(async (scope) => mountProvider(scope, provider)),
     ],
-    services: { accounts, provider, verifyToken, revokeSessions },
+    services: { signIn, provider, verifyToken, revokeSessions },
   };
 }
 
