@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { Entitlements } from '../../access/entitlements';
-import { defineJob } from '../../platform/jobs/job-definition';
+import { defineScheduledJob } from '../../platform/jobs/job-definition';
 import type { AppModule, CoreDeps } from '../module';
 import { CreditsRepository } from './credits.repository';
 import { creditsRoutes } from './credits.routes';
@@ -19,12 +18,14 @@ export function createCreditsModule(core: CoreDeps, deps: { entitlements: Entitl
   const jobs = [
     // Daily rather than only on the 1st, so a day the job could not run is made up the next day;
     // users already granted this month are skipped by the query and by the ledger's once-only key.
-    defineJob(
-      { name: 'credits.monthly-grant', schema: z.object({}).passthrough(), schedule: '5 0 * * *', retryLimit: 2 },
-      async (_payload, { log }) => {
+    defineScheduledJob(
+      'credits.monthly-grant',
+      '5 0 * * *',
+      async ({ log }) => {
         const granted = await credits.grantMonthlyToAll();
         if (granted) log.info({ granted }, 'monthly credits granted');
       },
+      { retryLimit: 2 },
     ),
   ];
   return { name: 'credits', routes: [(app) => app.register(creditsRoutes, { credits })], jobs, services: { credits } };

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { purgeExpiredOidcRows } from '../../platform/identity/oidc.repository';
-import { defineJob } from '../../platform/jobs/job-definition';
+import { defineScheduledJob } from '../../platform/jobs/job-definition';
 import type { Clock } from '../../platform/clock/clock';
 import type { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { UploadsService } from '../uploads';
@@ -19,16 +18,13 @@ export const maintenanceJobs = (deps: {
   clock: Clock;
   embedded: boolean;
 }) => [
-  defineJob(
-    { name: 'maintenance.hourly', schema: z.object({}).passthrough(), schedule: '7 * * * *', retryLimit: 1 },
-    async (_payload, { log }) => {
-      const oidcRows = await purgeExpiredOidcRows(deps.db);
-      const uploads = await deps.uploads.abortStale(STALE_UPLOAD_MS);
-      // Sign-in attempt counters older than the longest block are of no use any more.
-      await deps.attempts.purgeOlderThan(new Date(deps.clock.now().getTime() - ATTEMPT_RECORDS_MS));
-      // PGlite has no autovacuum: keep the planner's statistics fresh ourselves.
-      if (deps.embedded) await deps.db.execute(sql`analyze`);
-      log.info({ oidcRows, uploads }, 'maintenance done');
-    },
-  ),
+  defineScheduledJob('maintenance.hourly', '7 * * * *', async ({ log }) => {
+    const oidcRows = await purgeExpiredOidcRows(deps.db);
+    const uploads = await deps.uploads.abortStale(STALE_UPLOAD_MS);
+    // Sign-in attempt counters older than the longest block are of no use any more.
+    await deps.attempts.purgeOlderThan(new Date(deps.clock.now().getTime() - ATTEMPT_RECORDS_MS));
+    // PGlite has no autovacuum: keep the planner's statistics fresh ourselves.
+    if (deps.embedded) await deps.db.execute(sql`analyze`);
+    log.info({ oidcRows, uploads }, 'maintenance done');
+  }),
 ];

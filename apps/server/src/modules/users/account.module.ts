@@ -1,7 +1,6 @@
 import { PLANS, type PlanSku } from '@mixroom/shared';
-import { z } from 'zod';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import { defineJob } from '../../platform/jobs/job-definition';
+import { defineJob, defineScheduledJob } from '../../platform/jobs/job-definition';
 import type { MediaTools } from '../../platform/media/ffmpeg';
 import { AttemptLimiter } from '../../platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
@@ -134,14 +133,11 @@ export function createAccountModule(
   const jobs = [
     defineJob(dataExportJob, ({ exportId }, context) => exports.run(exportId, context)),
     defineJob(accountErasureJob, ({ userId }) => deletion.erase(userId)),
-    defineJob(
-      { name: 'account.housekeeping', schema: z.object({}).passthrough(), schedule: '17 * * * *', retryLimit: 1 },
-      async (_payload, { log }) => {
-        const purged = await exports.purgeExpired();
-        const resumed = await deletion.resumeUnfinished();
-        if (purged || resumed) log.info({ purged, resumed }, 'account housekeeping');
-      },
-    ),
+    defineScheduledJob('account.housekeeping', '17 * * * *', async ({ log }) => {
+      const purged = await exports.purgeExpired();
+      const resumed = await deletion.resumeUnfinished();
+      if (purged || resumed) log.info({ purged, resumed }, 'account housekeeping');
+    }),
   ];
   return {
     name: 'account',

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export interface JobContext {
   jobId: string;
@@ -53,4 +53,21 @@ export function defineJob<S extends z.ZodType>(
   hooks: Pick<JobDefinition<S>, 'onFinalFailure'> = {},
 ): JobDefinition<S> {
   return { ...type, handler, ...hooks };
+}
+
+const NO_PAYLOAD = z.object({}).passthrough();
+
+/**
+ * A job the system runs on its own schedule (purges, grants, housekeeping): no payload, a cron
+ * expression, one retry unless told otherwise. The one way to write such a job.
+ */
+export function defineScheduledJob(
+  name: string,
+  schedule: string,
+  run: (context: JobContext) => Promise<void>,
+  options: { retryLimit?: number } = {},
+): JobDefinition<typeof NO_PAYLOAD> {
+  return defineJob({ name, schema: NO_PAYLOAD, schedule, retryLimit: options.retryLimit ?? 1 }, (_payload, context) =>
+    run(context),
+  );
 }
