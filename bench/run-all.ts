@@ -22,6 +22,7 @@ const all = {
   transfers: benchTransfers,
   separation: benchSeparation,
   sfu: benchSfu,
+  latency: async () => (await import('./live-latency.bench')).benchLiveLatency(),
 } as const;
 const picked = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 
