@@ -6,8 +6,6 @@ import {
   extensionOf,
   formatTransferSize,
   isAudioExtension,
-  MESSAGES,
-  storageLimitBytes,
   storedExtension,
   TRANSFER_MESSAGES,
   UNLIMITED,
@@ -16,8 +14,7 @@ import { AppError } from '../../http/app-error';
 import { sendMailJob } from '../../platform/mail/mail.jobs';
 
 type OutgoingMail = { to: string; subject: string; text: string; html: string };
-import { processVersionJob } from '../storage';
-import { presentVersion } from '../storage';
+import { completeVersionUpload, presentVersion } from '../storage';
 import { transferChecksumJob } from './transfer-job-types';
 import { requestFulfilledMail, transferMail } from './transfer-mail';
 import { planFolders } from './transfer-tree';
@@ -199,40 +196,22 @@ export class TransferCreationService {
    */
   async completeFile(actorName: string, ownerId: string, transfer: TransferRow, fileId: string): Promise<Version> {
     const { version, project } = await this.uploadingFile(ownerId, transfer, fileId);
-    if (version.status !== 'uploading' || !version.uploadId) return presentVersion(version);
-    const { size } = await this.deps.uploads.complete(ownerId, version.uploadId);
-    // A file request's upload held only the bytes that arrived: its whole size must fit the owner's quota now.
-    const byOther = version.createdBy !== project.publisherId;
-    const limitBytes = byOther ? storageLimitBytes(await this.deps.limitsFor(project.publisherId)) : 0;
-    const updated = await this.deps.unitOfWork(async (tx) => {
-      if (
-        byOther &&
-        !(await this.deps.repository.fitsOnCompletion(tx, version, {
-          publisherId: project.publisherId,
-          limitBytes: Math.min(limitBytes, Number.MAX_SAFE_INTEGER),
-        }))
-      )
-        return null;
-      const row = await this.deps.repository.updateVersion(
-        version.id,
-        { status: 'processing', progress: 0, fileSize: size },
-        tx,
-      );
-      await this.deps.repository.updateProject(project.id, { flag: 'NONE', size }, tx);
-      await this.deps.outbox.job(tx, processVersionJob, { versionId: version.id });
-      await this.deps.outbox.job(tx, transferChecksumJob, { versionId: version.id });
-      return row;
-    });
-    if (!updated) {
+    return completeVersionUpload(this.deps, {
+      area: this.deps.repository,
+      sessionOwnerId: ownerId,
+      version,
+      project,
+      extraJobs: [transferChecksumJob],
       // The file is not kept. Without its session it holds nothing of the quota, and a new upload
       // ticket starts afresh (once the owner has made room).
-      await this.deps.blobs.delete(version.blobKey).catch(() => undefined);
-      await this.deps.repository.updateVersion(version.id, { uploadId: null });
-      throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
-    }
-    await this.sendWhenComplete(actorName, transfer.id);
-    this.deps.outbox.kick();
-    return presentVersion(updated);
+      drop: async () => {
+        await this.deps.blobs.delete(version.blobKey).catch(() => undefined);
+        await this.deps.repository.updateVersion(version.id, { uploadId: null });
+      },
+      afterCommit: async () => {
+        await this.sendWhenComplete(actorName, transfer.id);
+      },
+    });
   }
 
   /** One file leaves the transfer before it is sent; a transfer left with no file goes too. */

@@ -22,7 +22,6 @@ import {
 } from '../../../access/item.policy';
 import { AppError } from '../../../http/app-error';
 import type { Actor } from '../../../platform/identity/actor';
-import { processVersionJob } from '../media/media.jobs';
 import { playbackKey, PREVIEW_PREPARING_MESSAGE } from '../media/playback';
 import type { ProjectRow } from './projects.repository';
 import { verdictNotice } from './verdict-notice';
@@ -30,6 +29,7 @@ import type { ProjectsServiceDeps } from './projects.deps';
 import { eventItem } from '../storage.events';
 import { presentVersion } from '../storage.presenter';
 import type { VersionRow } from './versions.repository';
+import { completeVersionUpload, type VersionArea } from './version-completion';
 import { projectBlobPrefix, versionBlobKey, versionBlobPrefix } from '../../../platform/blob/blob-keys';
 
 export { NOT_AUTHORIZED_PROJECT };
@@ -37,7 +37,16 @@ export type { ProjectsServiceDeps };
 
 /** Projects and their versions: creation, settings, uploads straight to the store, downloads. */
 export class ProjectsService {
-  constructor(private readonly deps: ProjectsServiceDeps) {}
+  /** The STORAGE area's rows, for the one completion path. */
+  private readonly area: VersionArea;
+
+  constructor(private readonly deps: ProjectsServiceDeps) {
+    this.area = {
+      fitsOnCompletion: (tx, version, quota) => deps.versions.fitsOnCompletion(tx, version, quota),
+      updateVersion: (id, values, tx) => deps.versions.update(id, values, tx),
+      updateProject: (id, values, tx) => deps.projects.update(id, values, tx),
+    };
+  }
 
   /** A live project and the actor's role on it, as the item policy decides. */
   resolve(actor: Actor, id: string, need: ItemNeed = 'view'): Promise<ResolvedProject> {
@@ -232,42 +241,22 @@ export class ProjectsService {
     return this.completeUpload(actor, ticket.version.id);
   }
 
-  /**
-   * All parts are in: assemble the file, then in one transaction mark the version processing, the
-   * project live, and record its processing job in the outbox. The job is dispatched after commit;
-   * a crash in between leaves it in the outbox for the next start.
-   */
+  /** All parts are in: the file becomes a version through the one completion path (`completeVersionUpload`). */
   async completeUpload(actor: Actor, versionId: string): Promise<Version> {
     const { version, project } = await this.uploadingVersion(actor, versionId);
-    if (version.status !== 'uploading') return presentVersion(version);
-    const { size } = await this.deps.uploads.complete(actor.userId, version.uploadId!);
-    // A collaborator's upload held only the bytes that arrived: its whole size must fit now.
-    const byOther = version.createdBy !== project.publisherId;
-    const limitBytes = byOther ? storageLimitBytes(await this.deps.limitsFor(project.publisherId)) : 0;
-    const updated = await this.deps.unitOfWork(async (tx) => {
-      if (
-        byOther &&
-        !(await this.deps.versions.fitsOnCompletion(tx, version, {
-          publisherId: project.publisherId,
-          limitBytes: Math.min(limitBytes, Number.MAX_SAFE_INTEGER),
-        }))
-      )
-        return null;
-      const row = await this.deps.versions.update(versionId, { status: 'processing', progress: 0, fileSize: size }, tx);
-      await this.deps.projects.update(project.id, { flag: 'NONE', size, latestExtension: version.fileExtension }, tx);
-      await this.deps.outbox.job(tx, processVersionJob, { versionId });
-      return row;
+    return completeVersionUpload(this.deps, {
+      area: this.area,
+      sessionOwnerId: actor.userId,
+      version,
+      project,
+      drop: () => this.dropUploadingVersion(version, project),
+      afterCommit: async () => {
+        this.deps.faults.crashIf('version-complete:after-commit');
+        await this.deps.events.changed(eventItem.project(project), 'uploaded');
+        if (project.parentProjectId)
+          await this.deps.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
+      },
     });
-    if (!updated) {
-      await this.dropUploadingVersion(version, project);
-      throw new AppError(413, 'STORAGE_LIMIT', MESSAGES.storageLimit);
-    }
-    this.deps.faults.crashIf('version-complete:after-commit');
-    this.deps.outbox.kick();
-    await this.deps.events.changed(eventItem.project(project), 'uploaded');
-    if (project.parentProjectId)
-      await this.deps.events.attachment(project.parentProjectId, { attachmentId: project.id, action: 'uploaded' });
-    return presentVersion(updated);
   }
 
   /**
