@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { fft } from './difference-lane';
+import { fft } from './fft';
 import { MediaError, type MediaTools } from './ffmpeg';
 import { toolCommand, tracked } from './tool-processes';
 

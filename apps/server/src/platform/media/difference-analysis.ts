@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { toolCommand, tracked } from './tool-processes';
 import type { Readable } from 'node:stream';
 import { bandLevels, overallDifference, type OverallDifference } from './band-levels';
-import { ANALYSIS, DifferenceMeter, findOffset, fractionalTaps, monoOf } from './difference-lane';
+import { findOffset, fractionalTaps } from './difference-alignment';
+import { ANALYSIS, DifferenceMeter, monoOf } from './difference-lane';
 import { MediaError, type MediaTools } from './ffmpeg';
 
 const FRAME_BYTES = 2 * ANALYSIS.channels;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fft } from '../../media/difference-lane';
+import { fft } from '../../media/fft';
 import { MediaError, type MediaTools } from '../../media/ffmpeg';
 import { toolCommand, tracked } from '../../media/tool-processes';
 
