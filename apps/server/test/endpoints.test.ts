@@ -164,6 +164,73 @@ describe('a handler that writes its reply itself', () => {
   });
 });
 
+/**
+ * Requests the tests write by hand: calls (`api(…)`, `call(base, …)`, `fetch(…)`) and the
+ * authorization tables' `path: (w) => …` entries. A deliberate probe of a path nobody serves is
+ * named here; anything else must be a declared endpoint, so a renamed path can't leave a test
+ * asking the old one.
+ */
+const DELIBERATE_PROBES = new Set(['GET /api/nope', 'GET /api/docs/json']);
+
+function findTestCalls(file: string, source: string): WebCall[] {
+  const calls = findWebCalls(file, source);
+  // `call(server.url, '/api/…')`: the path is the second argument.
+  for (const match of source.matchAll(/\bcall\(\s*[\w.]+,\s*(['"`])\/api\//g)) {
+    const quote = match[1]!;
+    const start = match.index + match[0].length - '/api/'.length;
+    const end = quote === '`' ? templateEnd(source, start) : source.indexOf(quote, start);
+    const path = withPlaceholders(source.slice(start, end)).split('?')[0]!;
+    const method =
+      /method:\s*['"](\w+)['"]/.exec(callArguments(source, source.indexOf('(', match.index)))?.[1] ?? 'GET';
+    calls.push({ file, method: method.toUpperCase(), path });
+  }
+  for (const match of source.matchAll(/method:\s*'(\w+)',\s*path:\s*\(\w+\)\s*=>\s*`(\/api\/[^`]*)`/g)) {
+    calls.push({ file, method: match[1]!, path: withPlaceholders(match[2]!).split('?')[0]! });
+  }
+  return calls;
+}
+
+describe('calls the tests write by hand', () => {
+  const testRoots = [join(import.meta.dirname), join(import.meta.dirname, '..', '..', '..', 'e2e')];
+  const testFiles = testRoots.flatMap((dir) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.ts$/.test(entry.name) && !entry.parentPath.includes('node_modules'))
+      .map((entry) => join(entry.parentPath, entry.name)),
+  );
+
+  it('reach declared endpoints (or are a named probe of a path nobody serves)', () => {
+    const calls = testFiles
+      // This file's own samples are paths nobody serves on purpose.
+      .filter((f) => f !== import.meta.filename)
+      .flatMap((f) => findTestCalls(relative(join(import.meta.dirname, '..'), f), readFileSync(f, 'utf8')))
+      // A title, a pattern or a path glued with `+`: not a request path written whole.
+      .filter((call) => /^\/api\/[\w/:*.-]*$/.test(call.path) && !call.path.endsWith('/'));
+    expect(calls.length).toBeGreaterThan(200);
+    const undeclared = calls
+      .filter((call) => !DELIBERATE_PROBES.has(`${call.method} ${call.path}`) && !declaredFor(call, allEndpoints))
+      .map((call) => `${call.method} ${call.path} (${call.file})`);
+    expect([...new Set(undeclared)]).toEqual([]);
+  });
+
+  it('are caught when they ask a path the table lacks', () => {
+    const source = [
+      "await call(server.url, `/api/versions/${id}/presence`, { method: 'PUT', body: {} });",
+      "{ name: 'x', method: 'GET', path: (w) => `/api/groups/${w.folder}/nothing`, allow: [] },",
+      "await call(server.url, '/api/me');",
+    ].join('\n');
+    const calls = findTestCalls('sample.ts', source);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'PUT /api/versions/*/presence',
+      'GET /api/me',
+      'GET /api/groups/*/nothing',
+    ]);
+    expect(calls.filter((c) => !declaredFor(c, allEndpoints)).map((c) => c.path)).toEqual([
+      '/api/versions/*/presence',
+      '/api/groups/*/nothing',
+    ]);
+  });
+});
+
 describe('web calls', () => {
   const files = sourceFiles(webSrc);
 
