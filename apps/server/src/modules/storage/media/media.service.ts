@@ -1,36 +1,26 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { isAudioExtension } from '@mixroom/shared';
 import type { BlobStore } from '../../../platform/blob/blob-store';
-import { DiskBlobStore } from '../../../platform/blob/disk-blob-store';
 import type { Clock } from '../../../platform/clock/clock';
 import type { JobContext } from '../../../platform/jobs/job-definition';
 import type { StageContext } from '../../../platform/jobs/staged-job';
 import {
-  HEADER_BYTES,
-  id3v2Length,
-  readDeclaredLength,
-  type DeclaredLength,
-} from '../../../platform/media/audio-integrity';
-import {
-  decodePeaks,
   encodeLossyPreview,
   measureLoudness,
   MediaError,
   probe,
   renderSpectrogram,
-  type DecodedPeaks,
   type Loudness,
   type MediaTools,
   type ProbeResult,
 } from '../../../platform/media/ffmpeg';
-import { readFileRange, readWavLayout, scanWavPeaks } from '../../../platform/media/wav-peaks';
 import { analyzeDifference, type DifferenceResult } from '../../../platform/media/difference-analysis';
 import { renderWaveformThumbnail } from '../../../platform/media/png';
 import type { TempSpace } from '../../../platform/temp/temp-space';
 import { lossyPreviewKeyOf } from './playback';
+import { VersionSource } from './version-source';
 import { workFolderPrefix } from './media-work';
 import type { ProjectsRepository } from '../projects/projects.repository';
 import type { StorageEvents } from '../storage.events';
@@ -62,7 +52,12 @@ export class MediaService {
   /** Spectrograms being rendered, so a second viewer waits for the first render instead of starting another. */
   private readonly rendering = new Map<string, Promise<void>>();
 
-  constructor(private readonly deps: MediaServiceDeps) {}
+  /** Where the tools read a version's original, and what is read from its bytes directly. */
+  private readonly source: VersionSource;
+
+  constructor(private readonly deps: MediaServiceDeps) {
+    this.source = new VersionSource(deps.blobs, deps.tools);
+  }
 
   /** Where a version's spectrogram image is kept, beside its files. */
   spectrogramKey(version: Pick<VersionRow, 'projectId' | 'id'>): string {
@@ -99,7 +94,7 @@ export class MediaService {
   private async renderSpectrogram(version: VersionRow, key: string): Promise<void> {
     const output = this.deps.temp.file('spectrogram.png');
     try {
-      await renderSpectrogram(this.deps.tools, await this.input(version), output);
+      await renderSpectrogram(this.deps.tools, await this.source.input(version), output);
       await this.deps.blobs.put(key, createReadStream(output), 'image/png');
     } finally {
       await rm(output, { force: true });
@@ -120,70 +115,9 @@ export class MediaService {
     if (!a?.durationSeconds || !b?.durationSeconds || a.status !== 'ready' || b.status !== 'ready') return null;
     return analyzeDifference(
       this.deps.tools,
-      { a: await this.input(a), b: await this.input(b) },
+      { a: await this.source.input(a), b: await this.source.input(b) },
       { durationSeconds: a.durationSeconds, onProgress },
     );
-  }
-
-  private async input(version: VersionRow): Promise<string> {
-    if (this.deps.blobs instanceof DiskBlobStore) return this.deps.blobs.localPath(version.blobKey);
-    return this.deps.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: 6 * 3600 });
-  }
-
-  /** Waveform peaks: read straight from the bytes of a PCM WAV, else through an ffmpeg decode. */
-  private async peaks(
-    version: VersionRow,
-    input: string,
-    media: ProbeResult,
-    previewPath: string | null,
-    onProgress: (fraction: number) => void,
-  ): Promise<DecodedPeaks> {
-    if (!previewPath && version.fileExtension === 'wav') {
-      const size = (await this.deps.blobs.head(version.blobKey))?.size ?? 0;
-      const head = await streamToBuffer(
-        await this.deps.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }),
-      );
-      const layout = readWavLayout(head, size);
-      if (layout && layout.dataLength > 0) {
-        // Local disk: large aligned reads. Object storage: the ranged stream.
-        const samples =
-          this.deps.blobs instanceof DiskBlobStore
-            ? readFileRange(
-                this.deps.blobs.localPath(version.blobKey),
-                layout.dataStart,
-                layout.dataLength,
-                (layout.bitsPerSample / 8) * layout.channels,
-              )
-            : ((await this.deps.blobs.get(version.blobKey, {
-                start: layout.dataStart,
-                end: layout.dataStart + layout.dataLength - 1,
-              })) as AsyncIterable<Buffer>);
-        // No decoder runs here, so none reports problems: a cut-off tail shows in the length check.
-        return { bins: await scanWavPeaks(samples, layout, onProgress), problems: [] };
-      }
-    }
-    return decodePeaks(this.deps.tools, input, {
-      sampleRate: media.sampleRate,
-      channels: media.channels,
-      durationSeconds: media.durationSeconds,
-      ...(previewPath ? { previewPath } : {}),
-      onProgress,
-    });
-  }
-
-  /** What the file's own header promises (WAV, AIFF, FLAC, MP3), read from its first bytes. */
-  private async declaredLength(version: VersionRow): Promise<DeclaredLength | null> {
-    const size = (await this.deps.blobs.head(version.blobKey))?.size ?? version.fileSize;
-    const read = async (start: number) =>
-      start < size
-        ? streamToBuffer(
-            await this.deps.blobs.get(version.blobKey, { start, end: Math.min(size, start + HEADER_BYTES) - 1 }),
-          )
-        : Buffer.alloc(0);
-    const head = await read(0);
-    // MP3 (and some FLAC) files open with an ID3 tag, cover art included: the audio header follows it.
-    const tag = id3v2Length(head);
-    return readDeclaredLength(tag > 0 ? await read(tag) : head, size);
   }
 
   /**
@@ -229,7 +163,7 @@ export class MediaService {
     const versionId = version.id;
     const previewPath = join(work, 'preview.m4a');
     try {
-      const input = await this.input(version);
+      const input = await this.source.input(version);
       const media = await probe(this.deps.tools, input);
       const preview = needsPreview(version.fileExtension, media);
       const loudness = measureLoudness(this.deps.tools, input);
@@ -237,17 +171,25 @@ export class MediaService {
       loudness.catch(() => undefined);
       let lastReported = 0;
       let lastReportedAt = performance.now();
-      const { bins, problems } = await this.peaks(version, input, media, preview ? previewPath : null, (fraction) => {
-        const percent = Math.floor(fraction * 90);
-        // Each report is a database write and an event: a few a second are plenty for a progress bar.
-        if (percent >= lastReported + 5 && performance.now() - lastReportedAt >= PROGRESS_INTERVAL_MS) {
-          lastReported = percent;
-          lastReportedAt = performance.now();
-          void this.deps.versions.update(versionId, { progress: percent }).then(() => announce(percent, 'processing'));
-        }
-      });
+      const { bins, problems } = await this.source.peaks(
+        version,
+        input,
+        media,
+        preview ? previewPath : null,
+        (fraction) => {
+          const percent = Math.floor(fraction * 90);
+          // Each report is a database write and an event: a few a second are plenty for a progress bar.
+          if (percent >= lastReported + 5 && performance.now() - lastReportedAt >= PROGRESS_INTERVAL_MS) {
+            lastReported = percent;
+            lastReportedAt = performance.now();
+            void this.deps.versions
+              .update(versionId, { progress: percent })
+              .then(() => announce(percent, 'processing'));
+          }
+        },
+      );
       const verdict = judgeIntegrity({
-        declared: await this.declaredLength(version),
+        declared: await this.source.declaredLength(version),
         decodedSeconds: bins.frames / bins.sampleRate,
         probedSeconds: media.durationSeconds,
         problems,
@@ -372,7 +314,7 @@ export class MediaService {
     try {
       return await this.storeLossyPreview(
         version,
-        await this.input(version),
+        await this.source.input(version),
         media ?? { sampleRate: 48000, channels: 2 },
         work,
       );
@@ -404,10 +346,4 @@ interface Reviewable {
   media: ProbeResult;
   loudness: Promise<Loudness | null>;
   needsLossyPreview: boolean;
-}
-
-async function streamToBuffer(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }
