@@ -10,7 +10,9 @@ import { captureInput } from './audio/capture';
 import { analyserDb, autoMuteShouldMute, SILENCE_DB } from './audio/level';
 import { packPcm24, wavHeader24 } from './audio/wav';
 import { loadWorklets } from './audio/worklets';
-import { Publisher, Viewer, type MediaGrant, type ReceivedSlot, type StreamState } from './streaming-client';
+import { type MediaGrant, type StreamState } from './streaming-client';
+import { Viewer, type ReceivedSlot } from './whep-viewer';
+import { Publisher } from './whip-publisher';
 
 /** Where the published audio comes from: the browser's own input (default) or the bridge's sockets. */
 export type LiveSourceKind = 'input' | 'plugin' | 'driver';

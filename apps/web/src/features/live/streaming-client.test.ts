@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { preferStereoOpus } from './opus-sdp';
-import {
-  Publisher,
-  Viewer,
-  STREAMING_MESSAGES,
-  type StreamState,
-  type StreamingDeps,
-  type MediaGrant,
-} from './streaming-client';
+import { STREAMING_MESSAGES, type StreamState, type StreamingDeps, type MediaGrant } from './streaming-client';
+import { Viewer } from './whep-viewer';
+import { Publisher } from './whip-publisher';
 
 const OFFER = [
   'v=0',

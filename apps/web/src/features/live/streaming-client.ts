@@ -1,5 +1,3 @@
-import { preferStereoOpus } from './opus-sdp';
-
 /**
  * WHIP publishing and WHEP listening over fetch, with the media token the live module hands out.
  * Pure TypeScript: the peer connection, fetch, timers and the page's lifecycle come in as deps so
@@ -108,7 +106,8 @@ function waitForIce(peer: RTCPeerConnection, deps: StreamingDeps): Promise<void>
   });
 }
 
-abstract class StreamingClient {
+/** What a WHIP publisher (whip-publisher.ts) and a WHEP viewer (whep-viewer.ts) share: signalling, states, reconnects. */
+export abstract class StreamingClient {
   protected readonly deps: StreamingDeps;
   protected session: Session | null = null;
   private stateValue: StreamState = 'new';
@@ -310,125 +309,4 @@ abstract class StreamingClient {
 
   /** Only a publisher may: see Publisher. */
   abstract updateBitrate(bitrate: number): Promise<void>;
-}
-
-export interface PublishOptions {
-  mediaStream: MediaStream | null | undefined;
-  /** Opus target in bit/s (the server writes it into its answer; the sender is capped to it too). */
-  bitrate: number;
-}
-
-/** WHIP: one stereo audio track, sendonly. */
-export class Publisher extends StreamingClient {
-  private track: MediaStreamTrack | null = null;
-  private stream: MediaStream | null = null;
-  private bitrate = 128_000;
-
-  constructor(
-    options: StreamingOptions,
-    /** Called with the bitrate of the connection being made, so the grant can carry it. */
-    private readonly onBitrate?: (bitrate: number) => void,
-  ) {
-    super(options);
-  }
-
-  get currentBitrate(): number {
-    return this.bitrate;
-  }
-
-  async publish(options: PublishOptions): Promise<void> {
-    if (!options.mediaStream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
-    if (this.isActive) throw new Error(STREAMING_MESSAGES.broadcastWorking);
-    this.useStream(options.mediaStream, options.bitrate);
-    await this.start();
-  }
-
-  private useStream(stream: MediaStream, bitrate: number): void {
-    const track = stream.getAudioTracks()[0];
-    if (!track) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
-    this.stream = stream;
-    this.track = track;
-    this.bitrate = bitrate;
-    this.onBitrate?.(bitrate);
-  }
-
-  protected preparePeer(peer: RTCPeerConnection): void {
-    if (!this.track || !this.stream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
-    peer.addTransceiver(this.track, { direction: 'sendonly', streams: [this.stream] });
-  }
-
-  protected override onConnected(peer: RTCPeerConnection): void {
-    // The answer's maxaveragebitrate sets the encoder; the sender's cap keeps it there.
-    for (const sender of peer.getSenders()) {
-      if (!sender.track) continue;
-      const parameters = sender.getParameters();
-      if (!parameters.encodings?.length) continue;
-      parameters.encodings[0]!.maxBitrate = this.bitrate;
-      void sender.setParameters(parameters).catch(() => undefined);
-    }
-  }
-
-  /**
-   * Republishes with another source or quality. The server keeps the participant's slot for the
-   * new stream, so listeners hear it without reconnecting.
-   */
-  async republish(options: PublishOptions): Promise<void> {
-    if (!options.mediaStream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
-    this.useStream(options.mediaStream, options.bitrate);
-    if (!this.isActive) return this.start();
-    await this.renegotiate();
-  }
-
-  async updateBitrate(bitrate: number): Promise<void> {
-    if (!this.stream) throw new Error(STREAMING_MESSAGES.mediaStreamRequired);
-    await this.republish({ mediaStream: this.stream, bitrate });
-  }
-}
-
-export interface ViewOptions {
-  /** Recvonly audio transceivers to offer: the room's publisher cap (each is a slot). */
-  slots: number;
-}
-
-export interface ReceivedSlot {
-  mid: string;
-  track: MediaStreamTrack;
-  stream: MediaStream;
-}
-
-/** WHEP: K recvonly stereo slots; the server maps publishers onto them. */
-export class Viewer extends StreamingClient {
-  private slots = 0;
-
-  constructor(
-    options: StreamingOptions,
-    private readonly onSlot: (slot: ReceivedSlot) => void,
-  ) {
-    super(options);
-  }
-
-  async view(options: ViewOptions): Promise<void> {
-    if (this.isActive) throw new Error(STREAMING_MESSAGES.viewerSubscribed);
-    this.slots = Math.max(1, options.slots);
-    await this.start();
-  }
-
-  protected preparePeer(peer: RTCPeerConnection, grant: MediaGrant): void {
-    const slots = Math.max(1, grant.slotCount ?? this.slots);
-    for (let i = 0; i < slots; i++) peer.addTransceiver('audio', { direction: 'recvonly' });
-    peer.addEventListener('track', (event) => {
-      const mid = event.transceiver?.mid ?? String(slots);
-      // One stream per slot: the answer may put every slot's track in one stream, and Web Audio
-      // plays only the first audio track of a stream.
-      this.onSlot({ mid, track: event.track, stream: new MediaStream([event.track]) });
-    });
-  }
-
-  protected override editOffer(sdp: string): string {
-    return preferStereoOpus(sdp);
-  }
-
-  updateBitrate(): Promise<void> {
-    return Promise.reject(new Error(STREAMING_MESSAGES.viewerBitrate));
-  }
 }
