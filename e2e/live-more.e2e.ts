@@ -11,8 +11,9 @@ import { fillSignUp } from './helpers/browser';
  * The bridge's sound arrives in the guest as it left the file: the bridge loops a WAV of two
  * independent band-limited noises (left and right), the host publishes it with the Plugin source,
  * and the guest's page records what it receives; cross-correlation finds the file in the recording,
- * left in left and right in right. Then the host records the room and saves it to a project: the
- * version is processed and as long as the recording.
+ * left in left and right in right. Then the host records the room (the recording is the bridge's
+ * file too) and saves it to a project: the version is processed, as long as the recording, and its
+ * review page plays it.
  */
 let server: TestServer;
 let browser: Browser;
@@ -324,7 +325,7 @@ describe('live room: what the bridge plays, what the room keeps', () => {
     expect(Math.abs(ll.lag - rr.lag)).toBeLessThanOrEqual(1);
   });
 
-  it('"Save to project" makes a version that is processed and as long as the recording', async () => {
+  it('"Save to project" makes a version as long as the recording, and its review page plays it', async () => {
     const project = await api<{ id: string }>(host, 'POST', '/api/projects', { name: 'Live takes', groupId: null });
     expect(project.status).toBe(201);
 
@@ -340,6 +341,18 @@ describe('live room: what the bridge plays, what the room keeps', () => {
     const wav = readFileSync(await download.path());
     const seconds = wav.readUInt32LE(40) / (wav.readUInt16LE(22) * (wav.readUInt16LE(34) / 8)) / wav.readUInt32LE(24);
     expect(seconds).toBeGreaterThan(2.5);
+    // What was recorded is the bridge's file, channel for channel (the middle TAKE frames).
+    expect(wav.readUInt16LE(34)).toBe(24);
+    const frames = wav.readUInt32LE(40) / 6;
+    const from = Math.floor((frames - TAKE) / 2);
+    const recorded = [0, 3].map((at) =>
+      Float64Array.from({ length: TAKE }, (_, i) => wav.readIntLE(44 + (from + i) * 6 + at, 3) / 8_388_608),
+    );
+    const recordedLeft = normalisedPeak(recorded[0]!, reference[0]);
+    const recordedRight = normalisedPeak(recorded[1]!, reference[1]);
+    console.log(`recording correlation: L·L ${recordedLeft.peak.toFixed(3)}, R·R ${recordedRight.peak.toFixed(3)}`);
+    expect(recordedLeft.peak).toBeGreaterThan(0.8);
+    expect(recordedRight.peak).toBeGreaterThan(0.8);
 
     await host.getByRole('button', { name: 'Save to project' }).click();
     const dialog = host.getByRole('dialog', { name: 'Save to project' });
@@ -370,5 +383,19 @@ describe('live room: what the bridge plays, what the room keeps', () => {
     expect(versions[0]!.fileName).toBe(download.suggestedFilename());
     expect(versions[0]!.fileSize).toBe(wav.length);
     expect(Math.abs(versions[0]!.durationSeconds! - seconds)).toBeLessThan(0.1);
+
+    // The version's review page plays it: its clock shows the recording's length and runs. (The host leaves
+    // the room first: the sign-in lives in this tab's session storage.)
+    await host.getByRole('button', { name: 'Exit' }).click();
+    await host.getByRole('dialog', { name: 'Live' }).getByRole('button', { name: 'Leave' }).click();
+    await host.waitForURL(`${server.url}/live/`);
+    await host.goto(`${server.url}/version/${project.body.id}/1`);
+    await host.locator('[data-testid="waveform"] canvas').first().waitFor();
+    const clock = () => host.getByTestId('current-time').innerText();
+    await expect.poll(clock).toMatch(/^0:00\.00 \/ \d+:\d\d\.\d\d/);
+    const [, minutes, secs] = /\/ (\d+):(\d\d\.\d\d)/.exec(await clock())!;
+    expect(Math.abs(Number(minutes) * 60 + Number(secs) - seconds)).toBeLessThan(0.1);
+    await host.getByTestId('play-pause').click();
+    await expect.poll(clock, { timeout: 15_000 }).not.toMatch(/^0:00\.00/);
   });
 });
