@@ -8,7 +8,12 @@ export type CommentsModule = AppModule<{ comments: CommentsService }>;
 
 /** Timed comments and replies on versions. */
 export function createCommentsModule(core: CoreDeps): CommentsModule {
-  const comments = new CommentsService(new CommentsRepository(core.db, core.clock), core.items, core.bus, core.clock);
+  const comments = new CommentsService({
+    comments: new CommentsRepository(core.db, core.clock),
+    policy: core.items,
+    bus: core.bus,
+    clock: core.clock,
+  });
   return {
     name: 'comments',
     routes: [(app) => app.register(commentsRoutes, { comments })],

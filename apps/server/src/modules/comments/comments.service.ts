@@ -9,7 +9,7 @@ import {
 } from '@mixroom/shared';
 import type { Comment, CreateCommentBody, EventData, MarkersQuery } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
-import { systemClock, type Clock } from '../../platform/clock/clock';
+import type { Clock } from '../../platform/clock/clock';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { ItemPolicy } from '../../access/item.policy';
 import type { Actor } from '../../platform/identity/actor';
@@ -21,21 +21,23 @@ const CARRIED_COMMENT_BYTES = 6000;
 /** A hundredth of a second of slack at the end: players report the last frame's time. */
 const END_SLACK = 0.01;
 
+export interface CommentsServiceDeps {
+  comments: CommentsRepository;
+  policy: ItemPolicy;
+  bus: EventBus;
+  clock: Clock;
+}
+
 /**
  * Timed comments and replies on a version. Anyone who can see the project comments and replies;
  * only the author edits or deletes. Changes reach every open review live.
  */
 export class CommentsService {
-  constructor(
-    private readonly comments: CommentsRepository,
-    private readonly policy: ItemPolicy,
-    private readonly bus: EventBus,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  constructor(private readonly deps: CommentsServiceDeps) {}
 
   /** Comments follow their version's project: whoever may see it reads and writes them. */
   private async version(actor: Actor, versionId: string) {
-    return (await this.policy.version(actor, versionId)).version;
+    return (await this.deps.policy.version(actor, versionId)).version;
   }
 
   private announce(
@@ -46,7 +48,7 @@ export class CommentsService {
   ): Promise<void> {
     // NOTIFY payloads are small: a long comment in a wide script goes as ids only, and is refetched.
     const carried = comment && Buffer.byteLength(JSON.stringify(comment)) <= CARRIED_COMMENT_BYTES ? { comment } : {};
-    return this.bus.publish({
+    return this.deps.bus.publish({
       topic: `project:${projectId}`,
       type: 'comment.changed',
       data: { versionId, action, ...carried },
@@ -54,10 +56,10 @@ export class CommentsService {
   }
 
   async list(actor: Actor, versionId: string): Promise<Comment[]> {
-    const { capabilities } = await this.policy.version(actor, versionId);
-    const { top, replies } = await this.comments.forVersion(versionId);
+    const { capabilities } = await this.deps.policy.version(actor, versionId);
+    const { top, replies } = await this.deps.comments.forVersion(versionId);
     const people = new Map(
-      (await this.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]),
+      (await this.deps.comments.authors([...top, ...replies].map((c) => c.userId))).map((u) => [u.id, u]),
     );
     return top.map((c) =>
       presentComment(
@@ -78,7 +80,7 @@ export class CommentsService {
     versionId: string,
     query: MarkersQuery,
   ): Promise<{ body: Buffer; contentType: string; fileName: string }> {
-    const { version, project } = await this.policy.version(actor, versionId);
+    const { version, project } = await this.deps.policy.version(actor, versionId);
     const list = (await this.list(actor, versionId)).filter((c) => query.scope === 'all' || !c.resolved);
     const markers: Marker[] = list
       .map((c) => ({
@@ -129,7 +131,7 @@ export class CommentsService {
     const duration = version.durationSeconds;
     if (duration !== null && Math.max(start, end ?? 0) > duration + END_SLACK)
       throw AppError.badRequest(COMMENT_MESSAGES.pastEnd, 'PAST_END');
-    const row = await this.comments.insert({
+    const row = await this.deps.comments.insert({
       versionId,
       userId: actor.userId,
       type: input.type,
@@ -139,7 +141,7 @@ export class CommentsService {
     });
     // The new comment rides on the event, presented as everyone but its author sees it (no edit,
     // no delete), so open reviews show it without a round trip.
-    const [author] = await this.comments.authors([actor.userId]);
+    const [author] = await this.deps.comments.authors([actor.userId]);
     await this.announce(
       version.projectId,
       versionId,
@@ -150,10 +152,10 @@ export class CommentsService {
   }
 
   async reply(actor: Actor, commentId: string, text: string): Promise<{ id: string }> {
-    const parent = await this.comments.find(commentId);
+    const parent = await this.deps.comments.find(commentId);
     if (!parent || parent.parentId) throw AppError.notFound('No such comment.');
     const version = await this.version(actor, parent.versionId);
-    const row = await this.comments.insert({
+    const row = await this.deps.comments.insert({
       versionId: parent.versionId,
       parentId: parent.id,
       userId: actor.userId,
@@ -165,7 +167,7 @@ export class CommentsService {
   }
 
   private async authored(actor: Actor, commentId: string) {
-    const row = await this.comments.find(commentId);
+    const row = await this.deps.comments.find(commentId);
     if (!row) throw AppError.notFound('No such comment.');
     const version = await this.version(actor, row.versionId);
     if (row.userId !== actor.userId) throw AppError.forbidden(COMMENT_MESSAGES.onlyAuthor);
@@ -177,26 +179,26 @@ export class CommentsService {
    * project: the engineer closing the client's notes one by one.
    */
   async resolve(actor: Actor, commentId: string, resolved: boolean): Promise<void> {
-    const row = await this.comments.find(commentId);
+    const row = await this.deps.comments.find(commentId);
     if (!row || row.parentId) throw AppError.notFound('No such comment.');
-    const { version, capabilities } = await this.policy.version(actor, row.versionId);
+    const { version, capabilities } = await this.deps.policy.version(actor, row.versionId);
     if (row.userId !== actor.userId && !capabilities.canEdit)
       throw AppError.forbidden('Only its author or an editor can resolve this comment.');
     if (Boolean(row.resolvedAt) === resolved) return;
-    await this.comments.setResolved(row.id, resolved ? { at: this.clock.now(), by: actor.userId } : null);
+    await this.deps.comments.setResolved(row.id, resolved ? { at: this.deps.clock.now(), by: actor.userId } : null);
     await this.announce(version.projectId, row.versionId, resolved ? 'resolved' : 'reopened');
   }
 
   async edit(actor: Actor, commentId: string, text: string): Promise<void> {
     const { row, version } = await this.authored(actor, commentId);
-    await this.comments.updateText(row.id, text);
+    await this.deps.comments.updateText(row.id, text);
     await this.announce(version.projectId, row.versionId, 'edited');
   }
 
   /** Deleting a comment deletes its replies with it. */
   async delete(actor: Actor, commentId: string): Promise<void> {
     const { row, version } = await this.authored(actor, commentId);
-    await this.comments.delete(row.id);
+    await this.deps.comments.delete(row.id);
     await this.announce(version.projectId, row.versionId, 'deleted');
   }
 }

@@ -10,6 +10,14 @@ interface Resource {
   participant: string;
 }
 
+export interface LiveMediaHubDeps {
+  sfu: SfuDriver;
+  media: LiveMediaService;
+  log: Logger;
+  /** Tells the room that someone started or stopped publishing (`publishing`, small, on the bus). */
+  announce: (room: string, participant: string) => Promise<void>;
+}
+
 /**
  * The media side of live rooms on an `sfu` node: the resources this node's SFU holds, the slot maps
  * it tells subscribers' sockets about (`live.slots`, never through the bus), and what room changes
@@ -20,15 +28,12 @@ export class LiveMediaHub {
   private readonly resources = new Map<string, Resource>();
   private readonly watchers = new Map<string, Set<RealtimeSender>>();
   private readonly unsubscribe: () => void;
+  /** This node's SFU (the routes reach it for ICE candidates and removals). */
+  readonly sfu: SfuDriver;
 
-  constructor(
-    readonly sfu: SfuDriver,
-    private readonly media: LiveMediaService,
-    private readonly log: Logger,
-    /** Tells the room that someone started or stopped publishing (`publishing`, small, on the bus). */
-    private readonly announce: (room: string, participant: string) => Promise<void>,
-  ) {
-    this.unsubscribe = sfu.onEvent((event) => this.onSfuEvent(event));
+  constructor(private readonly deps: LiveMediaHubDeps) {
+    this.sfu = deps.sfu;
+    this.unsubscribe = deps.sfu.onEvent((event) => this.onSfuEvent(event));
   }
 
   async publish(grant: MediaGrant, offerSdp: string): Promise<SdpExchange> {
@@ -89,7 +94,7 @@ export class LiveMediaHub {
       await this.sfu.dropParticipant(code, userId);
       return;
     }
-    if (action === 'cohost' && !(await this.media.mayPublishIn(code, userId))) {
+    if (action === 'cohost' && !(await this.deps.media.mayPublishIn(code, userId))) {
       for (const [resourceId, resource] of this.resources)
         if (resource.kind === 'publisher' && resource.room === code && resource.participant === userId)
           await this.sfu.remove(resourceId);
@@ -121,7 +126,7 @@ export class LiveMediaHub {
       return;
     }
     if (event.type === 'publisher-started' || (event.type === 'publisher-stopped' && event.reason !== 'replaced'))
-      void this.announce(event.room, event.participant);
+      void this.deps.announce(event.room, event.participant);
     if (event.type === 'publisher-stopped' || event.type === 'subscriber-gone') {
       this.resources.delete(event.resourceId);
       this.watchers.delete(event.resourceId);
@@ -132,7 +137,7 @@ export class LiveMediaHub {
     try {
       sender.reply(message);
     } catch (error) {
-      this.log.debug({ err: error }, 'a live.slots message could not be sent');
+      this.deps.log.debug({ err: error }, 'a live.slots message could not be sent');
     }
   }
 }

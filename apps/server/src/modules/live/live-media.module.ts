@@ -20,7 +20,7 @@ export function createLiveMediaModule(core: CoreDeps, deps: { media: LiveMediaSe
       data: { code, action: 'publishing', userId, instanceId: null, remainingMs: null },
     });
   const theHub = (): LiveMediaHub =>
-    (hub ??= new LiveMediaHub(createSfu(core.config.live), deps.media, core.log, announce));
+    (hub ??= new LiveMediaHub({ sfu: createSfu(core.config.live), media: deps.media, log: core.log, announce }));
   return {
     name: 'live-media',
     roles: ['sfu'],

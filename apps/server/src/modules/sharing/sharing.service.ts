@@ -51,8 +51,8 @@ export class SharingService {
   private readonly joinLimiter: RateLimiter;
 
   constructor(private readonly deps: SharingServiceDeps) {
-    this.inviteLimiter = new RateLimiter(50, HOUR, deps.clock);
-    this.joinLimiter = new RateLimiter(20, HOUR, deps.clock);
+    this.inviteLimiter = new RateLimiter({ limit: 50, windowMs: HOUR, clock: deps.clock });
+    this.joinLimiter = new RateLimiter({ limit: 20, windowMs: HOUR, clock: deps.clock });
   }
 
   /** The resource with the actor's role; the item policy refuses the unauthorized and the trash. */

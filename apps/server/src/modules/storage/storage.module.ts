@@ -62,10 +62,15 @@ export function createStorageModule(
 ): StorageModule {
   const { db, items: policy, accessChanges } = core;
   const signTtlSeconds = core.config.signedUrlTtlSeconds;
-  const groupsRepo = new GroupsRepository(db, STORAGE_SCOPE, core.clock);
-  const projectsRepo = new ProjectsRepository(db, STORAGE_SCOPE, core.clock);
+  const groupsRepo = new GroupsRepository({ db, scope: STORAGE_SCOPE, clock: core.clock });
+  const projectsRepo = new ProjectsRepository({ db, scope: STORAGE_SCOPE, clock: core.clock });
   const versions = new VersionsRepository(db);
-  const presenter = new StoragePresenter(deps.users, core.blobs, signTtlSeconds, () => core.clock.now());
+  const presenter = new StoragePresenter({
+    users: deps.users,
+    blobs: core.blobs,
+    signedUrlTtlSeconds: signTtlSeconds,
+    now: () => core.clock.now(),
+  });
   const events = new StorageEvents(core.bus, core.facts);
   const limitsFor = (userId: string) => deps.entitlements.limits(userId);
 
@@ -96,7 +101,7 @@ export function createStorageModule(
     notify: (tx, userIds, notice) => deps.notifier.notify(tx, userIds, notice),
   });
   const trash = new TrashService({
-    trash: new TrashRepository(db, STORAGE_SCOPE, core.clock),
+    trash: new TrashRepository({ db, scope: STORAGE_SCOPE, clock: core.clock }),
     groups: groupsRepo,
     projects: projectsRepo,
     versions,
@@ -110,7 +115,7 @@ export function createStorageModule(
   });
   const search = new SearchService({ repository: new SearchRepository(db, STORAGE_SCOPE), policy });
   // The pipeline also processes transfer files (projects of the TRANSFER area): it learns a project's kind from either area.
-  const transferProjects = new ProjectsRepository(db, TRANSFER_SCOPE, core.clock);
+  const transferProjects = new ProjectsRepository({ db, scope: TRANSFER_SCOPE, clock: core.clock });
   const anyAreaProjects = {
     find: async (id: string) => (await projectsRepo.find(id)) ?? transferProjects.find(id),
   };

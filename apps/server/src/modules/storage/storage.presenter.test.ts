@@ -41,7 +41,15 @@ const stores: { name: string; store: () => BlobStore }[] = [
 /** A presenter whose clock reads what the test sets. */
 function presenterAt(store: BlobStore) {
   const clock = { now: new Date(windowStart) };
-  return { clock, presenter: new StoragePresenter({} as UsersRepository, store, TTL_SECONDS, () => clock.now) };
+  return {
+    clock,
+    presenter: new StoragePresenter({
+      users: {} as UsersRepository,
+      blobs: store,
+      signedUrlTtlSeconds: TTL_SECONDS,
+      now: () => clock.now,
+    }),
+  };
 }
 
 describe.each(stores)('thumbnail URLs ($name driver)', ({ store }) => {

@@ -1,7 +1,6 @@
 import { groupCapabilities, projectCapabilities, roleTag, type Role } from '@mixroom/shared';
 import type { GroupItem, ProjectItem, Version } from '@mixroom/contracts';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import { systemClock } from '../../platform/clock/clock';
 import { presentDuration, presentLoudness, presentMedia } from './measurements.presenter';
 import type { GroupRow } from './folders/groups.repository';
 import type { ProjectRow } from './projects/projects.repository';
@@ -64,24 +63,26 @@ export function thumbnailSigning(
   };
 }
 
+export interface StoragePresenterDeps {
+  users: PeopleDirectory;
+  blobs: BlobStore;
+  /** The lifetime of signed URLs (SIGNED_URL_TTL_SECONDS). */
+  signedUrlTtlSeconds: number;
+  now: () => Date;
+}
+
 /** Turns rows into the API's items, each with the actor's tag and capabilities. */
 export class StoragePresenter {
-  constructor(
-    private readonly users: PeopleDirectory,
-    private readonly blobs: BlobStore,
-    /** The lifetime of signed URLs (SIGNED_URL_TTL_SECONDS). */
-    private readonly signTtlSeconds: number,
-    private readonly now: () => Date = () => systemClock.now(),
-  ) {}
+  constructor(private readonly deps: StoragePresenterDeps) {}
 
   /** Signed thumbnail URLs of the latest versions shown in a listing, stable within a window. */
   async thumbnails(versions: Iterable<VersionRow>): Promise<Map<string, string>> {
-    const signing = thumbnailSigning(this.now(), this.signTtlSeconds);
+    const signing = thumbnailSigning(this.deps.now(), this.deps.signedUrlTtlSeconds);
     const entries = await Promise.all(
       [...versions].flatMap((v) =>
         v.thumbnailKey
           ? [
-              this.blobs
+              this.deps.blobs
                 .signDownloadUrl(v.thumbnailKey, { ...signing, contentType: 'image/png' })
                 .then((url) => [v.id, url] as const),
             ]
@@ -97,8 +98,8 @@ export class StoragePresenter {
    */
   async people(ids: string[], items: { id: string; path: string[]; publisherId: string }[] = []): Promise<People> {
     const [rows, members] = await Promise.all([
-      this.users.findMany(ids),
-      this.users.membersOf(items.flatMap((i) => i.path)),
+      this.deps.users.findMany(ids),
+      this.deps.users.membersOf(items.flatMap((i) => i.path)),
     ]);
     const people: People = new Map(
       rows.map((u) => [u.id, { id: u.id, displayName: u.displayName, photoUrl: u.photoUrl }]),

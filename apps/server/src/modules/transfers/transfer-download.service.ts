@@ -31,20 +31,22 @@ export interface ZipWriter {
 const contentDisposition = (fileName: string) =>
   `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
+export interface TransferDownloadDeps {
+  access: TransferAccessService;
+  repository: TransfersRepository;
+  blobs: BlobStore;
+  zip: ZipWriter;
+}
+
 /**
  * The bytes of a transfer: one file with Range (a download manager may split or resume it), or all
  * files as one streamed ZIP that ends with checksums.sha256. Each is logged for the sender.
  */
 export class TransferDownloadService {
-  constructor(
-    private readonly access: TransferAccessService,
-    private readonly repository: TransfersRepository,
-    private readonly blobs: BlobStore,
-    private readonly zip: ZipWriter,
-  ) {}
+  constructor(private readonly deps: TransferDownloadDeps) {}
 
   async file(token: string, grantToken: string, fileId: string, rangeHeader: string | undefined): Promise<Download> {
-    const { grant, record } = await this.access.file(token, grantToken, fileId);
+    const { grant, record } = await this.deps.access.file(token, grantToken, fileId);
     const { version } = record;
     const size = version.fileSize;
     const range = parseRange(rangeHeader, size);
@@ -65,12 +67,12 @@ export class TransferDownloadService {
       };
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
-    const entryId = await this.access.logStart(grant, fileId, version.fileName, start > 0);
+    const entryId = await this.deps.access.logStart(grant, fileId, version.fileName, start > 0);
     const body =
       size === 0
         ? Readable.from([])
         : pipeline(
-            await this.blobs.get(version.blobKey, { start, end }),
+            await this.deps.blobs.get(version.blobKey, { start, end }),
             exactLength(end - start + 1),
             () => undefined,
           );
@@ -83,7 +85,7 @@ export class TransferDownloadService {
       },
       body,
       // The entry counts the bytes of the file delivered across its responses, each once.
-      settle: (sent, finished) => this.access.logEnd(grant, entryId, { start, sent, size, finished }),
+      settle: (sent, finished) => this.deps.access.logEnd(grant, entryId, { start, sent, size, finished }),
     };
   }
 
@@ -93,9 +95,9 @@ export class TransferDownloadService {
    * when the checksum job has not run yet.
    */
   async zipAll(token: string, grantToken: string): Promise<Download> {
-    const grant = await this.access.grant(token, grantToken);
+    const grant = await this.deps.access.grant(token, grantToken);
     const { transfer } = grant;
-    const files = (await this.repository.files(transfer.id)).filter((f) => f.version.status !== 'uploading');
+    const files = (await this.deps.repository.files(transfer.id)).filter((f) => f.version.status !== 'uploading');
     if (files.length === 0) throw AppError.notFound('There is nothing to download here.');
     const taken = new Set([CHECKSUMS_FILE.toLowerCase()]);
     const hashes = new Map<string, string>();
@@ -108,7 +110,7 @@ export class TransferDownloadService {
         size: version.fileSize,
         mtime: version.createdAt,
         open: async () => {
-          const source = await this.blobs.get(version.blobKey);
+          const source = await this.deps.blobs.get(version.blobKey);
           if (file.sha256) return source;
           const hash = createHash('sha256');
           // pipeline forwards a read error to the archive, which ends the response (pipe would leave it unheard).
@@ -146,8 +148,8 @@ export class TransferDownloadService {
           ),
         ]),
     });
-    const zip = await this.zip.streamEntries(entries, null, transfer.id);
-    const entryId = await this.access.logStart(grant, null, 'All files (ZIP)', false);
+    const zip = await this.deps.zip.streamEntries(entries, null, transfer.id);
+    const entryId = await this.deps.access.logStart(grant, null, 'All files (ZIP)', false);
     return {
       status: 200,
       headers: {
@@ -156,7 +158,7 @@ export class TransferDownloadService {
         'Content-Disposition': contentDisposition(`${transfer.name}.zip`),
       },
       body: zip.body,
-      settle: (sent, finished) => this.access.logEnd(grant, entryId, { start: 0, sent, size: zip.size, finished }),
+      settle: (sent, finished) => this.deps.access.logEnd(grant, entryId, { start: 0, sent, size: zip.size, finished }),
     };
   }
 }

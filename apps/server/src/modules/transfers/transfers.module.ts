@@ -62,7 +62,7 @@ export function createTransfersModule(
   const transfers = new TransfersService(shared);
   const limiter = new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock);
   const access = new TransferAccessService({ ...shared, limiter });
-  const downloadService = new TransferDownloadService(access, repository, core.blobs, deps.zip);
+  const downloadService = new TransferDownloadService({ access, repository, blobs: core.blobs, zip: deps.zip });
   const housekeeping = new TransferHousekeepingService(shared, transfers);
   const requests = new FileRequestsService(
     { ...shared, requests: new FileRequestsRepository(core.db), tokens: core.tokens, limiter },

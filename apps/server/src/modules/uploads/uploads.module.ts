@@ -7,11 +7,11 @@ export type UploadsModule = AppModule<{ uploads: UploadsService }>;
 
 /** Direct-to-storage uploads in parallel parts, for versions and transfers alike. */
 export function createUploadsModule(core: CoreDeps): UploadsModule {
-  const uploads = new UploadsService(
-    new UploadsRepository(core.db, core.clock),
-    core.blobs,
-    core.config.signedUrlTtlSeconds,
-    core.clock,
-  );
+  const uploads = new UploadsService({
+    repository: new UploadsRepository(core.db, core.clock),
+    store: core.blobs,
+    signedUrlTtlSeconds: core.config.signedUrlTtlSeconds,
+    clock: core.clock,
+  });
   return { name: 'uploads', routes: [(app) => app.register(uploadsRoutes, { uploads })], services: { uploads } };
 }

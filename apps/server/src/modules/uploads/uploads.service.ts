@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { UploadSession } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
 import type { BlobStore } from '../../platform/blob/blob-store';
-import { systemClock, type Clock } from '../../platform/clock/clock';
+import type { Clock } from '../../platform/clock/clock';
 import type { UploadRow, UploadsRepository } from './uploads.repository';
 
 /** S3's floor for every part but the last, and its ceiling on part count. */
@@ -18,6 +18,14 @@ export function choosePartSize(size: number, preferred = DEFAULT_PART_SIZE): num
 const partCount = (upload: Pick<UploadRow, 'size' | 'partSize'>) =>
   Math.max(1, Math.ceil(upload.size / upload.partSize));
 
+export interface UploadsServiceDeps {
+  repository: UploadsRepository;
+  store: BlobStore;
+  /** The lifetime of signed part URLs (SIGNED_URL_TTL_SECONDS). */
+  signedUrlTtlSeconds: number;
+  clock: Clock;
+}
+
 /**
  * Resumable multipart uploads straight to the blob store. The database records every finished part
  * with its ETag, so a client that lost its tab, its network or the server asks for the session and
@@ -25,24 +33,19 @@ const partCount = (upload: Pick<UploadRow, 'size' | 'partSize'>) =>
  * they choose; this service only checks ownership and completeness.
  */
 export class UploadsService {
-  constructor(
-    private readonly repository: UploadsRepository,
-    private readonly store: BlobStore,
-    private readonly signTtlSeconds: number,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  constructor(private readonly deps: UploadsServiceDeps) {}
 
   async start(ownerId: string, blobKey: string, size: number, partSize = choosePartSize(size)): Promise<UploadSession> {
     if (!Number.isInteger(size) || size <= 0) throw AppError.badRequest('The file is empty.', 'EMPTY_FILE');
     if (partSize < MIN_PART_SIZE || Math.ceil(size / partSize) > MAX_PARTS)
       throw AppError.badRequest('Invalid part size.');
-    const driverUploadId = await this.store.createMultipart(blobKey, { partSize, size });
-    const row = await this.repository.create({ ownerId, blobKey, driverUploadId, size, partSize });
+    const driverUploadId = await this.deps.store.createMultipart(blobKey, { partSize, size });
+    const row = await this.deps.repository.create({ ownerId, blobKey, driverUploadId, size, partSize });
     return this.present(row, []);
   }
 
   private async owned(ownerId: string, uploadId: string): Promise<UploadRow> {
-    const upload = await this.repository.find(uploadId);
+    const upload = await this.deps.repository.find(uploadId);
     if (!upload || upload.ownerId !== ownerId) throw AppError.notFound('No such upload.');
     return upload;
   }
@@ -55,7 +58,7 @@ export class UploadsService {
 
   async get(ownerId: string, uploadId: string): Promise<UploadSession> {
     const upload = await this.owned(ownerId, uploadId);
-    return this.present(upload, await this.repository.parts(uploadId));
+    return this.present(upload, await this.deps.repository.parts(uploadId));
   }
 
   async partUrl(ownerId: string, uploadId: string, partNumber: number): Promise<{ url: string }> {
@@ -63,8 +66,8 @@ export class UploadsService {
     const count = partCount(upload);
     if (partNumber < 1 || partNumber > count) throw AppError.badRequest(`Part ${partNumber} is out of range.`);
     const contentLength = partNumber < count ? upload.partSize : upload.size - upload.partSize * (count - 1);
-    const url = await this.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, {
-      expiresInSeconds: this.signTtlSeconds,
+    const url = await this.deps.store.signPartUrl(upload.blobKey, upload.driverUploadId, partNumber, {
+      expiresInSeconds: this.deps.signedUrlTtlSeconds,
       contentLength,
     });
     return { url };
@@ -84,13 +87,18 @@ export class UploadsService {
       throw AppError.badRequest(`Part ${part.partNumber} should hold ${expected} bytes, not ${part.size}.`);
     // The client's word is checked against the store: a file recorded larger than its bytes would
     // promise downloads and ZIPs a length they can never deliver.
-    const stored = await this.store.storedPartSize(upload.blobKey, upload.driverUploadId, part.partNumber, part.etag);
+    const stored = await this.deps.store.storedPartSize(
+      upload.blobKey,
+      upload.driverUploadId,
+      part.partNumber,
+      part.etag,
+    );
     if (stored !== null && stored !== part.size)
       throw AppError.conflict(
         `Part ${part.partNumber} holds ${stored} bytes, not ${part.size}. Send the part again.`,
         'PART_SIZE_MISMATCH',
       );
-    await this.repository.recordPart({ uploadId, ...part });
+    await this.deps.repository.recordPart({ uploadId, ...part });
   }
 
   /**
@@ -100,9 +108,9 @@ export class UploadsService {
    */
   async storeWhole(ownerId: string, uploadId: string, body: Readable): Promise<void> {
     const upload = await this.open(ownerId, uploadId);
-    await this.store.abortMultipart(upload.blobKey, upload.driverUploadId);
-    await this.store.put(upload.blobKey, body);
-    await this.repository.setStatus(uploadId, 'stored');
+    await this.deps.store.abortMultipart(upload.blobKey, upload.driverUploadId);
+    await this.deps.store.put(upload.blobKey, body);
+    await this.deps.repository.setStatus(uploadId, 'stored');
   }
 
   /** Completes only when every part is recorded; returns the finished blob's key. */
@@ -110,11 +118,11 @@ export class UploadsService {
     const stored = await this.owned(ownerId, uploadId);
     if (stored.status === 'stored') return this.checkSize(stored);
     const upload = await this.open(ownerId, uploadId);
-    const parts = await this.repository.parts(uploadId);
+    const parts = await this.deps.repository.parts(uploadId);
     const missing = partCount(upload) - parts.length;
     if (missing > 0) throw AppError.conflict(`${missing} part(s) are still missing.`, 'PARTS_MISSING');
     try {
-      await this.store.completeMultipart(upload.blobKey, upload.driverUploadId, parts);
+      await this.deps.store.completeMultipart(upload.blobKey, upload.driverUploadId, parts);
     } catch (error) {
       throw AppError.conflict(
         `The upload could not be assembled: ${error instanceof Error ? error.message : String(error)}. Send the file again.`,
@@ -130,16 +138,16 @@ export class UploadsService {
    */
   private async checkSize(upload: UploadRow): Promise<{ blobKey: string; size: number }> {
     const uploadId = upload.id;
-    const info = await this.store.head(upload.blobKey);
+    const info = await this.deps.store.head(upload.blobKey);
     if (info && info.size !== upload.size) {
-      await this.repository.setStatus(uploadId, 'aborted');
-      await this.store.delete(upload.blobKey).catch(() => undefined);
+      await this.deps.repository.setStatus(uploadId, 'aborted');
+      await this.deps.store.delete(upload.blobKey).catch(() => undefined);
       throw AppError.conflict(
         `The stored file holds ${info.size} bytes where ${upload.size} were announced. Send the file again.`,
         'SIZE_MISMATCH',
       );
     }
-    await this.repository.setStatus(uploadId, 'completed');
+    await this.deps.repository.setStatus(uploadId, 'completed');
     return { blobKey: upload.blobKey, size: upload.size };
   }
 
@@ -153,14 +161,14 @@ export class UploadsService {
    * folder a collaborator is uploading into).
    */
   async abortSession(uploadId: string): Promise<void> {
-    const upload = await this.repository.find(uploadId);
+    const upload = await this.deps.repository.find(uploadId);
     if (!upload || (upload.status !== 'open' && upload.status !== 'stored')) return;
     // Close the session first so no part is accepted any more. Dropping the stored parts is best
     // effort: some S3-compatible stores lack AbortMultipartUpload, and S3 lifecycle rules expire
     // leftover parts anyway. A file the server stored whole goes with its session.
-    await this.repository.setStatus(uploadId, 'aborted');
-    if (upload.status === 'stored') return void (await this.store.delete(upload.blobKey).catch(() => undefined));
-    await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
+    await this.deps.repository.setStatus(uploadId, 'aborted');
+    if (upload.status === 'stored') return void (await this.deps.store.delete(upload.blobKey).catch(() => undefined));
+    await this.deps.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
   }
 
   /**
@@ -168,17 +176,17 @@ export class UploadsService {
    * a multipart upload's stored parts are not blobs yet, so deleting the items' keys leaves them.
    */
   async abortForErasure(ownerId: string, prefixes: string[]): Promise<number> {
-    const open = await this.repository.openOfOrUnder(ownerId, prefixes);
+    const open = await this.deps.repository.openOfOrUnder(ownerId, prefixes);
     for (const upload of open) await this.abortSession(upload.id);
     return open.length;
   }
 
   /** Aborts uploads nobody touched for `maxAgeMs` (run by the maintenance job). */
   async abortStale(maxAgeMs: number): Promise<number> {
-    const stale = await this.repository.staleOpen(new Date(this.clock.now().getTime() - maxAgeMs));
+    const stale = await this.deps.repository.staleOpen(new Date(this.deps.clock.now().getTime() - maxAgeMs));
     for (const upload of stale) {
-      await this.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
-      await this.repository.setStatus(upload.id, 'aborted');
+      await this.deps.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
+      await this.deps.repository.setStatus(upload.id, 'aborted');
     }
     return stale.length;
   }

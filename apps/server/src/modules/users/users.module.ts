@@ -27,10 +27,10 @@ export function createUsersModule(
 ): UsersModule {
   const usersRepository = new UsersRepository(core.db, core.clock);
   const accountRepository = new AccountRepository(core.db);
-  const users = new UsersService(
-    usersRepository,
-    core.config.identity,
-    {
+  const users = new UsersService({
+    users: usersRepository,
+    identity: core.config.identity,
+    account: {
       // The month's credits are given on the first read of a month.
       summary: async (userId) => {
         await deps.credits.ensureMonthlyGrant(userId);
@@ -39,8 +39,8 @@ export function createUsersModule(
       pendingEmail: (userId) => accountRepository.pendingEmail(userId, core.clock.now()),
       preferences: (userId) => accountRepository.preferences(userId),
     },
-    core.clock,
-  );
+    clock: core.clock,
+  });
   const notifier = new Notifier({
     repository: accountRepository,
     outbox: core.outbox,

@@ -1,7 +1,7 @@
 import { isGrantActive, MESSAGES, mergePlans, type PlanSku } from '@mixroom/shared';
 import type { EntitlementsSummary, Me, NotificationPreferences } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
-import { systemClock, type Clock } from '../../platform/clock/clock';
+import type { Clock } from '../../platform/clock/clock';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
 import { presentGrant } from './plan-grant.presenter';
@@ -10,17 +10,20 @@ import type { UserRow, UsersRepository } from './users.repository';
 export type { Actor } from '../../platform/identity/actor';
 import type { IdentityPort } from '../../platform/identity/identity-port';
 
+export interface UsersServiceDeps {
+  users: UsersRepository;
+  identity: { mode: 'embedded' | 'external'; issuer: string };
+  /** What `/api/me` tells beside the user row (the account module's and entitlements' parts). */
+  account: {
+    summary(userId: string): Promise<EntitlementsSummary>;
+    pendingEmail(userId: string): Promise<string | null>;
+    preferences(userId: string): Promise<NotificationPreferences>;
+  };
+  clock: Clock;
+}
+
 export class UsersService implements IdentityPort {
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly identity: { mode: 'embedded' | 'external'; issuer: string },
-    private readonly account: {
-      summary(userId: string): Promise<EntitlementsSummary>;
-      pendingEmail(userId: string): Promise<string | null>;
-      preferences(userId: string): Promise<NotificationPreferences>;
-    },
-    private readonly clock: Clock = systemClock,
-  ) {}
+  constructor(private readonly deps: UsersServiceDeps) {}
 
   /**
    * Embedded tokens carry our user id as `sub`. Tokens of an external issuer are matched on
@@ -28,7 +31,9 @@ export class UsersService implements IdentityPort {
    */
   async resolveActor(token: VerifiedToken): Promise<Actor> {
     const user =
-      this.identity.mode === 'embedded' ? await this.users.findById(token.subject) : await this.findOrProvision(token);
+      this.deps.identity.mode === 'embedded'
+        ? await this.deps.users.findById(token.subject)
+        : await this.findOrProvision(token);
     // An account being deleted is signed out at once, whatever its tokens still say.
     if (!user || user.deletionRequestedAt) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
     // A disabled account's tokens stop working at once, not when they expire.
@@ -37,20 +42,20 @@ export class UsersService implements IdentityPort {
   }
 
   private async findOrProvision(token: VerifiedToken): Promise<UserRow> {
-    const existing = await this.users.findByExternalSubject(this.identity.issuer, token.subject);
+    const existing = await this.deps.users.findByExternalSubject(this.deps.identity.issuer, token.subject);
     if (existing) return existing;
-    const email = token.claims.email ?? `${token.subject}@users.${new URL(this.identity.issuer).hostname}`;
-    return this.users.create({
+    const email = token.claims.email ?? `${token.subject}@users.${new URL(this.deps.identity.issuer).hostname}`;
+    return this.deps.users.create({
       email,
       displayName: token.claims.name ?? email.split('@')[0] ?? 'User',
-      provider: this.identity.issuer,
+      provider: this.deps.identity.issuer,
       externalSubject: token.subject,
     });
   }
 
   /** The account behind a stored id (a signed link's claim), as it is now; null when gone. */
   async actorById(userId: string): Promise<Actor | null> {
-    const user = await this.users.findById(userId);
+    const user = await this.deps.users.findById(userId);
     return user && !user.deletionRequestedAt
       ? { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName }
       : null;
@@ -62,7 +67,7 @@ export class UsersService implements IdentityPort {
 
   /** Names and photos of users, for presenting items and comments. */
   async findMany(ids: string[]): Promise<{ id: string; displayName: string; photoUrl: string | null }[]> {
-    return (await this.users.findMany(ids)).map((u) => ({
+    return (await this.deps.users.findMany(ids)).map((u) => ({
       id: u.id,
       displayName: u.displayName,
       photoUrl: u.photoUrl,
@@ -73,19 +78,19 @@ export class UsersService implements IdentityPort {
   membersOf(
     resourceIds: string[],
   ): Promise<{ resourceId: string; id: string; displayName: string; photoUrl: string | null }[]> {
-    return this.users.membersOf(resourceIds);
+    return this.deps.users.membersOf(resourceIds);
   }
 
   /** Active plan skus of a user; Free is implicit. */
   async activeSkus(userId: string): Promise<PlanSku[]> {
-    const grants = await this.users.grantsFor([userId]);
+    const grants = await this.deps.users.grantsFor([userId]);
     return grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
   }
 
   async me(actor: Actor): Promise<Me> {
-    const user = await this.users.findById(actor.userId);
+    const user = await this.deps.users.findById(actor.userId);
     if (!user) throw AppError.unauthorized();
-    const grants = await this.users.grantsFor([user.id]);
+    const grants = await this.deps.users.grantsFor([user.id]);
     const active = grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
     return {
       id: user.id,
@@ -95,12 +100,12 @@ export class UsersService implements IdentityPort {
       isAdmin: user.isAdmin,
       canBroadcast: user.canBroadcast,
       createdAt: user.createdAt.toISOString(),
-      plans: grants.map((g) => presentGrant(g, this.clock.now())),
+      plans: grants.map((g) => presentGrant(g, this.deps.clock.now())),
       limits: mergePlans(active),
-      capabilities: { admin: user.isAdmin, changeEmail: this.identity.mode === 'embedded' },
-      entitlements: await this.account.summary(user.id),
-      pendingEmail: await this.account.pendingEmail(user.id),
-      notifications: await this.account.preferences(user.id),
+      capabilities: { admin: user.isAdmin, changeEmail: this.deps.identity.mode === 'embedded' },
+      entitlements: await this.deps.account.summary(user.id),
+      pendingEmail: await this.deps.account.pendingEmail(user.id),
+      notifications: await this.deps.account.preferences(user.id),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { ALL_KNOWN_EXTENSIONS, extensionsOfKind } from '@mixroom/shared';
 import type { ListFilters } from '@mixroom/contracts';
-import { systemClock, type Clock } from '../../../platform/clock/clock';
+import type { Clock } from '../../../platform/clock/clock';
 import type { Db, Tx } from '../../../db/database';
 import type { ItemScope } from '../../../access/item-scope';
 import { groups, projects, versions } from '../../../db/schema';
@@ -16,24 +16,27 @@ const order = (sort: Sort) =>
     ? [desc(projects.updatedAt), asc(projects.id)]
     : [asc(sql`lower(${projects.name})`), asc(projects.id)];
 
+export interface ProjectsRepositoryDeps {
+  db: Db;
+  /** The area (STORAGE or TRANSFER) every query is bound to. */
+  scope: ItemScope;
+  clock: Clock;
+}
+
 /** Projects of one area (the scope's mode): rows of the other area are never returned. */
 export class ProjectsRepository {
-  constructor(
-    private readonly db: Db,
-    private readonly scope: ItemScope,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  constructor(private readonly deps: ProjectsRepositoryDeps) {}
 
   async find(id: string): Promise<ProjectRow | null> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select()
       .from(projects)
-      .where(and(eq(projects.id, id), this.scope.inMode(projects)));
+      .where(and(eq(projects.id, id), this.deps.scope.inMode(projects)));
     return row ?? null;
   }
 
   async insert(values: typeof projects.$inferInsert): Promise<ProjectRow> {
-    const [row] = await this.db.insert(projects).values(values).returning();
+    const [row] = await this.deps.db.insert(projects).values(values).returning();
     if (!row) throw new Error('insert returned nothing');
     return row;
   }
@@ -41,11 +44,11 @@ export class ProjectsRepository {
   async update(
     id: string,
     values: Partial<typeof projects.$inferInsert>,
-    executor: Db | Tx = this.db,
+    executor: Db | Tx = this.deps.db,
   ): Promise<ProjectRow> {
     const [row] = await executor
       .update(projects)
-      .set({ ...values, updatedAt: this.clock.now() })
+      .set({ ...values, updatedAt: this.deps.clock.now() })
       .where(eq(projects.id, id))
       .returning();
     if (!row) throw new Error('update matched nothing');
@@ -74,8 +77,8 @@ export class ProjectsRepository {
     return and(
       eq(projects.groupId, groupId),
       isNull(projects.parentProjectId),
-      this.scope.inMode(projects),
-      this.scope.ownFlagLive(projects, { uploading }),
+      this.deps.scope.inMode(projects),
+      this.deps.scope.ownFlagLive(projects, { uploading }),
       ...this.filters(filters, userId),
     );
   }
@@ -89,7 +92,7 @@ export class ProjectsRepository {
     options: { uploading: boolean } = { uploading: true },
   ): Promise<ProjectRow[]> {
     if (page.limit <= 0) return [];
-    return this.db
+    return this.deps.db
       .select()
       .from(projects)
       .where(this.childrenWhere(groupId, filters, userId, options.uploading))
@@ -99,7 +102,7 @@ export class ProjectsRepository {
   }
 
   async countChildren(groupId: string, filters: ListFilters, userId: string): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ n: count() })
       .from(projects)
       .where(this.childrenWhere(groupId, filters, userId, true));
@@ -107,7 +110,7 @@ export class ProjectsRepository {
   }
 
   async ownedRoots(userId: string, sort: Sort): Promise<ProjectRow[]> {
-    return this.db
+    return this.deps.db
       .select()
       .from(projects)
       .where(
@@ -115,7 +118,7 @@ export class ProjectsRepository {
           isNull(projects.groupId),
           isNull(projects.parentProjectId),
           eq(projects.publisherId, userId),
-          this.scope.live(projects),
+          this.deps.scope.live(projects),
         ),
       )
       .orderBy(...order(sort));
@@ -123,14 +126,14 @@ export class ProjectsRepository {
 
   async joinedRoots(ids: string[], reachable: string[], sort: Sort): Promise<ProjectRow[]> {
     if (ids.length === 0) return [];
-    return this.db
+    return this.deps.db
       .select()
       .from(projects)
       .where(
         and(
           inArray(projects.id, ids),
           isNull(projects.parentProjectId),
-          this.scope.live(projects),
+          this.deps.scope.live(projects),
           sql`not (${projects.path}[1:array_length(${projects.path}, 1) - 1] && ${uuidArray(reachable)})`,
         ),
       )
@@ -142,7 +145,7 @@ export class ProjectsRepository {
    * attachments. What a permanent delete must clear from the blob store.
    */
   async idsUnder(id: string): Promise<string[]> {
-    const rows = await this.db
+    const rows = await this.deps.db
       .select({ id: projects.id })
       .from(projects)
       .where(sql`${projects.path} @> ${uuidArray([id])}`);
@@ -151,7 +154,7 @@ export class ProjectsRepository {
 
   /** A project's attachments, live or still uploading, newest first. */
   async attachments(parentId: string): Promise<ProjectRow[]> {
-    return this.db
+    return this.deps.db
       .select()
       .from(projects)
       .where(and(eq(projects.parentProjectId, parentId), inArray(projects.flag, ['NONE', 'CREATE'])))
@@ -159,7 +162,7 @@ export class ProjectsRepository {
   }
 
   async attachmentCount(parentId: string): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ n: sql<number>`count(*)::int` })
       .from(projects)
       .where(and(eq(projects.parentProjectId, parentId), eq(projects.flag, 'NONE')));
@@ -168,7 +171,7 @@ export class ProjectsRepository {
 
   /** Attachments follow their project: its folder, its path and its download setting. */
   async syncAttachments(parent: ProjectRow): Promise<void> {
-    await this.db
+    await this.deps.db
       .update(projects)
       .set({
         groupId: parent.groupId,
@@ -180,10 +183,10 @@ export class ProjectsRepository {
 
   async findMany(ids: string[]): Promise<ProjectRow[]> {
     if (ids.length === 0) return [];
-    return this.db
+    return this.deps.db
       .select()
       .from(projects)
-      .where(and(inArray(projects.id, ids), this.scope.inMode(projects)));
+      .where(and(inArray(projects.id, ids), this.deps.scope.inMode(projects)));
   }
 
   /**
@@ -191,18 +194,20 @@ export class ProjectsRepository {
    * with the names of the folders between `groupId` and it: what a folder's ZIP holds.
    */
   async subtreeFiles(groupId: string): Promise<{ project: ProjectRow; folders: string[] }[]> {
-    const subtree = await this.db
+    const subtree = await this.deps.db
       .select({ id: groups.id, name: groups.name })
       .from(groups)
-      .where(and(sql`${groups.path} @> ${uuidArray([groupId])}`, this.scope.inMode(groups), eq(groups.flag, 'NONE')));
+      .where(
+        and(sql`${groups.path} @> ${uuidArray([groupId])}`, this.deps.scope.inMode(groups), eq(groups.flag, 'NONE')),
+      );
     const names = new Map(subtree.map((g) => [g.id, g.name]));
-    const files = await this.db
+    const files = await this.deps.db
       .select()
       .from(projects)
       .where(
         and(
           sql`${projects.path} @> ${uuidArray([groupId])}`,
-          this.scope.inMode(projects),
+          this.deps.scope.inMode(projects),
           eq(projects.flag, 'NONE'),
           isNull(projects.parentProjectId),
         ),
@@ -215,10 +220,10 @@ export class ProjectsRepository {
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.delete(projects).where(eq(projects.id, id));
+    await this.deps.db.delete(projects).where(eq(projects.id, id));
   }
 
   async deleteMany(ids: string[]): Promise<void> {
-    if (ids.length) await this.db.delete(projects).where(inArray(projects.id, ids));
+    if (ids.length) await this.deps.db.delete(projects).where(inArray(projects.id, ids));
   }
 }
