@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Entitlements } from '../../access/entitlements';
 import { STORAGE_SCOPE, TRANSFER_SCOPE } from '../../access/item-scope';
 import type { MediaTools } from '../../platform/media/ffmpeg';
-import { defineJob } from '../../platform/jobs/job-definition';
+import { defineScheduledJob } from '../../platform/jobs/job-definition';
 import type { CoreDeps, AppModule } from '../module';
 import type { UploadsService } from '../uploads';
 import type { UsersService } from '../users';
@@ -164,18 +164,17 @@ export function createStorageModule(
 
   const jobs = [
     ...mediaJobs(media, { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock, faults: core.faults }),
-    defineJob(
-      { name: 'storage.purge-trash', schema: z.object({}).passthrough(), schedule: '17 3 * * *', retryLimit: 1 },
-      async (_payload, { log }) => {
-        log.info({ purged: await trash.purgeExpired() }, 'trash purged');
-      },
-    ),
-    defineJob(
-      { name: 'storage.sweep', schema: z.object({}).passthrough(), schedule: '*/5 * * * *', retryLimit: 0 },
-      async (_payload, { log }) => {
+    defineScheduledJob('storage.purge-trash', '17 3 * * *', async ({ log }) => {
+      log.info({ purged: await trash.purgeExpired() }, 'trash purged');
+    }),
+    defineScheduledJob(
+      'storage.sweep',
+      '*/5 * * * *',
+      async ({ log }) => {
         const swept = await sweeper.run();
         if (swept.dropped) log.info(swept, 'storage swept');
       },
+      { retryLimit: 0 },
     ),
   ];
 
