@@ -69,11 +69,15 @@ export class StorageEvents {
       await this.bus.publish({ topic, type: 'approval.changed', data });
   }
 
-  /** Processing progress of a version, where its project shows. */
+  /**
+   * Processing progress of a version, where its project shows; an attachment's also on its parent
+   * project's review, whose attachment list shows it playable once it is ready.
+   */
   async progress(data: EventData<'version.progress'>): Promise<void> {
     const found = await this.facts.project(data.projectId);
     if (!found) return;
-    for (const topic of await this.topics(eventItem.project(found.row)))
-      await this.bus.publish({ topic, type: 'version.progress', data });
+    const topics = await this.topics(eventItem.project(found.row));
+    if (found.row.parentProjectId) topics.push(`project:${found.row.parentProjectId}`);
+    for (const topic of topics) await this.bus.publish({ topic, type: 'version.progress', data });
   }
 }
