@@ -187,6 +187,17 @@ describe('a Revoice task from the library', () => {
     );
     expect(attachments.items.map((a) => a.id)).toEqual(saved.attachmentIds);
     expect(attachments.items[0]!.name).toBe('Revoice Task - Susy - take.wav');
+    // Saved like any upload: the media job makes it playable (a measured duration).
+    await waitFor(
+      async () => {
+        const listed = await tools.api<{
+          items: { latestVersion: { status: string; durationSeconds: number | null } | null }[];
+        }>(`/api/projects/${version.projectId}/attachments`);
+        const saved = listed.items[0]?.latestVersion;
+        return saved?.status === 'ready' && (saved.durationSeconds ?? 0) > 0 ? true : (saved ?? null);
+      },
+      { what: 'the saved attachment processed' },
+    );
 
     const listed = await tools.api<{ items: Task[] }>('/api/tools/tasks?q=revoice');
     expect(listed.items.map((t) => t.id)).toEqual([task.id]);

@@ -139,5 +139,7 @@ export function applyAttachmentProgress(queryClient: QueryClient, event: EventDa
         i === item ? { ...i, latestVersion: { ...version, status: event.status, progress: event.progress } } : i,
       ),
     });
+    // What processing measured (duration, size) comes with the list: fetched again once it is ready.
+    if (event.status === 'ready') void queryClient.invalidateQueries({ queryKey: key });
   }
 }
