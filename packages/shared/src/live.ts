@@ -1,4 +1,4 @@
-// Live rooms: the spec's texts, options and constants (spec 3 §2–§9), one place for server and web.
+// Live rooms: their user-facing texts (word for word), options and constants, one place for server and web.
 
 /** User-facing texts of the live area, word for word. */
 export const LIVE_MESSAGES = {

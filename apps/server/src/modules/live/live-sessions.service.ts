@@ -30,7 +30,7 @@ import { presentSession, roleOf, type HostFacts, type UserCard } from './live.pr
 import type { LiveRepository, LiveSessionRow, LiveStreamRow } from './live.repository';
 
 const MINUTE = 60_000;
-/** Trials of these plans count broadcast minutes (spec 3 §9). */
+/** Only the two Live plans have a trial, and a trial counts the minutes its sessions broadcast. */
 const LIVE_TRIAL_SKUS: readonly PlanSku[] = ['LIVE_BASIC', 'LIVE_PREMIUM'];
 
 /** Wrong or dead codes a user, and an address, may try before joins are refused for a while. */

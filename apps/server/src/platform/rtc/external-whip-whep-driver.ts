@@ -4,7 +4,7 @@ import { musicAnswerSdp } from './opus-sdp';
 import {
   DEFAULT_SLOT_COUNT,
   MAX_OPUS_BITRATE,
-  MIN_OPUS_BITRATE,
+  assertOpusBitrate,
   type PublishOptions,
   type SdpExchange,
   type SfuDriver,
@@ -54,9 +54,7 @@ export class ExternalWhipWhepDriver implements SfuDriver {
 
   async publish(room: string, participant: string, offerSdp: string, options: PublishOptions): Promise<SdpExchange> {
     const bitrate = options.maxAverageBitrate;
-    if (!Number.isFinite(bitrate) || bitrate < MIN_OPUS_BITRATE || bitrate > MAX_OPUS_BITRATE) {
-      throw DomainError.badRequest(`The bitrate must be between ${MIN_OPUS_BITRATE} and ${MAX_OPUS_BITRATE} bit/s.`);
-    }
+    assertOpusBitrate(bitrate);
     const previous = [...this.resources].filter(
       ([, r]) => r.kind === 'publisher' && r.room === room && r.participant === participant,
     );

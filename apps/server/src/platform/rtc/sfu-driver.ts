@@ -1,3 +1,4 @@
+import { DomainError } from '../errors/domain-error';
 /**
  * The media layer of live rooms, as the live module sees it. A room holds publishers (WHIP: one
  * audio track each, sent by the client) and subscribers (WHEP: every publisher of the room except
@@ -103,4 +104,10 @@ export interface SfuDriver {
   stats(): SfuStats;
   /** Ends everything (process shutdown). */
   close(): Promise<void>;
+}
+
+/** Refuses a bitrate Opus can't carry; every driver checks a publish the same way. */
+export function assertOpusBitrate(bitrate: number): void {
+  if (!Number.isFinite(bitrate) || bitrate < MIN_OPUS_BITRATE || bitrate > MAX_OPUS_BITRATE)
+    throw DomainError.badRequest(`The bitrate must be between ${MIN_OPUS_BITRATE} and ${MAX_OPUS_BITRATE} bit/s.`);
 }

@@ -6,7 +6,7 @@ import { describeOffer, musicAnswerSdp } from './opus-sdp';
 import {
   DEFAULT_SLOT_COUNT,
   MAX_OPUS_BITRATE,
-  MIN_OPUS_BITRATE,
+  assertOpusBitrate,
   type PublishOptions,
   type SdpExchange,
   type SfuDriver,
@@ -78,9 +78,7 @@ export class WeriftSfu implements SfuDriver {
 
   async publish(room: string, participant: string, offerSdp: string, options: PublishOptions): Promise<SdpExchange> {
     const bitrate = options.maxAverageBitrate;
-    if (!Number.isFinite(bitrate) || bitrate < MIN_OPUS_BITRATE || bitrate > MAX_OPUS_BITRATE) {
-      throw DomainError.badRequest(`The bitrate must be between ${MIN_OPUS_BITRATE} and ${MAX_OPUS_BITRATE} bit/s.`);
-    }
+    assertOpusBitrate(bitrate);
     const audio = describeOffer(offerSdp).filter((m) => m.kind === 'audio' && !m.rejected);
     if (audio.length !== 1 || !audio[0]!.hasOpus || !['sendonly', 'sendrecv'].includes(audio[0]!.direction)) {
       throw DomainError.badRequest('A WHIP offer must send exactly one Opus audio track.');

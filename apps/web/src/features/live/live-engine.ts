@@ -34,6 +34,22 @@ export interface EngineSnapshot {
   error: string | null;
 }
 
+/** Before anything connects: what the room shows until the engine exists. */
+export const INITIAL_SNAPSHOT: EngineSnapshot = {
+  publishState: 'new',
+  viewState: 'new',
+  source: 'input',
+  inputDeviceId: null,
+  bridgeConnected: { plugin: false, driver: false },
+  bitrate: DEFAULT_LIVE_BITRATE,
+  recording: 'idle',
+  recordedSeconds: 0,
+  autoMute: false,
+  muted: false,
+  slots: [],
+  error: null,
+};
+
 interface Slot {
   mid: string;
   element: HTMLAudioElement;
@@ -68,20 +84,7 @@ export class LiveEngine {
   private autoMuteTimer: ReturnType<typeof setInterval> | null = null;
   private autoMuteWindow: number[] = [];
   private readonly listeners = new Set<() => void>();
-  private snap: EngineSnapshot = {
-    publishState: 'new',
-    viewState: 'new',
-    source: 'input',
-    inputDeviceId: null,
-    bridgeConnected: { plugin: false, driver: false },
-    bitrate: DEFAULT_LIVE_BITRATE,
-    recording: 'idle',
-    recordedSeconds: 0,
-    autoMute: false,
-    muted: false,
-    slots: [],
-    error: null,
-  };
+  private snap: EngineSnapshot = INITIAL_SNAPSHOT;
   private readonly scratch = new Float32Array(2048);
 
   constructor(private readonly tokens: TokenSource) {

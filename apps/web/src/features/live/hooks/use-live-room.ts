@@ -7,27 +7,12 @@ import { ApiError, getAccessToken } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useRealtimeClient } from '../../../lib/realtime/realtime-provider';
 import { liveApi } from '../api';
-import { LiveEngine, type EngineSnapshot, type LiveSourceKind } from '../live-engine';
+import { INITIAL_SNAPSHOT, LiveEngine, type LiveSourceKind } from '../live-engine';
 import { tabInstanceId } from '../links';
 import { liveKeys, useLiveSession } from '../queries';
 
 export type RoomType = 'host' | 'guest';
 type Phase = 'prompt' | 'entering' | 'in';
-
-const EMPTY_SNAPSHOT: EngineSnapshot = {
-  publishState: 'new',
-  viewState: 'new',
-  source: 'input',
-  inputDeviceId: null,
-  bridgeConnected: { plugin: false, driver: false },
-  bitrate: DEFAULT_LIVE_BITRATE,
-  recording: 'idle',
-  recordedSeconds: 0,
-  autoMute: false,
-  muted: false,
-  slots: [],
-  error: null,
-};
 
 /** An alert with one OK button (the spec's 'alert'); resolves when closed. */
 function alert(title: string, message: string): Promise<void> {
@@ -61,8 +46,8 @@ export function useLiveRoom(code: string, type: RoomType) {
   const data = session.data ?? null;
   const snapshot = useSyncExternalStore(
     engine?.subscribe ?? noopSubscribe,
-    () => engine?.snapshot ?? EMPTY_SNAPSHOT,
-    () => EMPTY_SNAPSHOT,
+    () => engine?.snapshot ?? INITIAL_SNAPSHOT,
+    () => INITIAL_SNAPSHOT,
   );
 
   // --- leaving -----------------------------------------------------------------------------------
