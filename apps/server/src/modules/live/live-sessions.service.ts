@@ -295,7 +295,7 @@ export class LiveSessionsService {
     if (!target || target.isHost) throw AppError.notFound();
     await this.deps.repository.updateStream(undefined, found.session.code, userId, {
       isEnabled: enabled,
-      // Disabling deselects the sources (spec §4.4).
+      // A co-host turned off keeps no source selected: it may not publish until enabled again.
       ...(enabled ? {} : { source: null }),
       updatedAt: this.deps.clock.now(),
     });
