@@ -17,6 +17,16 @@ export interface ToolOutputJson {
   engine: ToolEngineJson;
 }
 
+/**
+ * The finished start of a running separation's stems, playable before the stage ends: one lossless
+ * file per stem, each holding its first `seconds`. Cleared when the session ends.
+ */
+export interface ToolPreviewJson {
+  seconds: number;
+  /** Output kind → the blob key of its preview (FLAC). */
+  keys: Record<string, string>;
+}
+
 const statuses = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
 
 /**
@@ -71,6 +81,7 @@ export const toolSessions = pgTable(
     parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull(),
     engine: jsonb('engine').$type<ToolEngineJson>(),
     outputs: jsonb('outputs').$type<Record<string, ToolOutputJson>>().notNull().default({}),
+    preview: jsonb('preview').$type<ToolPreviewJson>(),
     attempts: integer('attempts').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
