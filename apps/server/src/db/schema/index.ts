@@ -11,3 +11,4 @@ export * from './account';
 export * from './transfers';
 export * from './tools';
 export * from './live';
+export * from './broadcast';
