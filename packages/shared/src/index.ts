@@ -14,3 +14,4 @@ export * from './transfers';
 export * from './password-strength';
 export * from './tools';
 export * from './live';
+export * from './live-lossless';
