@@ -129,7 +129,7 @@ export interface SlotListening {
 /** A headless WHEP listener with K recvonly slots, decoding each one like a browser would. */
 export class Listener {
   readonly slots = new Map<string, SlotListening>();
-  readonly messages: { label: string; protocol: string; data: Buffer }[] = [];
+  readonly messages: { label: string; protocol: string; data: Buffer; atMs: number }[] = [];
   private readonly sinks: WrtcAudioSink[] = [];
   resourceId = '';
   answerSdp = '';
@@ -152,7 +152,12 @@ export class Listener {
       channel.binaryType = 'arraybuffer';
       channel.onmessage = ({ data }) => {
         const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
-        listener.messages.push({ label: channel.label, protocol: channel.protocol, data: bytes });
+        listener.messages.push({
+          label: channel.label,
+          protocol: channel.protocol,
+          data: bytes,
+          atMs: performance.now(),
+        });
       };
     };
     pc.ontrack = ({ track, transceiver }) => listener.listen(transceiver.mid ?? '?', track);

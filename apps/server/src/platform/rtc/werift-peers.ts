@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RTCPeerConnection, RTCRtpCodecParameters, type RTCDataChannel, type RtpPacket } from 'werift';
 import type { Clock } from '../clock/clock';
+import type { DatagramLoss } from './datagram-loss';
 import { candidatesOfFragment } from './opus-sdp';
 import { PeerWatchdog } from './peer-watchdog';
 import { RtpSlotRewriter } from './rtp-slot-rewriter';
@@ -13,6 +14,8 @@ export interface PeerSettings {
   iceServers: { urls: string | string[]; username?: string; credential?: string }[];
   icePortRange: [number, number] | undefined;
   iceAdditionalHostAddresses: string[] | undefined;
+  /** Tests and benches only: datagrams dropped on purpose (see datagram-loss.ts). */
+  datagramLoss: DatagramLoss | undefined;
 }
 
 /** The relay drops data for a subscriber whose channel is this far behind instead of growing memory. */
@@ -34,6 +37,7 @@ export abstract class SfuPeer {
   readonly pc: RTCPeerConnection;
   protected readonly watchdog: PeerWatchdog;
   private ended = false;
+  private readonly loss: DatagramLoss | undefined;
 
   constructor(
     readonly room: string,
@@ -46,6 +50,7 @@ export abstract class SfuPeer {
      */
     signsOfLife: 'media' | 'any',
   ) {
+    this.loss = settings.datagramLoss;
     this.watchdog = new PeerWatchdog(settings.clock, settings.deadPeerTimeoutMs, () => void this.end('timeout'));
     this.pc = new RTCPeerConnection({
       codecs: { audio: [opusCodec()], video: [] },
@@ -75,6 +80,7 @@ export abstract class SfuPeer {
       if (transceiver.kind === 'audio') transceiver.setDirection(direction);
     }
     await this.pc.setLocalDescription(await this.pc.createAnswer());
+    this.loss?.attach(this.pc);
     const sdp = this.pc.localDescription?.sdp;
     if (!sdp) throw new Error('werift produced no answer');
     return sdp;

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { RTCDataChannel, RtpPacket } from 'werift';
 import type { Clock } from '../clock/clock';
 import { DomainError } from '../errors/domain-error';
+import type { DatagramLoss } from './datagram-loss';
 import { describeOffer, musicAnswerSdp } from './opus-sdp';
 import {
   DEFAULT_SLOT_COUNT,
@@ -29,6 +30,8 @@ export interface WeriftSfuOptions {
   icePortRange?: [number, number];
   /** Addresses to advertise besides the interfaces' own (e.g. a public IP behind 1:1 NAT). */
   iceAdditionalHostAddresses?: string[];
+  /** Tests and benches only: every peer drops this share of its datagrams (never set by the app). */
+  datagramLoss?: DatagramLoss;
 }
 
 export const DEFAULT_DEAD_PEER_TIMEOUT_MS = 15_000;
@@ -73,6 +76,7 @@ export class WeriftSfu implements SfuDriver {
       iceServers: options.iceServers ?? [],
       icePortRange: options.icePortRange,
       iceAdditionalHostAddresses: options.iceAdditionalHostAddresses,
+      datagramLoss: options.datagramLoss,
     };
   }
 
