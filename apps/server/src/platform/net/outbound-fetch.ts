@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { isPublicAddress } from './public-address';
 
@@ -116,7 +116,8 @@ export async function checkOutboundUrl(input: string | URL, policy: OutboundPoli
 export interface CheckedRequestInit {
   method: string;
   headers?: Record<string, string | number>;
-  body?: Buffer;
+  /** A stream is sent as it comes (the caller sets its Content-Length); a Buffer at once. */
+  body?: Buffer | Readable;
   signal?: AbortSignal;
 }
 
@@ -154,7 +155,7 @@ export function requestChecked(
       return;
     }
     const headers: Record<string, string | number> = { ...init.headers };
-    if (init.body) headers['content-length'] = init.body.length;
+    if (Buffer.isBuffer(init.body)) headers['content-length'] = init.body.length;
     const request = send(
       target.url,
       {
@@ -172,14 +173,26 @@ export function requestChecked(
         resolve(response);
       },
     );
-    const deadline = setTimeout(() => request.destroy(timedOut()), policy.timeoutMs);
+    // The answer's deadline counts from the last byte sent: a long upload is not a silent server.
+    let deadline: NodeJS.Timeout | undefined;
+    const armDeadline = () => {
+      deadline = setTimeout(() => request.destroy(timedOut()), policy.timeoutMs);
+    };
     request.on('close', () => clearTimeout(deadline));
     request.on('timeout', () => request.destroy(timedOut()));
     request.on('error', (error) => {
       clearTimeout(deadline);
       reject(transportError(error, messages));
     });
-    request.end(init.body);
+    if (init.body instanceof Readable) {
+      const body = init.body;
+      body.on('error', (error) => request.destroy(error));
+      request.on('finish', armDeadline);
+      body.pipe(request);
+    } else {
+      armDeadline();
+      request.end(init.body);
+    }
   });
 }
 
@@ -188,7 +201,8 @@ export interface OutboundFetchOptions {
   maxBytes: number;
   method?: string;
   headers?: Record<string, string>;
-  body?: Buffer;
+  /** A streamed body can't be sent twice, so a redirect answering it is returned, not followed. */
+  body?: Buffer | Readable;
   signal?: AbortSignal;
 }
 
@@ -248,7 +262,7 @@ export async function fetchOutbound(
     );
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
-    if (REDIRECT_STATUSES.has(status) && location) {
+    if (REDIRECT_STATUSES.has(status) && location && !(body instanceof Readable)) {
       response.destroy();
       if (hop >= MAX_REDIRECTS) throw new OutboundUrlError(messages.tooManyRedirects);
       if (!URL.canParse(location, target.url.href)) throw new OutboundUrlError(messages.notAllowed);

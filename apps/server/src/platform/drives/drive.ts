@@ -1,0 +1,74 @@
+import type { Readable } from 'node:stream';
+import type { ByteRange } from '../blob/blob-store';
+
+/** One file or folder in a linked drive, as the browser shows it. Paths start with '/' and name no drive. */
+export interface DriveEntry {
+  path: string;
+  name: string;
+  kind: 'file' | 'folder';
+  /** Bytes; null for folders and when the provider does not say. */
+  size: number | null;
+  modifiedAt: string | null;
+  contentType: string | null;
+}
+
+export interface DriveListing {
+  path: string;
+  entries: DriveEntry[];
+}
+
+export interface DriveRead {
+  body: Readable;
+  /** Bytes the body will carry (the range's length for a ranged read). */
+  length: number;
+  /** The whole file's size. */
+  size: number;
+}
+
+/** What linking proved: the account's name as the provider tells it, shown in Settings. */
+export interface DriveAccount {
+  name: string;
+}
+
+/**
+ * One linked storage account (a WebDAV server, an S3 bucket, a Dropbox or Google Drive), as every
+ * part of the server uses it: the connectors module knows no provider's wire format. Every call goes
+ * through the guarded outbound fetch; failures are DriveErrors with a message a user can act on.
+ */
+export interface Drive {
+  /** Checks the credentials with one cheap call and names the account. */
+  account(): Promise<DriveAccount>;
+  /** A folder's direct children, folders first then by name; `search` filters by name where offered. */
+  list(path: string, options?: { search?: string; signal?: AbortSignal }): Promise<DriveListing>;
+  /** Whether `list` can search below the folder (otherwise search filters the folder's own entries). */
+  readonly searchable: boolean;
+  stat(path: string, signal?: AbortSignal): Promise<DriveEntry>;
+  read(path: string, options?: { range?: ByteRange; signal?: AbortSignal }): Promise<DriveRead>;
+  /** Writes `size` bytes from `body` to `path`, replacing a file there; parent folders must exist. */
+  write(path: string, body: Readable, size: number, signal?: AbortSignal): Promise<void>;
+  /** Creates a folder (and nothing when it exists). */
+  makeFolder(path: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** A drive whose access ends on the provider's side when unlinked (OAuth tokens are revoked). */
+export interface RevocableDrive extends Drive {
+  revoke(): Promise<void>;
+}
+
+/** Sorts a listing as the browser shows it: folders first, then by name (case-insensitive). */
+export function sortEntries(entries: DriveEntry[]): DriveEntry[] {
+  return [...entries].sort((a, b) =>
+    a.kind === b.kind ? a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) : a.kind === 'folder' ? -1 : 1,
+  );
+}
+
+/** Normalises a user's path: leading '/', no trailing '/', no '.', '..' or empty segments. */
+export function normalisePath(path: string): string {
+  const segments = path.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.some((s) => s === '..')) throw new Error('A path may not climb out of its drive');
+  return `/${segments.join('/')}`;
+}
+
+export function lastSegment(path: string): string {
+  return path.split('/').filter(Boolean).pop() ?? '';
+}
