@@ -34,7 +34,7 @@ export class DatagramLoss {
   attach(pc: RTCPeerConnection): void {
     for (const transport of pc.iceTransports) {
       const connection = transport.connection;
-      const send = connection.send;
+      const send = connection.send.bind(connection);
       connection.send = (data) => (pc.connectionState === 'connected' && this.drop() ? Promise.resolve() : send(data));
       const incoming = connection.onData;
       const execute = incoming.execute.bind(incoming);
