@@ -12,3 +12,4 @@ export * from './transfers';
 export * from './tools';
 export * from './live';
 export * from './broadcast';
+export * from './connectors';

@@ -1,0 +1,51 @@
+import { bigint, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/**
+ * A storage account a user linked (one per kind): the provider's account name for Settings, and
+ * what reaches it (address, user name, password or keys) sealed with the server's key, bound to the
+ * row's id. The sealed credentials never leave the server.
+ */
+export const connectorAccounts = pgTable(
+  'connector_accounts',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['webdav', 's3'] }).notNull(),
+    accountName: text('account_name').notNull(),
+    sealedCredentials: text('sealed_credentials').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [unique('connector_accounts_user_kind').on(t.userId, t.kind)],
+);
+
+/**
+ * One copy between a linked account and Mixroom, run by the server in the background: an import
+ * (a file becomes a version) or an export (a version is saved to the account). Its bytes and status
+ * feed the Activities panel; the account's id stays when it is unlinked, so the history outlives it.
+ */
+export const connectorTransfers = pgTable(
+  'connector_transfers',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    connectorId: uuid('connector_id').notNull(),
+    direction: text('direction', { enum: ['import', 'export'] }).notNull(),
+    /** The file's path in the linked account. */
+    path: text('path').notNull(),
+    fileName: text('file_name').notNull(),
+    versionId: uuid('version_id').notNull(),
+    projectId: uuid('project_id').notNull(),
+    status: text('status', { enum: ['running', 'done', 'failed'] }).notNull(),
+    bytesDone: bigint('bytes_done', { mode: 'number' }).notNull().default(0),
+    bytesTotal: bigint('bytes_total', { mode: 'number' }).notNull(),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('connector_transfers_user_idx').on(t.userId, t.createdAt)],
+);
