@@ -136,6 +136,7 @@ export function LiveRoomPage() {
               onQuality={(b) => void room.setQuality(b).catch((e: Error) => notify('error', 'Live', e.message))}
               onSource={(s, d) => void room.setSource(s, d).catch((e: Error) => notify('error', 'Live', e.message))}
               onAutoMute={(on) => engine?.setAutoMute(on)}
+              onLossless={room.setLossless}
               onRecord={() => void onRecord()}
               onInstructions={() => setInstructions(true)}
               onRoomLink={copyRoomLink}

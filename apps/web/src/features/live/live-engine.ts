@@ -1,60 +1,24 @@
-import {
-  DEFAULT_LIVE_BITRATE,
-  LIVE_AUDIO_CHANNELS,
-  LIVE_AUTO_MUTE_DB,
-  LIVE_AUTO_MUTE_INTERVAL_MS,
-  LIVE_SOURCES,
-} from '@mixroom/shared';
+import { LIVE_AUDIO_CHANNELS, LIVE_AUTO_MUTE_DB, LIVE_AUTO_MUTE_INTERVAL_MS, LIVE_SOURCES } from '@mixroom/shared';
 import { BridgeSource } from './audio/bridge-source';
 import { captureInput } from './audio/capture';
 import { analyserDb, autoMuteShouldMute, SILENCE_DB } from './audio/level';
-import { packPcm24, wavHeader24 } from './audio/wav';
-import { loadWorklets } from './audio/worklets';
-import { type MediaGrant, type StreamState } from './streaming-client';
+import { LiveRecorder } from './live-recorder';
+import { LosslessReceivers, LosslessSender } from './lossless-link';
+import { INITIAL_SNAPSHOT, type EngineSnapshot, type LiveSourceKind } from './live-engine-state';
+import { type MediaGrant } from './streaming-client';
 import { Viewer, type ReceivedSlot } from './whep-viewer';
 import { Publisher } from './whip-publisher';
 
-/** Where the published audio comes from: the browser's own input (default) or the bridge's sockets. */
-export type LiveSourceKind = 'input' | 'plugin' | 'driver';
-
-export interface EngineSnapshot {
-  publishState: StreamState;
-  viewState: StreamState;
-  source: LiveSourceKind;
-  inputDeviceId: string | null;
-  bridgeConnected: Record<'plugin' | 'driver', boolean>;
-  bitrate: number;
-  recording: 'idle' | 'recording' | 'stopping';
-  /** Whole seconds recorded so far (shown beside Stop Rec). */
-  recordedSeconds: number;
-  autoMute: boolean;
-  muted: boolean;
-  /** The mids of the received slots that carry a track. */
-  slots: string[];
-  error: string | null;
-}
-
-/** Before anything connects: what the room shows until the engine exists. */
-export const INITIAL_SNAPSHOT: EngineSnapshot = {
-  publishState: 'new',
-  viewState: 'new',
-  source: 'input',
-  inputDeviceId: null,
-  bridgeConnected: { plugin: false, driver: false },
-  bitrate: DEFAULT_LIVE_BITRATE,
-  recording: 'idle',
-  recordedSeconds: 0,
-  autoMute: false,
-  muted: false,
-  slots: [],
-  error: null,
-};
+export { INITIAL_SNAPSHOT, type EngineSnapshot, type LiveSourceKind } from './live-engine-state';
 
 interface Slot {
   mid: string;
   element: HTMLAudioElement;
   node: MediaStreamAudioSourceNode;
   analyser: AnalyserNode;
+  /** 0 while the slot's publisher is heard through its lossless stream instead (no double audio). */
+  gain: GainNode;
+  quiet: boolean;
 }
 
 type TokenSource = (mode: 'publish' | 'subscribe') => Promise<MediaGrant>;
@@ -78,9 +42,9 @@ export class LiveEngine {
   private publishNode: MediaStreamAudioSourceNode | null = null;
   private captured: MediaStream | null = null;
   private bridge: BridgeSource | null = null;
-  private recorder: AudioWorkletNode | null = null;
-  private recordChunks: Uint8Array[] = [];
-  private recordBytes = 0;
+  private recorder: LiveRecorder | null = null;
+  private readonly losslessOut: LosslessSender;
+  private readonly losslessIn: LosslessReceivers;
   private autoMuteTimer: ReturnType<typeof setInterval> | null = null;
   private autoMuteWindow: number[] = [];
   private readonly listeners = new Set<() => void>();
@@ -97,6 +61,11 @@ export class LiveEngine {
     this.masterAnalyser = this.analyser();
     this.master.connect(this.masterAnalyser);
     this.ownAnalyser = this.analyser();
+    this.losslessOut = new LosslessSender(this.context, () => this.publisher?.losslessChannel ?? null);
+    this.losslessIn = new LosslessReceivers(this.context, this.master, (losslessIn) => {
+      this.update({ losslessIn });
+      this.preferLossless();
+    });
     void this.context.resume();
   }
 
@@ -157,6 +126,23 @@ export class LiveEngine {
     this.slotOwners = new Map(
       slots.flatMap((slot) => (slot.live && slot.participant ? [[slot.mid, slot.participant]] : [])),
     );
+    this.preferLossless();
+  }
+
+  /**
+   * A publisher whose lossless stream flows is heard through it, its Opus slot silenced; when the
+   * stream stops or stalls, its Opus slot plays again. Before the slot map is known, a flowing
+   * lossless stream silences every slot (the usual room has one publisher).
+   */
+  private preferLossless(): void {
+    const any = this.losslessIn.anyPreferred();
+    for (const [mid, slot] of this.slots) {
+      const owner = this.slotOwners?.get(mid);
+      const quiet = owner ? this.losslessIn.preferred(owner) : this.slotOwners === null && any;
+      if (quiet === slot.quiet) continue;
+      slot.quiet = quiet;
+      slot.gain.gain.setTargetAtTime(quiet ? 0 : 1, this.context.currentTime, 0.01);
+    }
   }
 
   /** The loudest received slot (the level of a publisher whose slot is not known). */
@@ -177,6 +163,7 @@ export class LiveEngine {
         onError: (error) => this.update({ error: error.message }),
       },
       (slot) => this.addSlot(slot),
+      (channel) => void this.losslessIn.attach(channel),
     );
     await this.viewer.view({ slots: 8 });
   }
@@ -199,15 +186,18 @@ export class LiveEngine {
     const node = this.context.createMediaStreamSource(stream);
     const analyser = this.analyser();
     node.connect(analyser);
-    node.connect(this.master);
-    this.slots.set(mid, { mid, element, node, analyser });
+    const gain = this.context.createGain();
+    node.connect(gain).connect(this.master);
+    this.slots.set(mid, { mid, element, node, analyser, gain, quiet: false });
     this.update({ slots: [...this.slots.keys()] });
+    this.preferLossless();
   }
 
   private removeSlot(mid: string): void {
     const slot = this.slots.get(mid);
     if (!slot) return;
     slot.node.disconnect();
+    slot.gain.disconnect();
     slot.element.srcObject = null;
     this.slots.delete(mid);
   }
@@ -220,11 +210,19 @@ export class LiveEngine {
     const stream = await this.sourceStream(this.snap.source);
     this.usePublishStream(stream);
     if (!this.publisher) {
-      this.publisher = new Publisher({
-        tokenGenerator: () => this.tokens('publish'),
-        onState: (publishState) => this.update({ publishState }),
-        onError: (error) => this.update({ error: error.message }),
-      });
+      this.publisher = new Publisher(
+        {
+          tokenGenerator: () => this.tokens('publish'),
+          onState: (publishState) => this.update({ publishState }),
+          onError: (error) => this.update({ error: error.message }),
+        },
+        undefined,
+        (losslessAllowed) => {
+          this.update({ losslessAllowed });
+          this.syncLossless();
+        },
+      );
+      await this.publisher.setLossless(this.snap.lossless);
       await this.publisher.publish({ mediaStream: stream, bitrate });
     } else {
       await this.publisher.republish({ mediaStream: stream, bitrate });
@@ -252,6 +250,22 @@ export class LiveEngine {
     const stream = await this.sourceStream(source);
     this.usePublishStream(stream);
     await this.publisher.republish({ mediaStream: stream, bitrate: this.snap.bitrate });
+  }
+
+  /**
+   * Lossless mode on or off (host and co-hosts, where the plan allows): the stream republishes with
+   * or without its PCM channel; the Opus track goes on either way.
+   */
+  async setLossless(on: boolean): Promise<void> {
+    this.update({ lossless: on });
+    this.syncLossless();
+    await this.publisher?.setLossless(on);
+  }
+
+  private syncLossless(): void {
+    if (this.snap.lossless && this.snap.losslessAllowed && this.publishNode)
+      void this.losslessOut.start(this.publishNode).catch((error: Error) => this.update({ error: error.message }));
+    else this.losslessOut.stop();
   }
 
   private async sourceStream(source: LiveSourceKind): Promise<MediaStream> {
@@ -287,6 +301,7 @@ export class LiveEngine {
     // The recording holds the room as this user makes it: what they hear and what they send.
     this.publishNode.connect(this.recordBus);
     this.applyMute(this.snap.muted);
+    this.syncLossless();
   }
 
   /** Stops publishing (a co-host disabled by the host); the sources stop too. */
@@ -299,6 +314,7 @@ export class LiveEngine {
     this.publishNode?.disconnect();
     this.publishNode = null;
     this.publishStream = null;
+    this.syncLossless();
     // Disabled as co-host: both bridge sources are deselected too.
     this.update({ publishState: 'closed', source: 'input' });
   }
@@ -332,50 +348,20 @@ export class LiveEngine {
   /** Records the room losslessly (24-bit PCM) through an AudioWorklet. */
   async startRecording(): Promise<void> {
     if (this.snap.recording !== 'idle') return;
-    await loadWorklets(this.context);
-    this.recorder ??= new AudioWorkletNode(this.context, 'mixroom-recorder', {
-      numberOfInputs: 1,
-      numberOfOutputs: 0,
-      channelCount: 2,
-      channelCountMode: 'explicit',
-    });
-    this.recordBus.connect(this.recorder);
-    this.recordChunks = [];
-    this.recordBytes = 0;
-    this.recorder.port.onmessage = (event: MessageEvent<Float32Array[] | 'stopped'>) => {
-      if (event.data === 'stopped') return;
-      const chunk = packPcm24(event.data);
-      this.recordChunks.push(chunk);
-      this.recordBytes += chunk.length;
-      // 24-bit stereo: 6 bytes a frame.
-      const seconds = Math.floor(this.recordBytes / (6 * this.context.sampleRate));
-      if (seconds !== this.snap.recordedSeconds) this.update({ recordedSeconds: seconds });
-    };
-    this.recorder.port.postMessage('start');
+    this.recorder ??= new LiveRecorder(this.context, this.recordBus, (recordedSeconds) =>
+      this.update({ recordedSeconds }),
+    );
+    await this.recorder.start();
     this.update({ recording: 'recording', recordedSeconds: 0 });
   }
 
   /** Stops and returns the WAV file. */
-  stopRecording(): Promise<Blob> {
-    const recorder = this.recorder;
-    if (!recorder || this.snap.recording !== 'recording') return Promise.reject(new Error('Not recording'));
+  async stopRecording(): Promise<Blob> {
+    if (!this.recorder || this.snap.recording !== 'recording') throw new Error('Not recording');
     this.update({ recording: 'stopping' });
-    return new Promise((resolve) => {
-      const previous = recorder.port.onmessage;
-      recorder.port.onmessage = (event: MessageEvent<Float32Array[] | 'stopped'>) => {
-        if (event.data !== 'stopped') {
-          previous?.call(recorder.port, event);
-          return;
-        }
-        this.recordBus.disconnect(recorder);
-        const header = wavHeader24(this.recordBytes, this.context.sampleRate, 2);
-        const blob = new Blob([header, ...this.recordChunks] as BlobPart[], { type: 'audio/wav' });
-        this.recordChunks = [];
-        this.update({ recording: 'idle' });
-        resolve(blob);
-      };
-      recorder.port.postMessage('stop');
-    });
+    const blob = await this.recorder.stop();
+    this.update({ recording: 'idle' });
+    return blob;
   }
 
   // --- the end -------------------------------------------------------------------------------------
@@ -385,6 +371,7 @@ export class LiveEngine {
     this.stopPublishing();
     this.viewer?.stop();
     this.viewer = null;
+    this.losslessIn.destroy();
     for (const mid of [...this.slots.keys()]) this.removeSlot(mid);
     this.listeners.clear();
     void this.context.close().catch(() => undefined);

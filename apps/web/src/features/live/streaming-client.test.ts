@@ -28,7 +28,13 @@ class FakePeer extends EventTarget {
   localDescription: { type: string; sdp: string } | null = null;
   remote: string | null = null;
   transceivers: unknown[] = [];
+  channels: { label: string; init: unknown; binaryType: string }[] = [];
   closed = false;
+  createDataChannel(label: string, init?: unknown) {
+    const channel = { label, init, binaryType: 'blob', readyState: 'connecting' };
+    this.channels.push(channel);
+    return channel;
+  }
   addTransceiver(what: unknown, init: unknown) {
     this.transceivers.push({ what, init });
   }
@@ -61,7 +67,7 @@ interface Call {
   body: string;
 }
 
-function harness(respond: (call: Call) => Response = () => answer()) {
+function harness(respond: (call: Call) => Response = () => answer(), lossless = false) {
   const peers: FakePeer[] = [];
   const calls: Call[] = [];
   let pageHide: (() => void) | null = null;
@@ -92,7 +98,7 @@ function harness(respond: (call: Call) => Response = () => answer()) {
   };
   const states: StreamState[] = [];
   let n = 0;
-  const grant = async (): Promise<MediaGrant> => ({ url: '/api/live/ROOM/whip', token: `t${++n}` });
+  const grant = async (): Promise<MediaGrant> => ({ url: '/api/live/ROOM/whip', token: `t${++n}`, lossless });
   return { peers, calls, deps, states, grant, hide: () => pageHide?.() };
 }
 
@@ -220,6 +226,34 @@ describe('Publisher', () => {
     publisher.stop();
   });
 
+  it('adds an ordered lossless channel when asked and the grant allows it, and republishes to drop it', async () => {
+    const h = harness(undefined, true);
+    const grants: boolean[] = [];
+    const publisher = new Publisher({ tokenGenerator: h.grant, deps: h.deps }, undefined, (a) => grants.push(a));
+    await publisher.setLossless(true);
+    await publisher.publish({ mediaStream: fakeStream, bitrate: 128_000 });
+    expect(h.peers[0]!.channels).toEqual([
+      { label: 'lossless', init: { ordered: true }, binaryType: 'arraybuffer', readyState: 'connecting' },
+    ]);
+    // Not open yet: nothing to send on.
+    expect(publisher.losslessChannel).toBeNull();
+    await publisher.setLossless(false);
+    expect(h.peers).toHaveLength(2);
+    expect(h.peers[1]!.channels).toEqual([]);
+    expect(grants).toEqual([true, true]);
+    publisher.stop();
+  });
+
+  it('adds no channel when the plan does not allow lossless mode, and says so', async () => {
+    const h = harness();
+    const publisher = new Publisher({ tokenGenerator: h.grant, deps: h.deps });
+    await publisher.setLossless(true);
+    await publisher.publish({ mediaStream: fakeStream, bitrate: 128_000 });
+    expect(h.peers[0]!.channels).toEqual([]);
+    expect(publisher.losslessAllowed).toBe(false);
+    publisher.stop();
+  });
+
   it('sends a keepalive DELETE when the page hides', async () => {
     const h = harness();
     const publisher = new Publisher({ tokenGenerator: h.grant, deps: h.deps });
@@ -235,6 +269,8 @@ describe('Viewer', () => {
     const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
     await viewer.view({ slots: 3 });
     expect(h.peers[0]!.transceivers).toHaveLength(3);
+    // A channel of its own, so the SFU may relay lossless channels to this listener.
+    expect(h.peers[0]!.channels.map((c) => c.label)).toEqual(['mixroom-listener']);
     expect(h.calls[0]!.body).toContain('stereo=1;sprop-stereo=1');
     await expect(viewer.view({ slots: 3 })).rejects.toThrow(STREAMING_MESSAGES.viewerSubscribed);
     await expect(viewer.updateBitrate()).rejects.toThrow(STREAMING_MESSAGES.viewerBitrate);

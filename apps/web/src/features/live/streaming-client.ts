@@ -21,6 +21,8 @@ export interface MediaGrant {
   iceServers?: RTCIceServer[];
   /** WHEP: how many recvonly slots the offer carries (the room's publisher cap). */
   slotCount?: number;
+  /** WHIP: whether the publisher may add lossless PCM on a data channel (the host's plan). */
+  lossless?: boolean;
 }
 
 export class StreamingFetchError extends Error {

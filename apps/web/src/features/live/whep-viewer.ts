@@ -1,3 +1,4 @@
+import { LOSSLESS_CHANNEL_LABEL } from '@mixroom/shared';
 import { preferStereoOpus } from './opus-sdp';
 import { STREAMING_MESSAGES, StreamingClient, type MediaGrant, type StreamingOptions } from './streaming-client';
 
@@ -12,13 +13,18 @@ export interface ReceivedSlot {
   stream: MediaStream;
 }
 
-/** WHEP: K recvonly stereo slots; the server maps publishers onto them. */
+/**
+ * WHEP: K recvonly stereo slots; the server maps publishers onto them. The offer also carries a
+ * data channel of its own, so the SFU may open a relay of each lossless publisher's PCM channel
+ * toward this listener (label `lossless`, protocol = the publisher's user id).
+ */
 export class Viewer extends StreamingClient {
   private slots = 0;
 
   constructor(
     options: StreamingOptions,
     private readonly onSlot: (slot: ReceivedSlot) => void,
+    private readonly onLossless?: (channel: RTCDataChannel) => void,
   ) {
     super(options);
   }
@@ -37,6 +43,12 @@ export class Viewer extends StreamingClient {
       // One stream per slot: the answer may put every slot's track in one stream, and Web Audio
       // plays only the first audio track of a stream.
       this.onSlot({ mid, track: event.track, stream: new MediaStream([event.track]) });
+    });
+    peer.createDataChannel('mixroom-listener');
+    peer.addEventListener('datachannel', ({ channel }) => {
+      if (channel.label !== LOSSLESS_CHANNEL_LABEL) return;
+      channel.binaryType = 'arraybuffer';
+      this.onLossless?.(channel);
     });
   }
 

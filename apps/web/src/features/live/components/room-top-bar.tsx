@@ -12,6 +12,7 @@ import type { AudioInput } from '../audio/capture';
 import type { EngineSnapshot, LiveSourceKind } from '../live-engine';
 import { BRIDGE_INSTALLER_URL } from '../links';
 import { LevelMeter } from './level-meter';
+import { LosslessIndicator, LosslessToggle } from './lossless-controls';
 
 interface TopBarProps {
   publisher: boolean;
@@ -22,6 +23,7 @@ interface TopBarProps {
   onQuality: (bitrate: LiveBitrate) => void;
   onSource: (source: LiveSourceKind, deviceId?: string | null) => void;
   onAutoMute: (on: boolean) => void;
+  onLossless: (on: boolean) => void;
   onRecord: () => void;
   onInstructions: () => void;
   onRoomLink: () => void;
@@ -98,6 +100,7 @@ export function RoomTopBar(props: TopBarProps) {
             </Badge>
             <LevelMeter level={props.ownLevel} label="Your level" width={70} />
           </Group>
+          <LosslessToggle snapshot={s} onChange={props.onLossless} />
         </>
       )}
       <Group gap={6} wrap="nowrap">
@@ -112,6 +115,7 @@ export function RoomTopBar(props: TopBarProps) {
         </Badge>
         <LevelMeter level={props.masterLevel} label="Room level" width={70} />
       </Group>
+      <LosslessIndicator snapshot={s} />
       <Switch
         size="sm"
         label="Auto Mute"

@@ -133,7 +133,13 @@ export function useLiveRoom(code: string, type: RoomType) {
     setPhase('entering');
     const created = new LiveEngine(async (mode) => {
       const grant = await liveApi.mediaToken(code, mode);
-      return { url: grant.url, token: grant.token, iceServers: grant.iceServers, slotCount: grant.slotCount };
+      return {
+        url: grant.url,
+        token: grant.token,
+        iceServers: grant.iceServers,
+        slotCount: grant.slotCount,
+        lossless: grant.lossless,
+      };
     });
     setEngine(created);
     try {
@@ -279,6 +285,13 @@ export function useLiveRoom(code: string, type: RoomType) {
     [engine, code, queryClient],
   );
 
+  const setLossless = useCallback(
+    (on: boolean) => {
+      if (engine) void engine.setLossless(on).catch((e: Error) => notify('error', 'Live', e.message));
+    },
+    [engine],
+  );
+
   const setCoHost = useCallback(
     async (userId: string, enabled: boolean) => {
       try {
@@ -302,6 +315,7 @@ export function useLiveRoom(code: string, type: RoomType) {
     forceExit,
     setQuality,
     setSource,
+    setLossless,
     setCoHost,
     alert,
   };
