@@ -154,6 +154,8 @@ export const eventPayloads = {
         type: z.enum(['STEMSEPARATION', 'VC', 'VST']),
         status: z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']),
         progress: z.number(),
+        /** Seconds of a running separation's stems finished and playable already; null when none. */
+        previewSeconds: z.number().nullable(),
       })
       .nullable(),
   }),

@@ -26,6 +26,10 @@ export const processorEngine = z.object({
 });
 export type ProcessorEngineInfo = z.infer<typeof processorEngine>;
 
+/** A result of a task: a stem, the converted voice, or the Revoice mix. */
+export const taskOutputKind = z.enum([...STEM_OUTPUTS, 'voice', 'effected', 'mix']);
+export type TaskOutputKind = z.infer<typeof taskOutputKind>;
+
 /** One stage of a task; `progress` is -1 until the stage starts, then 0..100. */
 export const taskSession = z.object({
   id: z.uuid(),
@@ -37,14 +41,15 @@ export const taskSession = z.object({
   parameters: z.record(z.string(), z.unknown()),
   /** The engine that ran this stage; null before it ran. */
   engine: processorEngine.nullable(),
+  /**
+   * While a separation runs: the seconds of its stems already finished and playable (through the
+   * task's partial-preview endpoint), and which outputs; null otherwise.
+   */
+  preview: z.object({ seconds: z.number(), kinds: z.array(taskOutputKind) }).nullable(),
   startedAt: isoDate.nullable(),
   finishedAt: isoDate.nullable(),
 });
 export type TaskSession = z.infer<typeof taskSession>;
-
-/** A result of a task: a stem, the converted voice, or the Revoice mix. */
-export const taskOutputKind = z.enum([...STEM_OUTPUTS, 'voice', 'effected', 'mix']);
-export type TaskOutputKind = z.infer<typeof taskOutputKind>;
 
 export const taskOutput = z.object({
   kind: taskOutputKind,
@@ -141,6 +146,17 @@ export const taskPreview = z.object({
   peaksUrl: z.string().nullable(),
 });
 export const taskPreviews = z.object({ items: z.array(taskPreview) });
+
+/**
+ * The finished start of a running separation: each output's first `seconds` as a lossless file
+ * (FLAC) behind a signed URL. Empty (`sessionId` null) when no stage of the task has one.
+ */
+export const taskPartialPreview = z.object({
+  sessionId: z.uuid().nullable(),
+  seconds: z.number(),
+  items: z.array(z.object({ kind: taskOutputKind, fileName: z.string(), audioUrl: z.string() })),
+});
+export type TaskPartialPreview = z.infer<typeof taskPartialPreview>;
 
 export const voiceOption = z.object({
   id: voiceId,

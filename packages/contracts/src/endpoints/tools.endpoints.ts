@@ -12,6 +12,7 @@ import {
   taskDownloads,
   taskList,
   taskListQuery,
+  taskPartialPreview,
   taskPreviews,
   toolsOverview,
   toolsUploadBody,
@@ -106,6 +107,14 @@ export const toolEndpoints = {
     summary: 'Each output with a playable URL and its waveform peaks',
     params: idParam,
     responses: { 200: taskPreviews, ...errors },
+  }),
+  partialPreview: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/tools/tasks/:id/partial-preview',
+    summary: "The finished start of a running separation's stems, playable while the rest runs",
+    params: idParam,
+    responses: { 200: taskPartialPreview, ...errors },
   }),
   save: endpoint({
     ...base,

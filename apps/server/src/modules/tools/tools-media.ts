@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PeaksFile } from '@mixroom/contracts';
@@ -11,15 +11,24 @@ const WORK_FORMAT = ['-ar', '44100', '-ac', '2', '-c:a', 'pcm_f32le', '-f', 'wav
 /** What users download: AAC in an M4A at 256 kbit/s, a size and quality every player takes. */
 const M4A = ['-c:a', 'aac', '-b:a', '256k', '-movflags', '+faststart', '-f', 'mp4'];
 
-function ffmpeg(tools: MediaTools, args: string[], signal?: AbortSignal): Promise<void> {
+function ffmpeg(tools: MediaTools, args: string[], signal?: AbortSignal, stdin?: Readable): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = tracked(
       spawn(...toolCommand(tools.ffmpeg, ['-hide_banner', '-nostats', '-loglevel', 'error', ...args]), {
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: [stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'],
       }),
     );
+    if (stdin && child.stdin) {
+      // ffmpeg may stop reading early (it failed): its closed pipe is its error, told on close.
+      child.stdin.on('error', () => undefined);
+      stdin.once('error', (error) => {
+        child.kill('SIGKILL');
+        reject(error);
+      });
+      stdin.pipe(child.stdin);
+    }
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
     const abort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', abort, { once: true });
     child.once('error', reject);
@@ -39,6 +48,32 @@ export function decodeToWork(tools: MediaTools, input: string, output: string, s
 /** Encodes a processor's WAV as the M4A users download. */
 export function encodeM4a(tools: MediaTools, input: string, output: string, signal?: AbortSignal): Promise<void> {
   return ffmpeg(tools, ['-i', input, '-map', '0:a:0', ...M4A, '-y', output], signal);
+}
+
+/** Where a float WAV's samples are and how they are laid out (`WavFloatReader` reads it). */
+export interface FloatWavLayout {
+  path: string;
+  dataOffset: number;
+  channels: number;
+  sampleRate: number;
+}
+
+/**
+ * The first `frames` frames of a float WAV still being written, as FLAC (16-bit, lossless from
+ * there): the preview of a running separation. Only those bytes are read, so what the processor
+ * writes after them meanwhile does not matter.
+ */
+export function encodeFlacPrefix(
+  tools: MediaTools,
+  wav: FloatWavLayout,
+  frames: number,
+  output: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const bytes = frames * wav.channels * 4;
+  const source = createReadStream(wav.path, { start: wav.dataOffset, end: wav.dataOffset + bytes - 1 });
+  const raw = ['-f', 'f32le', '-ar', String(wav.sampleRate), '-ac', String(wav.channels), '-i', 'pipe:0'];
+  return ffmpeg(tools, [...raw, '-c:a', 'flac', '-sample_fmt', 's16', '-f', 'flac', '-y', output], signal, source);
 }
 
 /**

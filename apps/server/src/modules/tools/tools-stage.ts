@@ -7,11 +7,12 @@ import type { Tx } from '../../db/database';
 import type { ToolEngineJson, ToolOutputJson } from '../../db/schema';
 import { detectBpm, DEFAULT_BPM } from '../../platform/processors/analysis/bpm-detect';
 import { DEFAULT_EFFECT_PLUGINS } from '../../platform/processors/presets/effects-stage';
-import type { StemMode, VoiceId } from '../../platform/processors/processor';
+import type { SeparationInput, StemMode, VoiceId } from '../../platform/processors/processor';
 import { MediaError } from '../../platform/media/ffmpeg';
 import { defineStage, nextStage, type NextStage, type StageContext } from '../../platform/jobs/staged-job';
 import { decodeToWork, durationOf, encodeM4a, mixToM4a, peaksOf, streamToFile } from './tools-media';
 import { toolStageJob, toolStageOptions } from './tools-job-types';
+import { previewPrefix, StagePreview } from './tools-preview';
 import { taskChanged, taskCreditRef, toolsOutputKey, type ToolsDeps } from './tools.deps';
 import type { SessionRow, TaskRecord } from './tools.repository';
 
@@ -86,6 +87,8 @@ export class ToolsStageWork {
           status: 'RUNNING',
           progress: 0,
           message: null,
+          // A retry starts its preview again from the start (the keys name their frame count).
+          preview: null,
           attempts: session.attempts + 1,
           startedAt: session.startedAt ?? clock.now(),
         },
@@ -99,7 +102,15 @@ export class ToolsStageWork {
     context.signal.addEventListener('abort', stop, { once: true });
     const dir = await this.deps.temp.folder(`tool-${session.id}`);
     try {
-      const result = await this.work(record, session, dir, this.progress(started, session.id, abort), abort.signal);
+      const preview = new StagePreview(this.deps, started, session, dir, abort.signal, context.log);
+      const result = await this.work(
+        record,
+        session,
+        dir,
+        this.progress(started, session.id, abort),
+        abort.signal,
+        preview.offer,
+      );
       const outputs = await this.store(record, session, result);
       this.deps.faults.crashIf('tools.stage.before-commit');
       const next = record.sessions.find((s) => s.position === session.position + 1);
@@ -130,6 +141,7 @@ export class ToolsStageWork {
     // The session's row completed in this transaction: its task is there.
     if (!after) throw new Error(`The task ${record.task.id} of a completed stage is missing.`);
     await outbox.event(tx, taskChanged(after.task, 'progress', { ...done }));
+    await this.dropPreview(record, session);
     return nextStage(toolStageJob, { taskId: record.task.id, sessionId: next.id });
   }
 
@@ -173,6 +185,7 @@ export class ToolsStageWork {
     dir: string,
     onProgress: (fraction: number) => Promise<void>,
     signal: AbortSignal,
+    onPartial: SeparationInput['onPartial'],
   ): Promise<StageResult> {
     const { processors, mediaTools } = this.deps;
     const scratchDir = join(dir, 'scratch');
@@ -191,7 +204,7 @@ export class ToolsStageWork {
       const mode: StemMode = record.task.tool === 'revoice' ? 'TWOSTEMS' : (record.task.mode ?? 'TWOSTEMS');
       const outputDir = join(dir, 'stems');
       await mkdir(outputDir, { recursive: true });
-      const { stems, engine } = await processors.separator.separate({ ...run, input, mode, outputDir });
+      const { stems, engine } = await processors.separator.separate({ ...run, input, mode, outputDir, onPartial });
       const files = await encode(stems);
       return { files, engine, engines: Object.fromEntries(Object.keys(files).map((k) => [k, engine])) };
     }
@@ -300,6 +313,16 @@ export class ToolsStageWork {
       return;
     }
     outbox.kick();
+    await this.dropPreview(record, session);
+  }
+
+  /**
+   * The preview files of a session that ended: its outputs (or its failure) replace them. Once the
+   * session's row is past RUNNING nothing writes them again; should removing them fail, they are in
+   * the task's folder and go with the task.
+   */
+  private async dropPreview(record: TaskRecord, session: Pick<SessionRow, 'id'>): Promise<void> {
+    await this.deps.blobs.deletePrefix(previewPrefix(record, session)).catch(() => 0);
   }
 
   /**
@@ -334,6 +357,7 @@ export class ToolsStageWork {
       return after;
     });
     this.deps.outbox.kick();
+    if (failed) await this.dropPreview(failed, { id: payload.sessionId });
     if (failed && failed.task.creditsCharged > 0) await this.deps.credits.refund(taskCreditRef(payload.taskId));
   }
 }

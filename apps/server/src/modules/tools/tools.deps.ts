@@ -46,7 +46,7 @@ export const taskCreditRef = (taskId: string) => `task:${taskId}`;
 export function taskChanged(
   task: Pick<TaskRow, 'id' | 'userId' | 'status'>,
   action: 'created' | 'progress' | 'completed' | 'failed' | 'deleted',
-  session: Pick<SessionRow, 'id' | 'type' | 'status' | 'progress'> | null,
+  session: Pick<SessionRow, 'id' | 'type' | 'status' | 'progress' | 'preview'> | null,
 ): DomainEventInput {
   return {
     topic: `user:${task.userId}`,
@@ -56,7 +56,13 @@ export function taskChanged(
       action,
       status: task.status,
       session: session
-        ? { id: session.id, type: session.type, status: session.status, progress: session.progress }
+        ? {
+            id: session.id,
+            type: session.type,
+            status: session.status,
+            progress: session.progress,
+            previewSeconds: session.status === 'RUNNING' ? (session.preview?.seconds ?? null) : null,
+          }
         : null,
     },
   };

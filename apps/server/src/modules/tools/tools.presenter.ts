@@ -48,6 +48,10 @@ function presentSession(session: SessionRow): TaskSession {
     message: session.message,
     parameters: session.parameters,
     engine: session.engine,
+    preview:
+      session.status === 'RUNNING' && session.preview
+        ? { seconds: session.preview.seconds, kinds: Object.keys(session.preview.keys) as TaskOutputKind[] }
+        : null,
     startedAt: session.startedAt?.toISOString() ?? null,
     finishedAt: session.finishedAt?.toISOString() ?? null,
   };

@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { taskStatusOf, type TaskStatus } from '@mixroom/shared';
 import type { Db, Tx } from '../../db/database';
-import { toolSessions, toolTasks, toolUploads, users, type ToolOutputJson } from '../../db/schema';
+import {
+  toolSessions,
+  toolTasks,
+  toolUploads,
+  users,
+  type ToolOutputJson,
+  type ToolPreviewJson,
+} from '../../db/schema';
 import { likePattern } from '../../db/sql';
 
 export type TaskRow = typeof toolTasks.$inferSelect;
@@ -114,7 +121,7 @@ export class ToolsRepository {
     changes: Partial<
       Pick<
         SessionRow,
-        'status' | 'progress' | 'message' | 'engine' | 'outputs' | 'startedAt' | 'finishedAt' | 'attempts'
+        'status' | 'progress' | 'message' | 'engine' | 'outputs' | 'preview' | 'startedAt' | 'finishedAt' | 'attempts'
       >
     >,
     at: Date,
@@ -155,6 +162,16 @@ export class ToolsRepository {
     return row ?? null;
   }
 
+  /** The preview of a running session's finished part; null when the session no longer runs. */
+  async setPreview(sessionId: string, preview: ToolPreviewJson): Promise<SessionRow | null> {
+    const [row] = await this.db
+      .update(toolSessions)
+      .set({ preview })
+      .where(and(eq(toolSessions.id, sessionId), eq(toolSessions.status, 'RUNNING')))
+      .returning();
+    return row ?? null;
+  }
+
   async session(sessionId: string, runner: Runner = this.db): Promise<SessionRow | null> {
     const [row] = await runner.select().from(toolSessions).where(eq(toolSessions.id, sessionId));
     return row ?? null;
@@ -164,7 +181,7 @@ export class ToolsRepository {
   async failOpenSessions(tx: Tx, taskId: string, message: string, at: Date): Promise<void> {
     await tx
       .update(toolSessions)
-      .set({ status: 'FAILED', message, finishedAt: at })
+      .set({ status: 'FAILED', message, finishedAt: at, preview: null })
       .where(and(eq(toolSessions.taskId, taskId), inArray(toolSessions.status, ['PENDING', 'RUNNING'])));
   }
 
@@ -177,7 +194,7 @@ export class ToolsRepository {
   ): Promise<SessionRow | null> {
     const [row] = await tx
       .update(toolSessions)
-      .set({ ...changes, status: 'COMPLETED', progress: 100, finishedAt: at, message: null })
+      .set({ ...changes, status: 'COMPLETED', progress: 100, finishedAt: at, message: null, preview: null })
       .where(and(eq(toolSessions.id, sessionId), eq(toolSessions.status, 'RUNNING')))
       .returning();
     return row ?? null;

@@ -23,6 +23,7 @@ export const toolsRoutes: FastifyPluginAsyncZod<{ tools: ToolsService; library: 
   route(app, endpoints.remove, (request) => tools.remove(requireActor(request), request.params.id));
   route(app, endpoints.downloads, (request) => tools.downloads(requireActor(request), request.params.id));
   route(app, endpoints.previews, (request) => tools.previews(requireActor(request), request.params.id));
+  route(app, endpoints.partialPreview, (request) => tools.partialPreview(requireActor(request), request.params.id));
   route(app, endpoints.save, (request) => library.save(requireActor(request), request.params.id, request.body));
 };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { CreateTaskBody, Task, ToolsOverview } from '@mixroom/contracts';
-import type { taskDownloads, taskPreviews, voiceList } from '@mixroom/contracts';
+import type { TaskOutputKind, TaskPartialPreview, taskDownloads, taskPreviews, voiceList } from '@mixroom/contracts';
 import {
   sessionTypesOf,
   taskName,
@@ -196,6 +196,27 @@ export class ToolsService {
       });
     }
     return { items };
+  }
+
+  /**
+   * The finished start of the task's running separation, each stem behind a signed URL like its
+   * downloads; empty when no stage of the task has a preview (not started, or ended: its outputs
+   * are then in `previews`).
+   */
+  async partialPreview(actor: Actor, taskId: string): Promise<TaskPartialPreview> {
+    const record = await this.owned(actor, taskId);
+    const session = record.sessions.find((s) => s.status === 'RUNNING' && s.preview);
+    if (!session?.preview) return { sessionId: null, seconds: 0, items: [] };
+    const items = [];
+    for (const [kind, key] of Object.entries(session.preview.keys)) {
+      const fileName = outputFileName(record.task, kind as TaskOutputKind).replace(/\.m4a$/, '_preview.flac');
+      items.push({
+        kind: kind as TaskOutputKind,
+        fileName,
+        audioUrl: await this.sign(key, { contentType: 'audio/flac' }),
+      });
+    }
+    return { sessionId: session.id, seconds: session.preview.seconds, items };
   }
 
   /** The record behind a task the actor owns (saving back to the library). */

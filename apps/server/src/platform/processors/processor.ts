@@ -35,12 +35,29 @@ export interface ProcessorRun {
   scratchDir: string;
 }
 
+/**
+ * The finished start of a separation's stems while it runs: the first `frames` frames of every
+ * stem file are final (what later chunks write only follows them), so they can be played already.
+ */
+export interface PartialStems {
+  frames: number;
+  sampleRate: number;
+  /** Stem → its float WAV, still growing (its header's sizes are written when it is closed). */
+  stems: Partial<Record<StemName, string>>;
+}
+
 export interface SeparationInput extends ProcessorRun {
   /** 44.1 kHz stereo float WAV. */
   input: string;
   mode: StemMode;
   /** Where to write `{stem}.wav` for every stem of the mode (same format as the input). */
   outputDir: string;
+  /**
+   * Called after each chunk with the stems' finished start; awaited, so the processor writes on
+   * only once the caller has what it wanted of them. A processor that finishes all at once (remote)
+   * never calls it.
+   */
+  onPartial?: (partial: PartialStems) => void | Promise<void>;
 }
 
 export interface SeparationOutput {

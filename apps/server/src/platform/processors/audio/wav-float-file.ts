@@ -34,7 +34,8 @@ export class WavFloatReader implements WavFloatFormat {
     readonly channels: number,
     /** Frames (samples per channel) in the file. */
     readonly frames: number,
-    private readonly dataOffset: number,
+    /** Where the samples start in the file (interleaved little-endian floats from there on). */
+    readonly dataOffset: number,
   ) {}
 
   /** Opens a float WAV file and reads its header; throws on anything else. */
@@ -134,6 +135,8 @@ export class WavFloatWriter implements WavFloatFormat {
     private readonly handle: FileHandle,
     readonly sampleRate: number,
     readonly channels: number,
+    /** The file written. */
+    readonly path: string,
   ) {}
 
   /** Creates (or truncates) `path` and writes a provisional header. */
@@ -141,7 +144,7 @@ export class WavFloatWriter implements WavFloatFormat {
     if (!Number.isInteger(format.channels) || format.channels < 1)
       throw new RangeError('a WAV file needs at least one channel');
     const handle = await open(path, 'w');
-    const writer = new WavFloatWriter(handle, format.sampleRate, format.channels);
+    const writer = new WavFloatWriter(handle, format.sampleRate, format.channels, path);
     try {
       await writer.writeHeader();
     } catch (error) {

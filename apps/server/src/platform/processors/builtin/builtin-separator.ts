@@ -152,11 +152,16 @@ export class BuiltinSeparator implements Separator {
       const inChunk = (pair: Stereo, pairStart: number) =>
         pair.map((channel) => channel.subarray(start - pairStart, end - pairStart)) as Stereo;
       await writeStems(writers, inChunk(mixture, readFrom), { vocals, drums: inChunk(drums, middleFrom), bass });
+      await input.onPartial?.({ frames: end, sampleRate, stems: pathsOf(writers) });
       await input.onProgress(end / length);
     }
     input.signal.throwIfAborted();
     if (length === 0) await input.onProgress(1);
   }
+}
+
+function pathsOf(writers: Map<StemName, WavFloatWriter>): Partial<Record<StemName, string>> {
+  return Object.fromEntries([...writers].map(([stem, writer]) => [stem, writer.path]));
 }
 
 function subtract(a: Float32Array, b: Float32Array): Float32Array {
