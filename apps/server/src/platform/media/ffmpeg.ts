@@ -250,10 +250,18 @@ export interface DecodedPeaks {
   problems: string[];
 }
 
+/** Where a decode's PCM goes besides the peaks: the loudness meter (see LoudnessTask), with backpressure. */
+export interface PcmSink {
+  /** False once the sink is behind; the decode then waits for `drained`. */
+  push(chunk: Buffer): boolean;
+  drained(): Promise<void>;
+  end(): void;
+}
+
 /**
  * Waveform peaks through ffmpeg for formats that need decoding (MP3, FLAC, AAC, AIFF...): mono
  * 16-bit PCM at the file's own rate, folded as it streams; plus, when asked, the lossy preview
- * from the same decode (for files browsers can't play as they are).
+ * and 32-bit float PCM of every channel for the loudness meter (`pcm`), all from the same decode.
  */
 export async function decodePeaks(
   tools: MediaTools,
@@ -263,15 +271,30 @@ export async function decodePeaks(
     channels: number;
     durationSeconds: number;
     previewPath?: string;
+    pcm?: PcmSink;
     onProgress?: (fraction: number) => void;
   },
 ): Promise<DecodedPeaks> {
   const args = [...firstAudioOf(input), '-ac', '1', '-f', 's16le', 'pipe:1'];
   if (options.previewPath) args.push('-map', '0:a:0', ...lossyPreviewOptions(options), '-y', options.previewPath);
   args.push('-progress', 'pipe:3');
-  const child = tracked(spawn(...toolCommand(tools.ffmpeg, args), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] }));
+  if (options.pcm) args.push('-map', '0:a:0', '-f', 'f32le', 'pipe:4');
+  const child = tracked(
+    spawn(...toolCommand(tools.ffmpeg, args), { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] }),
+  );
   const peaks = new PeakAccumulator(options.sampleRate);
   child.stdout!.on('data', (chunk: Buffer) => peaks.push(chunk));
+  const pcm = options.pcm;
+  if (pcm) {
+    const floats = child.stdio[4] as Readable;
+    floats.on('data', (chunk: Buffer) => {
+      if (pcm.push(chunk)) return;
+      // ffmpeg blocks on the full pipe meanwhile: the decode runs at the meter's pace, memory stays bounded.
+      floats.pause();
+      void pcm.drained().then(() => floats.resume());
+    });
+    floats.once('end', () => pcm.end());
+  }
   const run = await collect(child, (text) => {
     const match = /out_time_us=(\d+)/.exec(text);
     if (match && options.onProgress) options.onProgress(Math.min(1, Number(match[1]) / 1e6 / options.durationSeconds));

@@ -22,7 +22,7 @@ const tsxApi = createRequire(import.meta.url).resolve('tsx/esm/api');
  * thread that made it (tests run the server inside vitest, which has its own): the worker's first
  * line loads the task module through tsx's scoped import.
  */
-const bootstrap = (moduleUrl: string) =>
+export const bootstrap = (moduleUrl: string) =>
   `require(${JSON.stringify(tsxApi)}).tsImport(${JSON.stringify(moduleUrl)}, ${JSON.stringify(moduleUrl)});`;
 
 /**

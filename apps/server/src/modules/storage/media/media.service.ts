@@ -8,7 +8,6 @@ import type { JobContext } from '../../../platform/jobs/job-definition';
 import type { StageContext } from '../../../platform/jobs/staged-job';
 import {
   encodeLossyPreview,
-  measureLoudness,
   MediaError,
   probe,
   renderSpectrogram,
@@ -44,8 +43,8 @@ export interface MediaServiceDeps {
 }
 
 /**
- * The media pipeline: probe → one decode pass (peaks, and a preview where browsers need one) →
- * thumbnail → integrity check; then the lossy playback preview and the loudness. An undecodable
+ * The media pipeline: probe → one decode pass (peaks, loudness beside them, and a preview where
+ * browsers need one) → thumbnail → integrity check; then the lossy playback preview. An undecodable
  * file marks the version corrupt with a plain reason: never a crash.
  */
 export class MediaService {
@@ -121,11 +120,11 @@ export class MediaService {
   }
 
   /**
-   * Two phases, side by side on two cores. The review needs the waveform, so the version is ready
-   * as soon as the peaks and thumbnail are stored (progress 95). Then, at low CPU priority, the
-   * lossy playback preview (progress 97) and the loudness pass (EBU R128 with 4× oversampled true
-   * peak, several times slower than a decode; progress 100). A failure of either is logged and
-   * ignored: the version stays playable. All along, the stage's heartbeat (pg-boss's, while this
+   * Two phases. The review needs the waveform, so the version is ready as soon as the peaks and
+   * thumbnail are stored (progress 95); the loudness (EBU R128 and true peak) is metered on a
+   * worker thread from the same bytes or decode meanwhile. Then, at low CPU priority, the lossy
+   * playback preview (progress 97), and the loudness is stored once measured (progress 100). A
+   * failure of either is logged and ignored: the version stays playable. All along, the stage's heartbeat (pg-boss's, while this
    * runs) tells a slow job from a dead one; a dead one is run again from the start.
    */
   async process(versionId: string, context: Pick<StageContext, 'log' | 'progress'>): Promise<void> {
@@ -166,12 +165,9 @@ export class MediaService {
       const input = await this.source.input(version);
       const media = await probe(this.deps.tools, input);
       const preview = needsPreview(version.fileExtension, media);
-      const loudness = measureLoudness(this.deps.tools, input);
-      // Keep an early loudness failure from surfacing as an unhandled rejection while peaks run.
-      loudness.catch(() => undefined);
       let lastReported = 0;
       let lastReportedAt = performance.now();
-      const { bins, problems } = await this.source.peaks(
+      const { bins, problems, loudness } = await this.source.peaks(
         version,
         input,
         media,

@@ -7,8 +7,17 @@ import {
   readDeclaredLength,
   type DeclaredLength,
 } from '../../../platform/media/audio-integrity';
-import { decodePeaks, type DecodedPeaks, type MediaTools, type ProbeResult } from '../../../platform/media/ffmpeg';
-import { readFileRange, readWavLayout, scanWavPeaks } from '../../../platform/media/wav-peaks';
+import {
+  decodePeaks,
+  measureLoudness,
+  type DecodedPeaks,
+  type Loudness,
+  type MediaTools,
+  type ProbeResult,
+} from '../../../platform/media/ffmpeg';
+import { LoudnessMeter } from '../../../platform/media/loudness-meter';
+import { LoudnessTask } from '../../../platform/media/loudness-task';
+import { readFileRange, readWavLayout, scanWavPeaks, type WavLayout } from '../../../platform/media/wav-peaks';
 import type { VersionRow } from '../projects/versions.repository';
 
 /**
@@ -27,45 +36,79 @@ export class VersionSource {
     return this.blobs.signDownloadUrl(version.blobKey, { expiresInSeconds: 6 * 3600 });
   }
 
-  /** Waveform peaks: read straight from the bytes of a PCM WAV, else through an ffmpeg decode. */
+  /**
+   * Waveform peaks (read straight from the bytes of a PCM WAV, else through an ffmpeg decode) and,
+   * beside them, the loudness: metered on a worker thread from the same bytes or the same decode,
+   * while the peaks are made. Only files of more than two channels (whose channel weights depend on
+   * their layout) are measured by ffmpeg's ebur128 in a run of its own.
+   */
   async peaks(
     version: VersionRow,
     input: string,
     media: ProbeResult,
     previewPath: string | null,
     onProgress: (fraction: number) => void,
-  ): Promise<DecodedPeaks> {
+  ): Promise<DecodedPeaks & { loudness: Promise<Loudness | null> }> {
     if (!previewPath && version.fileExtension === 'wav') {
       const size = (await this.blobs.head(version.blobKey))?.size ?? 0;
       const head = await streamToBuffer(
         await this.blobs.get(version.blobKey, { start: 0, end: Math.min(size, 65536) - 1 }),
       );
       const layout = readWavLayout(head, size);
-      if (layout && layout.dataLength > 0) {
-        // Local disk: large aligned reads. Object storage: the ranged stream.
-        const samples =
-          this.blobs instanceof DiskBlobStore
-            ? readFileRange(
-                this.blobs.localPath(version.blobKey),
-                layout.dataStart,
-                layout.dataLength,
-                (layout.bitsPerSample / 8) * layout.channels,
-              )
-            : ((await this.blobs.get(version.blobKey, {
-                start: layout.dataStart,
-                end: layout.dataStart + layout.dataLength - 1,
-              })) as AsyncIterable<Buffer>);
-        // No decoder runs here, so none reports problems: a cut-off tail shows in the length check.
-        return { bins: await scanWavPeaks(samples, layout, onProgress), problems: [] };
-      }
+      if (layout && layout.dataLength > 0) return this.scanWav(version, input, layout, onProgress);
     }
-    return decodePeaks(this.tools, input, {
-      sampleRate: media.sampleRate,
-      channels: media.channels,
-      durationSeconds: media.durationSeconds,
-      ...(previewPath ? { previewPath } : {}),
-      onProgress,
-    });
+    const format = { channels: media.channels, sampleRate: media.sampleRate, bitsPerSample: 32, float: true };
+    const meter = LoudnessMeter.supports(format) ? LoudnessTask.fed(format) : null;
+    const loudness = meter ? meter.result : measureLoudness(this.tools, input);
+    loudness.catch(() => undefined);
+    try {
+      const decoded = await decodePeaks(this.tools, input, {
+        sampleRate: media.sampleRate,
+        channels: media.channels,
+        durationSeconds: media.durationSeconds,
+        ...(previewPath ? { previewPath } : {}),
+        ...(meter ? { pcm: meter } : {}),
+        onProgress,
+      });
+      return { ...decoded, loudness };
+    } catch (error) {
+      await meter?.stop();
+      throw error;
+    }
+  }
+
+  private async scanWav(
+    version: VersionRow,
+    input: string,
+    layout: WavLayout,
+    onProgress: (fraction: number) => void,
+  ): Promise<DecodedPeaks & { loudness: Promise<Loudness | null> }> {
+    const frameBytes = (layout.bitsPerSample / 8) * layout.channels;
+    const local = this.blobs instanceof DiskBlobStore ? this.blobs.localPath(version.blobKey) : null;
+    const range = { path: local ?? '', start: layout.dataStart, length: layout.dataLength };
+    // On local disk the meter reads the samples itself, on another core; from object storage the
+    // scan below hands it every chunk it reads.
+    const meter = LoudnessMeter.supports(layout)
+      ? local
+        ? LoudnessTask.ofFile(layout, range)
+        : LoudnessTask.fed(layout)
+      : null;
+    const loudness = meter ? meter.result : measureLoudness(this.tools, input);
+    loudness.catch(() => undefined);
+    try {
+      const samples = local
+        ? readFileRange(local, layout.dataStart, layout.dataLength, frameBytes)
+        : ((await this.blobs.get(version.blobKey, {
+            start: layout.dataStart,
+            end: layout.dataStart + layout.dataLength - 1,
+          })) as AsyncIterable<Buffer>);
+      const fed = meter && !local ? feeding(samples, meter) : samples;
+      // No decoder runs here, so none reports problems: a cut-off tail shows in the length check.
+      return { bins: await scanWavPeaks(fed, layout, onProgress), problems: [], loudness };
+    } catch (error) {
+      await meter?.stop();
+      throw error;
+    }
   }
 
   /** What the file's own header promises (WAV, AIFF, FLAC, MP3), read from its first bytes. */
@@ -82,6 +125,15 @@ export class VersionSource {
     const tag = id3v2Length(head);
     return readDeclaredLength(tag > 0 ? await read(tag) : head, size);
   }
+}
+
+/** The chunks of `samples`, each also posted to the meter, waiting whenever the meter is behind. */
+async function* feeding(samples: AsyncIterable<Buffer>, meter: LoudnessTask): AsyncGenerator<Buffer> {
+  for await (const chunk of samples) {
+    if (!meter.push(chunk)) await meter.drained();
+    yield chunk;
+  }
+  meter.end();
 }
 
 async function streamToBuffer(stream: Readable): Promise<Buffer> {
