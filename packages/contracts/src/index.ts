@@ -14,5 +14,7 @@ export * from './admin';
 export * from './transfers';
 export * from './tools';
 export * from './live';
+export * from './connectors';
 export * from './endpoint';
 export * from './endpoints';
+export * from './broadcast';

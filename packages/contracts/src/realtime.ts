@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { comment } from './comments';
+import { BROADCAST_CHANGE_ACTIONS } from './broadcast';
 import { liveChangeAction, liveSlot } from './live';
 
 /**
@@ -10,6 +11,7 @@ import { liveChangeAction, liveSlot } from './live';
  * - `group:{id}` a folder's content, `project:{id}` a project's review (comments, notes, presence).
  * - `system` is the servers' own channel: no client may follow it.
  * - `live:{code}` a live room by its guest code (host and admitted guests; presence in scope `room`).
+ * - `broadcast:{code}` a broadcast by its viewer code (its broadcaster, signed-in listeners, grant sockets).
  */
 export const TOPIC_KINDS = {
   user: 'id',
@@ -18,6 +20,7 @@ export const TOPIC_KINDS = {
   admin: 'none',
   system: 'none',
   live: 'id',
+  broadcast: 'id',
 } as const;
 export type TopicKind = keyof typeof TOPIC_KINDS;
 
@@ -144,6 +147,16 @@ export const eventPayloads = {
     instanceId: z.string().nullable(),
     remainingMs: z.number().nullable(),
   }),
+  /**
+   * A broadcast changed (on `broadcast:{code}`, code = the viewer code): title or countdown
+   * (`settings`), it went live or ended, its listener count moved, or its code was replaced
+   * (`revoked`: the link leads nowhere now). Clients refetch the public view.
+   */
+  'broadcast.changed': z.object({
+    code: z.string(),
+    action: z.enum(BROADCAST_CHANGE_ACTIONS),
+    listeners: z.number().int().nullable(),
+  }),
   'task.changed': z.object({
     taskId: z.string(),
     action: z.enum(['created', 'progress', 'completed', 'failed', 'deleted']),
@@ -191,6 +204,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('transfer.changed'),
   eventOf('task.changed'),
   eventOf('live.changed'),
+  eventOf('broadcast.changed'),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 

@@ -14,4 +14,5 @@ export * from './transfers';
 export * from './password-strength';
 export * from './tools';
 export * from './live';
+export * from './broadcast';
 export * from './live-lossless';

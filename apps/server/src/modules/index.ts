@@ -4,12 +4,15 @@ import type { Core } from '../core';
 import { revokeOidcRowsOfAccount } from '../platform/identity/oidc.repository';
 import { createAdminModule } from './admin/admin.module';
 import { createBillingModule } from './billing/billing.module';
+import { createBroadcastMediaModule, createBroadcastModule } from './broadcast/broadcast.module';
 import { createCommentsModule } from './comments/comments.module';
+import { createConnectorsModule } from './connectors/connectors.module';
 import { createCreditsModule } from './credits/credits.module';
 import { createFilesModule } from './files/files.module';
 import { createHealthModule } from './health/health.module';
 import { createLiveMediaModule } from './live/live-media.module';
 import { createLiveModule } from './live/live.module';
+import { newRoomCode } from './live';
 import { createMaintenanceModule } from './maintenance/maintenance.module';
 import type { AppModule } from './module';
 import { createPushModule } from './push/push.module';
@@ -73,6 +76,18 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     trialOf: async (userId) => (await entitlements.of(userId)).trial,
     startVersion: (actor, projectId, input) => storage.services.projects.startVersion(actor, projectId, input),
   });
+  const liveMedia = createLiveMediaModule(core, { media: live.services.media });
+  const broadcastDeps = {
+    factsOf: async (userId: string) => {
+      const [entitlement, paidSubscription] = await Promise.all([
+        entitlements.of(userId),
+        entitlements.hasRunningPaidSubscription(userId),
+      ]);
+      return { ...entitlement, paidSubscription };
+    },
+    cardOf: async (userId: string) => (await users.services.users.findMany([userId]))[0] ?? null,
+    newCode: newRoomCode,
+  };
   const admin = createAdminModule(core, {
     entitlements,
     credits: credits.services.credits,
@@ -84,6 +99,12 @@ export async function createModules({ core, database, secrets, signer, mailer, m
   const push = await createPushModule(core, {
     secrets,
     wantsPush: async (userId) => (await accountRepository.preferences(userId)).push,
+  });
+  const connectors = await createConnectorsModule(core, {
+    secrets,
+    projects: storage.services.projects,
+    uploads: uploads.services.uploads,
+    actorOf: (userId) => users.services.users.actorById(userId),
   });
   const others: AppModule[] = [
     createHealthModule(core, { database }),
@@ -102,7 +123,9 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     createMaintenanceModule(core, { uploads: uploads.services.uploads, embedded: database.kind === 'pglite' }),
     createFilesModule(core, { signer }),
     live,
-    createLiveMediaModule(core, { media: live.services.media }),
+    liveMedia,
+    createBroadcastModule(core, broadcastDeps),
+    createBroadcastMediaModule(core, { ...broadcastDeps, sfu: () => liveMedia.services.hub().sfu }),
     createToolsModule(core, {
       uploads: uploads.services.uploads,
       credits: credits.services.credits,
@@ -110,6 +133,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
       attachments: storage.services.attachments,
       mediaTools,
     }),
+    connectors,
   ];
   const localAccounts = signIn.services.signIn;
   const account = createAccountModule(core, {
@@ -146,6 +170,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
       credits: credits.services.credits,
       transfers: transfers.services.transfers,
       planEndings: billing.services.planEndings,
+      connectors: connectors.services.connectors,
     },
     identity: { provider: signIn.services.provider, verifyToken: signIn.services.verifyToken },
   };

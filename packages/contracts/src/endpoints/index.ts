@@ -3,6 +3,7 @@ import { adminEndpoints } from './admin.endpoints';
 import { authEndpoints, blobEndpoints, interactionEndpoints } from './auth.endpoints';
 import { billingEndpoints } from './billing.endpoints';
 import { commentEndpoints } from './comments.endpoints';
+import { connectorEndpoints } from './connectors.endpoints';
 import { creditEndpoints } from './credits.endpoints';
 import { reviewEndpoints } from './review.endpoints';
 import { sharingEndpoints } from './sharing.endpoints';
@@ -10,6 +11,7 @@ import { attachmentEndpoints, storageEndpoints } from './storage.endpoints';
 import { fileRequestEndpoints, publicTransferEndpoints, transferEndpoints } from './transfers.endpoints';
 import { adminToolEndpoints, toolEndpoints } from './tools.endpoints';
 import { liveEndpoints, liveMediaEndpoints } from './live.endpoints';
+import { broadcastEndpoints, broadcastMediaEndpoints } from './broadcast.endpoints';
 import { uploadEndpoints } from './uploads.endpoints';
 import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints';
 
@@ -17,12 +19,14 @@ export * from './admin.endpoints';
 export * from './auth.endpoints';
 export * from './billing.endpoints';
 export * from './comments.endpoints';
+export * from './connectors.endpoints';
 export * from './credits.endpoints';
 export * from './review.endpoints';
 export * from './sharing.endpoints';
 export * from './storage.endpoints';
 export * from './tools.endpoints';
 export * from './live.endpoints';
+export * from './broadcast.endpoints';
 export * from './transfers.endpoints';
 export * from './uploads.endpoints';
 export * from './users.endpoints';
@@ -50,7 +54,10 @@ export const endpointGroups = {
   tools: toolEndpoints,
   live: liveEndpoints,
   liveMedia: liveMediaEndpoints,
+  broadcast: broadcastEndpoints,
+  broadcastMedia: broadcastMediaEndpoints,
   adminTools: adminToolEndpoints,
+  connectors: connectorEndpoints,
 } satisfies Record<string, Record<string, EndpointDefinition>>;
 
 /** Every declared endpoint: the server registers them all, and a test checks that it does. */

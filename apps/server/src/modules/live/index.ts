@@ -1,0 +1,3 @@
+// What other modules may use of live rooms.
+export { newRoomCode } from './live-codes';
+export type { LiveMediaModule } from './live-media.module';
