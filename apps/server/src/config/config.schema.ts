@@ -90,6 +90,12 @@ export const configSchema = z
       .min(1)
       .default(500 * 1024 * 1024),
     TOOLS_LINK_TEST_ALLOW_HOSTS: z.string().optional(),
+    CONNECTORS_ENABLED: z
+      .string()
+      .regex(/^\s*((webdav|s3)\s*(,\s*(webdav|s3)\s*)*)?$/, { message: 'must list webdav and/or s3, comma-separated' })
+      .default(''),
+    CONNECTORS_ALLOW_HOSTS: z.string().optional(),
+    CONNECTORS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   })
   .superRefine((c, ctx) => {
     const remote = c.TOOLS_SEPARATOR === 'remote' || c.TOOLS_VOICE === 'remote';

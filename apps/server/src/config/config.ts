@@ -56,6 +56,11 @@ export interface AppConfig {
     /** Test-only seam, like pushTest: link hosts exempt from the public-address rule. */
     linkTestAllowHosts: string[];
   };
+  /**
+   * Linked storage accounts (docs/CONFIGURATION.md): the kinds users may link, the hosts allowed on
+   * loopback or private networks (a Nextcloud on the LAN), and the silence allowed from a provider.
+   */
+  connectors: { enabled: ('webdav' | 's3')[]; allowHosts: string[]; timeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -149,6 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .split(',')
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
+    },
+    connectors: {
+      enabled: [...new Set(list(c.CONNECTORS_ENABLED).map((k) => k.toLowerCase() as 'webdav' | 's3'))],
+      allowHosts: list(c.CONNECTORS_ALLOW_HOSTS).map((h) => h.replace(/^\[|\]$/g, '').toLowerCase()),
+      timeoutMs: c.CONNECTORS_TIMEOUT_MS,
     },
     live: {
       external:

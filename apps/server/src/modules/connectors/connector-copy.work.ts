@@ -1,0 +1,160 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DomainError } from '../../platform/errors/domain-error';
+import { DriveError } from '../../platform/drives/drive-error';
+import { defineStage, type StageContext } from '../../platform/jobs/staged-job';
+import { OutboundUrlError } from '../../platform/net/outbound-fetch';
+import type { Actor } from '../../platform/identity/actor';
+import { connectorCopyOptions, connectorCopyStage } from './connector-copy.stage';
+import type { ConnectorsDeps } from './connectors.deps';
+import type { ConnectorTransferRow } from './connectors.repository';
+import type { ConnectorsService } from './connectors.service';
+
+type CopyPayload = { transferId: string; userId: string; uploadId: string | null };
+
+/** The copy's bytes are written to its row at most this often, for a panel opened mid-copy. */
+const RECORD_EVERY_MS = 1000;
+const CHANGED = 'The file changed on the storage provider while it was copied. Pick it again.';
+
+/** Counts bytes as they pass, refuses a byte past the announced size, and reports progress. */
+function counter(total: number, onBytes: (done: number) => void): Transform {
+  let done = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      done += chunk.length;
+      if (done > total) return callback(new DomainError(409, 'FILE_CHANGED', CHANGED));
+      onBytes(done);
+      callback(null, chunk);
+    },
+  });
+}
+
+/** Whether trying again later may succeed: a provider's timeout, 5xx or lost connection. */
+function retryable(error: unknown): boolean {
+  if (error instanceof DriveError) return error.retryable;
+  if (error instanceof OutboundUrlError) return !error.permanent;
+  return !(error instanceof DomainError);
+}
+
+/** What a failed copy tells its owner (never a stack or a provider's internals). */
+function reasonOf(error: unknown): string {
+  if (error instanceof DomainError || error instanceof OutboundUrlError) return error.message;
+  return 'The copy failed.';
+}
+
+/**
+ * The work of a copy on a worker. An import streams the linked file into the version's upload
+ * (bounded memory: the bytes pass through, never gathered) and completes it like a browser's upload;
+ * an export streams the version's blob into the linked account. A copy that fails for good leaves
+ * nothing behind: the half-stored file, the version and its quota reservation are dropped (and the
+ * project, when it had only this version); an export's partial file is the provider's to discard
+ * (PUT replaces atomically on WebDAV and S3).
+ */
+export class ConnectorCopyWork {
+  constructor(
+    private readonly deps: ConnectorsDeps,
+    private readonly service: ConnectorsService,
+  ) {}
+
+  async run(payload: CopyPayload, context: Pick<StageContext, 'signal' | 'progress' | 'attempt'>): Promise<void> {
+    const transfer = await this.deps.repository.transfer(payload.transferId);
+    if (!transfer || transfer.status !== 'running') return;
+    const actor = await this.deps.actorOf(transfer.userId);
+    if (!actor) return this.fail(transfer, null, 'The account that started this copy is gone.');
+    try {
+      if (transfer.direction === 'import') await this.importFile(transfer, actor, payload.uploadId, context);
+      else await this.exportVersion(transfer, actor, context);
+      await this.deps.repository.updateTransfer(transfer.id, { status: 'done', bytesDone: transfer.bytesTotal });
+      await context.progress(1);
+    } catch (error) {
+      if (retryable(error) && context.attempt <= (connectorCopyStage.retryLimit ?? 0) && !context.signal.aborted) {
+        this.deps.log.warn({ err: error, transferId: transfer.id }, 'connector copy failed; it will be tried again');
+        throw error;
+      }
+      if (context.signal.aborted) throw error;
+      await this.fail(transfer, actor, reasonOf(error));
+    }
+  }
+
+  /** After the last attempt failed (or the worker died each time). */
+  async finalFailure(payload: CopyPayload | null, error: Error): Promise<void> {
+    if (!payload) return;
+    const transfer = await this.deps.repository.transfer(payload.transferId);
+    if (!transfer || transfer.status !== 'running') return;
+    await this.fail(transfer, await this.deps.actorOf(transfer.userId), reasonOf(error));
+  }
+
+  private tracker(transfer: ConnectorTransferRow, context: Pick<StageContext, 'progress'>) {
+    let recordedAt = this.deps.clock.now().getTime();
+    return (done: number) => {
+      void context.progress(transfer.bytesTotal === 0 ? 1 : done / transfer.bytesTotal).catch(() => undefined);
+      const now = this.deps.clock.now().getTime();
+      if (now - recordedAt < RECORD_EVERY_MS) return;
+      recordedAt = now;
+      void this.deps.repository.updateTransfer(transfer.id, { bytesDone: done }).catch(() => undefined);
+    };
+  }
+
+  private async importFile(
+    transfer: ConnectorTransferRow,
+    actor: Actor,
+    uploadId: string | null,
+    context: Pick<StageContext, 'signal' | 'progress'>,
+  ): Promise<void> {
+    if (!uploadId) throw new DomainError(409, 'UPLOAD_CLOSED', 'This copy has no upload to fill.');
+    const drive = await this.service.open(transfer.userId, transfer.connectorId);
+    const read = await drive.read(transfer.path, { signal: context.signal });
+    if (read.size !== transfer.bytesTotal) {
+      read.body.destroy();
+      throw new DomainError(409, 'FILE_CHANGED', CHANGED);
+    }
+    const counted = counter(transfer.bytesTotal, this.tracker(transfer, context));
+    try {
+      await Promise.all([pipeline(read.body, counted), this.deps.storeWhole(transfer.userId, uploadId, counted)]);
+    } catch (error) {
+      read.body.destroy();
+      counted.destroy();
+      throw error;
+    }
+    await this.deps.completeUpload(actor, transfer.versionId);
+  }
+
+  private async exportVersion(
+    transfer: ConnectorTransferRow,
+    actor: Actor,
+    context: Pick<StageContext, 'signal' | 'progress'>,
+  ): Promise<void> {
+    // Asked again at copy time: rights withdrawn since the request stop the copy.
+    const { version } = await this.deps.items.version(actor, transfer.versionId, 'download');
+    const drive = await this.service.open(transfer.userId, transfer.connectorId);
+    const source = await this.deps.blobs.get(version.blobKey);
+    const counted = counter(version.fileSize, this.tracker(transfer, context));
+    try {
+      await Promise.all([
+        pipeline(source, counted),
+        drive.write(transfer.path, counted, version.fileSize, context.signal),
+      ]);
+    } catch (error) {
+      source.destroy();
+      counted.destroy();
+      throw error;
+    }
+  }
+
+  private async fail(transfer: ConnectorTransferRow, actor: Actor | null, reason: string): Promise<void> {
+    if (transfer.direction === 'import' && actor)
+      await this.deps.cancelUpload(actor, transfer.versionId).catch((error: unknown) => {
+        // A version that completed or was already dropped has nothing left to release.
+        this.deps.log.info({ err: error, transferId: transfer.id }, 'connector import: nothing left to drop');
+      });
+    await this.deps.repository.updateTransfer(transfer.id, { status: 'failed', error: reason });
+  }
+}
+
+/** The stage bound to its work, as the module's job. */
+export const connectorCopyJob = (work: ConnectorCopyWork) =>
+  defineStage({
+    ...connectorCopyOptions,
+    run: (payload, context) => work.run(payload, context),
+    onFinalFailure: (payload, error) => work.finalFailure(payload, error),
+  });

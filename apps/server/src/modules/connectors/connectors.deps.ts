@@ -1,0 +1,39 @@
+import type { Readable } from 'node:stream';
+import type { UploadTicket, Version } from '@mixroom/contracts';
+import type { ItemPolicy } from '../../access/item.policy';
+import type { BlobStore } from '../../platform/blob/blob-store';
+import type { Clock } from '../../platform/clock/clock';
+import type { DriveNetwork } from '../../platform/drives/drive-http';
+import type { Actor } from '../../platform/identity/actor';
+import type { JobQueue } from '../../platform/jobs/job-queue';
+import type { EventBus } from '../../platform/realtime/event-bus';
+import type { SecretBox } from '../../platform/secrets/secret-box';
+import type { Logger } from 'pino';
+import type { ConnectorsRepository } from './connectors.repository';
+
+/** What the connectors module is built from: the core's parts and the storage module's version doors. */
+export interface ConnectorsDeps {
+  repository: ConnectorsRepository;
+  box: SecretBox;
+  network: DriveNetwork;
+  enabled: readonly ('webdav' | 's3')[];
+  clock: Clock;
+  jobs: JobQueue;
+  bus: EventBus;
+  blobs: BlobStore;
+  items: ItemPolicy;
+  log: Logger;
+  actorOf: (userId: string) => Promise<Actor | null>;
+  /** Opens the next version of a project (rights, extension, quota reserved for `size`). */
+  startVersion: (
+    actor: Actor,
+    projectId: string,
+    input: { name: string; fileName: string; size: number },
+  ) => Promise<UploadTicket>;
+  /** Stores the whole file of an open upload from a stream. */
+  storeWhole: (userId: string, uploadId: string, body: Readable) => Promise<void>;
+  /** The version's file is in: it becomes a version through the one completion path (media job). */
+  completeUpload: (actor: Actor, versionId: string) => Promise<Version>;
+  /** Drops an upload that will not finish, with its reservation (and a project that had only it). */
+  cancelUpload: (actor: Actor, versionId: string) => Promise<void>;
+}

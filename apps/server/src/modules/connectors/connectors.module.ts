@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { ProjectsService } from '../storage';
+import type { UploadsService } from '../uploads';
+import type { Actor } from '../../platform/identity/actor';
+import { stageJob } from '../../platform/jobs/staged-job';
+import { SecretBox } from '../../platform/secrets/secret-box';
+import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
+import type { AppModule, CoreDeps } from '../module';
+import { connectorCopyJob, ConnectorCopyWork } from './connector-copy.work';
+import { ConnectorsRepository } from './connectors.repository';
+import { connectorRoutes } from './connectors.routes';
+import { ConnectorsService, presentConnector, presentTransfer } from './connectors.service';
+
+export type ConnectorsModule = AppModule<{ connectors: ConnectorsService }>;
+
+/**
+ * Linked storage accounts (WebDAV, S3-compatible): linking, browsing, and the server's copies
+ * between them and Mixroom (imports become versions through the storage module's upload path).
+ */
+export async function createConnectorsModule(
+  core: CoreDeps,
+  deps: {
+    secrets: SecretsRepository;
+    projects: ProjectsService;
+    uploads: UploadsService;
+    actorOf: (userId: string) => Promise<Actor | null>;
+  },
+): Promise<ConnectorsModule> {
+  const key = await deps.secrets.getOrCreate('connectors.key', () => randomBytes(32).toString('base64url'));
+  const repository = new ConnectorsRepository(core.db, core.clock);
+  const { config } = core;
+  const serviceDeps = {
+    repository,
+    box: new SecretBox(Buffer.from(key, 'base64url')),
+    network: { allowHosts: config.connectors.allowHosts, timeoutMs: config.connectors.timeoutMs },
+    enabled: config.connectors.enabled,
+    clock: core.clock,
+    jobs: core.jobs,
+    bus: core.bus,
+    blobs: core.blobs,
+    items: core.items,
+    log: core.log,
+    actorOf: deps.actorOf,
+    startVersion: (actor: Actor, projectId: string, input: { name: string; fileName: string; size: number }) =>
+      deps.projects.startVersion(actor, projectId, input),
+    storeWhole: (userId: string, uploadId: string, body: Readable) => deps.uploads.storeWhole(userId, uploadId, body),
+    completeUpload: (actor: Actor, versionId: string) => deps.projects.completeUpload(actor, versionId),
+    cancelUpload: (actor: Actor, versionId: string) => deps.projects.cancelUpload(actor, versionId),
+  };
+  const connectors = new ConnectorsService(serviceDeps);
+  const work = new ConnectorCopyWork(serviceDeps, connectors);
+  return {
+    name: 'connectors',
+    routes: [(app) => app.register(connectorRoutes, { connectors })],
+    jobs: [stageJob(connectorCopyJob(work), { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock })],
+    services: { connectors },
+    userData: {
+      // The accounts a user linked (never their credentials) and the copies made.
+      export: async (userId, archive) => {
+        archive.json('connectors.json', {
+          linked: (await repository.accounts(userId)).map(presentConnector),
+          transfers: (await repository.transfers(userId)).map(presentTransfer),
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  Connector,
+  ConnectorList,
+  ConnectorTransfer,
+  DriveListing,
+  ExportBody,
+  ImportBody,
+  LinkConnectorBody,
+  Version,
+} from '@mixroom/contracts';
+import { linkConnectorBody } from '@mixroom/contracts';
+import { DomainError } from '../../platform/errors/domain-error';
+import { createDrive, type DriveCredentials } from '../../platform/drives/create-drive';
+import { normalisePath, type Drive } from '../../platform/drives/drive';
+import { DRIVE_MESSAGES, DriveError } from '../../platform/drives/drive-error';
+import type { Actor } from '../../platform/identity/actor';
+import { connectorCopyStage } from './connector-copy.stage';
+import type { ConnectorsDeps } from './connectors.deps';
+import type { ConnectorAccountRow, ConnectorTransferRow } from './connectors.repository';
+
+export const CONNECTOR_MESSAGES = {
+  notEnabled: 'This kind of storage is not enabled on this server.',
+  alreadyLinked: 'An account of this kind is already linked. Unlink it first.',
+  noSuchAccount: 'No such linked account.',
+  notAFile: DRIVE_MESSAGES.notAFile,
+  sizeUnknown: 'The storage provider does not say how large this file is, so it cannot be copied.',
+} as const;
+
+export function presentConnector(row: ConnectorAccountRow): Connector {
+  return { id: row.id, kind: row.kind, accountName: row.accountName, linkedAt: row.createdAt.toISOString() };
+}
+
+export function presentTransfer(row: ConnectorTransferRow): ConnectorTransfer {
+  return {
+    id: row.id,
+    jobId: connectorCopyStage.jobIdOf({ transferId: row.id, userId: row.userId, uploadId: null }),
+    connectorId: row.connectorId,
+    direction: row.direction,
+    fileName: row.fileName,
+    projectId: row.projectId,
+    versionId: row.versionId,
+    status: row.status,
+    bytesDone: row.bytesDone,
+    bytesTotal: row.bytesTotal,
+    error: row.error,
+  };
+}
+
+/**
+ * Linked storage accounts: link (credentials checked with the provider, then sealed), unlink (erased),
+ * browse, and the copies the server makes between them and Mixroom. Every account belongs to one user;
+ * another user's id answers as no account at all.
+ */
+export class ConnectorsService {
+  constructor(private readonly deps: ConnectorsDeps) {}
+
+  async list(actor: Actor): Promise<ConnectorList> {
+    const linked = await this.deps.repository.accounts(actor.userId);
+    return { available: [...this.deps.enabled], linked: linked.map(presentConnector) };
+  }
+
+  async link(actor: Actor, body: LinkConnectorBody): Promise<Connector> {
+    const input = linkConnectorBody.parse(body);
+    if (!this.deps.enabled.includes(input.kind))
+      throw DomainError.badRequest(CONNECTOR_MESSAGES.notEnabled, 'CONNECTOR_DISABLED');
+    const credentials: DriveCredentials =
+      input.kind === 'webdav'
+        ? { kind: 'webdav', url: input.url, username: input.username, password: input.password }
+        : {
+            kind: 's3',
+            endpoint: input.endpoint,
+            bucket: input.bucket,
+            region: input.region,
+            accessKeyId: input.accessKeyId,
+            secretAccessKey: input.secretAccessKey,
+          };
+    const account = await this.driveOf(credentials).account();
+    const id = randomUUID();
+    const row = await this.deps.repository.insertAccount({
+      id,
+      userId: actor.userId,
+      kind: input.kind,
+      accountName: account.name.slice(0, 200),
+      sealedCredentials: this.deps.box.seal(JSON.stringify(credentials), `connector:${id}`),
+      createdAt: this.deps.clock.now(),
+    });
+    if (!row) throw DomainError.conflict(CONNECTOR_MESSAGES.alreadyLinked, 'ALREADY_LINKED');
+    return presentConnector(row);
+  }
+
+  async unlink(actor: Actor, id: string): Promise<void> {
+    // Credential kinds end with their row: nothing is left on the provider's side to revoke.
+    if (!(await this.deps.repository.deleteAccount(actor.userId, id)))
+      throw DomainError.notFound(CONNECTOR_MESSAGES.noSuchAccount);
+  }
+
+  async browse(actor: Actor, id: string, query: { path: string; search?: string | undefined }): Promise<DriveListing> {
+    const drive = await this.open(actor.userId, id);
+    const listing = await drive.list(this.pathOf(query.path), query.search ? { search: query.search } : {});
+    return {
+      path: listing.path,
+      searchable: drive.searchable,
+      entries: listing.entries.map(({ path, name, kind, size, modifiedAt }) => ({
+        path,
+        name,
+        kind,
+        size,
+        modifiedAt,
+      })),
+    };
+  }
+
+  async transfers(actor: Actor): Promise<ConnectorTransfer[]> {
+    return (await this.deps.repository.transfers(actor.userId)).map(presentTransfer);
+  }
+
+  /**
+   * A linked file becomes the next version of a project: its size is asked first, so the version's
+   * quota reservation (and the plan's refusal, 413) happens before a byte moves; the copy then runs
+   * on a worker (connectorCopyStage) and the version processes like any upload.
+   */
+  async importFile(
+    actor: Actor,
+    id: string,
+    body: ImportBody,
+  ): Promise<{ transfer: ConnectorTransfer; version: Version }> {
+    const drive = await this.open(actor.userId, id);
+    const path = this.pathOf(body.path);
+    const entry = await drive.stat(path);
+    if (entry.kind !== 'file') throw DomainError.badRequest(CONNECTOR_MESSAGES.notAFile, 'NOT_A_FILE');
+    if (entry.size === null) throw new DriveError(422, 'SIZE_UNKNOWN', CONNECTOR_MESSAGES.sizeUnknown);
+    const ticket = await this.deps.startVersion(actor, body.projectId, {
+      name: body.versionName,
+      fileName: entry.name,
+      size: entry.size,
+    });
+    const transfer = await this.deps.repository.insertTransfer({
+      id: randomUUID(),
+      userId: actor.userId,
+      connectorId: id,
+      direction: 'import',
+      path,
+      fileName: entry.name,
+      versionId: ticket.version.id,
+      projectId: ticket.project.id,
+      status: 'running',
+      bytesTotal: entry.size,
+    });
+    await this.send(transfer, ticket.upload.id);
+    return { transfer: presentTransfer(transfer), version: ticket.version };
+  }
+
+  /** "Save to…": checks the caller may download the version and that the folder exists, then copies in the background. */
+  async exportVersion(actor: Actor, id: string, body: ExportBody): Promise<ConnectorTransfer> {
+    const { version, project } = await this.deps.items.version(actor, body.versionId, 'download');
+    if (version.status === 'uploading') throw DomainError.conflict('This version is still uploading.', 'NOT_READY');
+    const drive = await this.open(actor.userId, id);
+    const folder = this.pathOf(body.folder);
+    const target = await drive.stat(folder);
+    if (target.kind !== 'folder') throw DomainError.badRequest('Pick a folder to save into.', 'NOT_A_FOLDER');
+    const transfer = await this.deps.repository.insertTransfer({
+      id: randomUUID(),
+      userId: actor.userId,
+      connectorId: id,
+      direction: 'export',
+      path: normalisePath(`${folder}/${version.fileName}`),
+      fileName: version.fileName,
+      versionId: version.id,
+      projectId: project.id,
+      status: 'running',
+      bytesTotal: version.fileSize,
+    });
+    await this.send(transfer, null);
+    return presentTransfer(transfer);
+  }
+
+  private async send(transfer: ConnectorTransferRow, uploadId: string | null): Promise<void> {
+    await this.deps.jobs.send(connectorCopyStage, { transferId: transfer.id, userId: transfer.userId, uploadId });
+  }
+
+  /** The user's linked account as a drive; another user's id is the same absence as none. */
+  async open(userId: string, id: string): Promise<Drive> {
+    const row = await this.deps.repository.account(userId, id);
+    if (!row) throw DomainError.notFound(CONNECTOR_MESSAGES.noSuchAccount);
+    const credentials = JSON.parse(
+      this.deps.box.open(row.sealedCredentials, `connector:${row.id}`),
+    ) as DriveCredentials;
+    return this.driveOf(credentials);
+  }
+
+  private driveOf(credentials: DriveCredentials): Drive {
+    return createDrive(credentials, this.deps.network, this.deps.clock);
+  }
+
+  private pathOf(path: string): string {
+    try {
+      return normalisePath(path);
+    } catch {
+      throw DomainError.badRequest(DRIVE_MESSAGES.badPath, 'BAD_PATH');
+    }
+  }
+}

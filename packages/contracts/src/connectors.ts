@@ -1,0 +1,108 @@
+import { LIMITS } from '@mixroom/shared';
+import { z } from 'zod';
+import { isoDate, safeName } from './common';
+import { version } from './storage';
+
+/** The kinds of storage account a user may link, where the operator enabled them. */
+export const connectorKind = z.enum(['webdav', 's3']);
+export type ConnectorKind = z.infer<typeof connectorKind>;
+
+/** A linked account as the browser sees it: never its credentials. */
+export const connector = z
+  .object({ id: z.uuid(), kind: connectorKind, accountName: z.string(), linkedAt: isoDate })
+  .meta({ id: 'Connector' });
+export type Connector = z.infer<typeof connector>;
+
+export const connectorList = z.object({
+  /** The kinds the operator enabled, in the order Settings shows them. */
+  available: z.array(connectorKind),
+  linked: z.array(connector),
+});
+export type ConnectorList = z.infer<typeof connectorList>;
+
+const secret = z.string().min(1, 'Required.').max(1024);
+const address = z.string().trim().min(1, 'Enter the address.').max(2048);
+
+export const linkConnectorBody = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('webdav'),
+    url: address,
+    username: z.string().trim().min(1, 'Enter the user name.').max(256),
+    password: secret,
+  }),
+  z.object({
+    kind: z.literal('s3'),
+    endpoint: address,
+    bucket: z
+      .string()
+      .trim()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'A bucket name has 3 to 63 lowercase letters, digits, dots or hyphens.',
+      ),
+    region: z.string().trim().min(1).max(64).default('us-east-1'),
+    accessKeyId: z.string().trim().min(1, 'Enter the access key.').max(256),
+    secretAccessKey: secret,
+  }),
+]);
+export type LinkConnectorBody = z.input<typeof linkConnectorBody>;
+
+const drivePath = z
+  .string()
+  .max(4096)
+  .refine((p) => !p.split('/').includes('..'), 'A path may not contain "..".');
+
+export const browseQuery = z.object({ path: drivePath.default('/'), search: z.string().trim().max(200).optional() });
+
+export const driveEntry = z.object({
+  path: z.string(),
+  name: z.string(),
+  kind: z.enum(['file', 'folder']),
+  size: z.number().nullable(),
+  modifiedAt: z.string().nullable(),
+});
+export type DriveEntry = z.infer<typeof driveEntry>;
+
+export const driveListing = z.object({
+  path: z.string(),
+  entries: z.array(driveEntry),
+  /** Whether the provider searches below the folder; otherwise search filters the folder. */
+  searchable: z.boolean(),
+});
+export type DriveListing = z.infer<typeof driveListing>;
+
+/** A server-side copy between a linked account and Mixroom, for the Activities panel. */
+export const connectorTransfer = z
+  .object({
+    id: z.uuid(),
+    jobId: z.string(),
+    connectorId: z.uuid(),
+    direction: z.enum(['import', 'export']),
+    fileName: z.string(),
+    projectId: z.uuid(),
+    versionId: z.uuid(),
+    status: z.enum(['running', 'done', 'failed']),
+    bytesDone: z.number(),
+    bytesTotal: z.number(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'ConnectorTransfer' });
+export type ConnectorTransfer = z.infer<typeof connectorTransfer>;
+
+export const connectorTransferList = z.object({ transfers: z.array(connectorTransfer) });
+
+/** A linked file becomes the next version of a project the caller may edit. */
+export const importBody = z.object({
+  path: drivePath.refine((p) => p.replace(/\/+$/, '') !== '', 'Pick a file.'),
+  projectId: z.uuid(),
+  versionName: safeName(z.string().trim().min(1, 'Enter a version name.').max(LIMITS.nameMax)),
+});
+export type ImportBody = z.infer<typeof importBody>;
+
+export const importAnswer = z.object({ transfer: connectorTransfer, version });
+
+/** "Save to…": a version's file is written into a folder of the linked account. */
+export const exportBody = z.object({ versionId: z.uuid(), folder: drivePath.default('/') });
+export type ExportBody = z.infer<typeof exportBody>;
+
+export const exportAnswer = z.object({ transfer: connectorTransfer });

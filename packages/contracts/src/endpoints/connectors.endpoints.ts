@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { errorResponse, idParam } from '../common';
+import {
+  browseQuery,
+  connector,
+  connectorList,
+  connectorTransferList,
+  driveListing,
+  exportAnswer,
+  exportBody,
+  importAnswer,
+  importBody,
+  linkConnectorBody,
+} from '../connectors';
+import { endpoint } from '../endpoint';
+
+/**
+ * 400 bad input, 404 no such linked account (or another user's), 409 already linked, 413 the file
+ * does not fit the plan's storage, 422 the provider refused (credentials, address, private network),
+ * 502 the provider could not be reached.
+ */
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+  413: errorResponse,
+  422: errorResponse,
+  502: errorResponse,
+};
+const base = { tags: ['connectors'], auth: true } as const;
+
+/** Storage accounts a user links (WebDAV, S3), browsed, imported from and exported to by the server. */
+export const connectorEndpoints = {
+  list: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/connectors',
+    summary: 'The connectors the operator enabled and the accounts the caller linked',
+    responses: { 200: connectorList, ...errors },
+  }),
+  link: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors',
+    summary: 'Link an account (its credentials are checked with the provider, then kept encrypted)',
+    body: linkConnectorBody,
+    responses: { 201: connector, ...errors },
+  }),
+  unlink: endpoint({
+    ...base,
+    method: 'DELETE',
+    path: '/api/connectors/:id',
+    summary: 'Unlink an account (its credentials are erased)',
+    params: idParam,
+    responses: { 204: z.null(), ...errors },
+  }),
+  browse: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/connectors/:id/files',
+    summary: 'A folder of a linked account: folders first, sizes, search where offered',
+    params: idParam,
+    query: browseQuery,
+    responses: { 200: driveListing, ...errors },
+  }),
+  transfers: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/connectors/transfers',
+    summary: "The caller's copies from and to linked accounts (the latest 50)",
+    responses: { 200: connectorTransferList, ...errors },
+  }),
+  importFile: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors/:id/imports',
+    summary: 'Copy a linked file into a new version, on the server, in the background',
+    params: idParam,
+    body: importBody,
+    responses: { 202: importAnswer, ...errors },
+  }),
+  exportVersion: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors/:id/exports',
+    summary: "Save a version's file to a folder of a linked account, in the background",
+    params: idParam,
+    body: exportBody,
+    responses: { 202: exportAnswer, ...errors },
+  }),
+};
