@@ -14,6 +14,7 @@ import { ItemGrid } from '../features/storage/components/item-grid';
 import { ToolsMenuItems, toolsTake } from '../features/tools/components/tools-entry';
 import type { TileAction } from '../features/storage/components/item-tile';
 import { NameDialog } from '../features/storage/components/name-dialog';
+import { CloudBrowser } from '../features/connectors/components/cloud-browser';
 import { NewProjectWizard } from '../features/storage/components/new-project-wizard';
 import { ProjectNotesDialog } from '../features/storage/components/project-notes-dialog';
 import { MissingItem } from '../components/missing-item';
@@ -240,6 +241,7 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
         groupId={groupId}
         onClose={() => setDialog(null)}
         onCreated={setProjectId}
+        filePicker={(picker) => <CloudBrowser {...picker} />}
       />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
       <ShareDialog target={shareTarget} onClose={() => setShareTarget(null)} />

@@ -1,4 +1,5 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
+import { ConnectorsCard } from '../features/connectors/components/connectors-card';
 import { CreditsCard } from '../features/settings/components/credits-card';
 import { DeleteAccountCard } from '../features/settings/components/delete-account-card';
 import { LimitsCard } from '../features/settings/components/limits-card';
@@ -12,7 +13,7 @@ import { useMe } from '../features/users/queries';
 /**
  * /settings: profile (picture, display name, e-mail), available credits with their history, used
  * storage, privacy (notification channels, download my data), the plan cards, limits and delete
- * account. Everything comes from the signed-in user, which refreshes when a plan is granted or
+ * account, and the storage accounts linked as connectors. Everything comes from the signed-in user, which refreshes when a plan is granted or
  * credits move (the realtime user.updated event), so the screen follows without a reload.
  * Cards stack in one column below 1000 px.
  */
@@ -30,6 +31,9 @@ export function SettingsPage() {
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <PrivacyCard me={me} pushDevice={<PushDeviceToggle />} />
         <LimitsCard me={me} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <ConnectorsCard />
       </SimpleGrid>
       <PlansSection me={me} />
       <DeleteAccountCard me={me} />

@@ -1,13 +1,22 @@
 import { Button, FileButton, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconFileMusic } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { AUDIO_EXTENSIONS, baseName, extensionOf, LIMITS, STORAGE_MESSAGES } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
+import { importFromConnector, type PickedFile } from '../../connectors/api';
+import { followTransfer } from '../../connectors/queries';
 import { useVersionUpload } from '../../uploads/use-version-upload';
 import { useCreateProject } from '../queries';
 
 type Kind = 'empty' | 'file';
+
+/** The page's cloud storage browser for step 2 (another feature's component, lent as a slot). */
+export type FilePicker = (props: {
+  accept: readonly string[];
+  picked: PickedFile | null;
+  onPick: (picked: PickedFile | null) => void;
+}) => ReactNode;
 
 /**
  * The New Project wizard: step 0 Empty Project or Project from File, step 1 the name, then
@@ -18,15 +27,18 @@ export function NewProjectWizard({
   groupId,
   onClose,
   onCreated,
+  filePicker,
 }: {
   opened: boolean;
   groupId: string | null;
   onClose: () => void;
   onCreated: (projectId: string) => void;
+  /** Step 2's browser; without one, a file of this computer is chosen. */
+  filePicker?: FilePicker;
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title="New Project" centered size="lg">
-      {opened && <Wizard groupId={groupId} onClose={onClose} onCreated={onCreated} />}
+      {opened && <Wizard groupId={groupId} onClose={onClose} onCreated={onCreated} filePicker={filePicker} />}
     </Modal>
   );
 }
@@ -35,15 +47,17 @@ function Wizard({
   groupId,
   onClose,
   onCreated,
+  filePicker,
 }: {
   groupId: string | null;
   onClose: () => void;
   onCreated: (projectId: string) => void;
+  filePicker: FilePicker | undefined;
 }) {
   const [step, setStep] = useState(0);
   const [kind, setKind] = useState<Kind>('empty');
   const [name, setName] = useState('');
-  const [file, setFile] = useState<File | null>(null);
+  const [file, setFile] = useState<PickedFile | null>(null);
   const [versionName, setVersionName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const createProject = useCreateProject();
@@ -64,7 +78,17 @@ function Wizard({
       const project = await createProject.mutateAsync({ name: name.trim(), groupId });
       onClose();
       onCreated(project.id);
-      if (kind === 'file' && file) await uploadVersion(project.id, versionName.trim(), file);
+      if (kind !== 'file' || !file) return;
+      if (file.source === 'device') await uploadVersion(project.id, versionName.trim(), file.file);
+      else {
+        // The server copies the linked file; the Activities panel follows the copy.
+        const { transfer } = await importFromConnector(file.connectorId, {
+          path: file.path,
+          projectId: project.id,
+          versionName: versionName.trim(),
+        });
+        followTransfer(transfer, file.name);
+      }
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     }
@@ -94,7 +118,7 @@ function Wizard({
     else setStep(step + 1);
   };
 
-  const choose = (picked: File | null) => {
+  const choose = (picked: PickedFile | null) => {
     if (!picked) return;
     if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extensionOf(picked.name)))
       return notify('warning', 'New Project', STORAGE_MESSAGES.selectOneAudioFile);
@@ -131,9 +155,15 @@ function Wizard({
           data-autofocus
         />
       )}
-      {step === 2 && (
+      {step === 2 && filePicker?.({ accept: AUDIO_EXTENSIONS, picked: file, onPick: choose })}
+      {step === 2 && !filePicker && (
         <Group>
-          <FileButton onChange={choose} accept={AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',')}>
+          <FileButton
+            onChange={(picked) =>
+              picked && choose({ source: 'device', file: picked, name: picked.name, size: picked.size })
+            }
+            accept={AUDIO_EXTENSIONS.map((e) => `.${e}`).join(',')}
+          >
             {(props) => (
               <Button variant="light" leftSection={<IconFileMusic size={16} />} {...props}>
                 {file ? 'Change file' : 'Choose an audio file'}

@@ -1,0 +1,18 @@
+import { connectorEndpoints, type ExportBody, type ImportBody, type LinkConnectorBody } from '@mixroom/contracts';
+import { call } from '../../lib/api-client';
+
+export const getConnectors = (signal?: AbortSignal) => call(connectorEndpoints.list, { signal });
+export const linkConnector = (body: LinkConnectorBody) => call(connectorEndpoints.link, { body });
+export const unlinkConnector = (id: string) => call(connectorEndpoints.unlink, { params: { id } });
+export const browseConnector = (id: string, path: string, search: string, signal?: AbortSignal) =>
+  call(connectorEndpoints.browse, { params: { id }, query: { path, ...(search ? { search } : {}) }, signal });
+export const getConnectorTransfers = (signal?: AbortSignal) => call(connectorEndpoints.transfers, { signal });
+export const importFromConnector = (id: string, body: ImportBody) =>
+  call(connectorEndpoints.importFile, { params: { id }, body });
+export const exportToConnector = (id: string, body: ExportBody) =>
+  call(connectorEndpoints.exportVersion, { params: { id }, body });
+
+/** What the cloud storage browser hands back: a file from this computer, or one in a linked account. */
+export type PickedFile =
+  | { source: 'device'; file: File; name: string; size: number }
+  | { source: 'linked'; connectorId: string; path: string; name: string; size: number };

@@ -1,0 +1,87 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConnectorKind, ConnectorTransfer } from '@mixroom/contracts';
+import { activitiesStore } from '../uploads/activities-store';
+import { browseConnector, getConnectors, getConnectorTransfers, linkConnector, unlinkConnector } from './api';
+
+export const connectorKeys = {
+  all: () => ['connectors'] as const,
+  list: () => [...connectorKeys.all(), 'list'] as const,
+  folder: (id: string, path: string, search: string) => [...connectorKeys.all(), 'folder', id, path, search] as const,
+};
+
+export const CONNECTOR_LABELS: Record<ConnectorKind, string> = {
+  webdav: 'Nextcloud / WebDAV',
+  s3: 'S3-compatible bucket',
+};
+
+/** The kinds the operator enabled and the accounts I linked (never their credentials). */
+export function useConnectors() {
+  return useQuery({ queryKey: connectorKeys.list(), queryFn: ({ signal }) => getConnectors(signal) });
+}
+
+/** One folder of a linked account; the previous folder stays on screen while the next one loads. */
+export function useConnectorFolder(id: string | null, path: string, search: string) {
+  return useQuery({
+    queryKey: connectorKeys.folder(id ?? '', path, search),
+    queryFn: ({ signal }) => browseConnector(id!, path, search, signal),
+    enabled: id !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+/** Link or unlink: the list refreshes, and every cached folder of an unlinked account goes. */
+export function useLinkConnector() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: linkConnector,
+    // The dialog shows the provider's refusal in place.
+    meta: { silent: true },
+    onSuccess: () => client.invalidateQueries({ queryKey: connectorKeys.all() }),
+  });
+}
+
+export function useUnlinkConnector() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: unlinkConnector,
+    onSuccess: () => client.invalidateQueries({ queryKey: connectorKeys.all() }),
+  });
+}
+
+/** How often a running copy's progress is asked for while the Activities panel shows it. */
+const FOLLOW_EVERY_MS = 1000;
+
+/**
+ * Shows a copy the server makes (an import or a "Save to…") in the Activities panel until it ends.
+ * The copy runs on the server whatever this page does; this only reports it, so it lives outside any
+ * component and survives the dialog that started it.
+ */
+export function followTransfer(transfer: ConnectorTransfer, label: string): void {
+  const id = `connector-${transfer.id}`;
+  activitiesStore.add({
+    id,
+    kind: transfer.direction === 'import' ? 'upload' : 'download',
+    name: label,
+    state: 'Started',
+    percent: 0,
+  });
+  const poll = async () => {
+    let current: ConnectorTransfer | undefined;
+    try {
+      current = (await getConnectorTransfers()).transfers.find((t) => t.id === transfer.id);
+    } catch {
+      current = undefined;
+    }
+    if (current?.status === 'done') return activitiesStore.update(id, { state: 'Finished', percent: 100 });
+    if (current?.status === 'failed')
+      return activitiesStore.update(id, { state: 'Error', error: current.error ?? 'The copy failed.' });
+    if (current)
+      activitiesStore.update(id, {
+        state: 'In Progress',
+        percent: current.bytesTotal ? Math.floor((current.bytesDone / current.bytesTotal) * 100) : 0,
+      });
+    setTimeout(() => void poll(), FOLLOW_EVERY_MS);
+  };
+  void poll();
+}
