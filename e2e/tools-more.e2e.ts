@@ -8,6 +8,7 @@ import { call } from '../apps/server/test/helpers/api';
 import { generateAudio } from '../apps/server/test/helpers/audio';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { HeldSeparator, useSeparator } from '../apps/server/test/helpers/held-separator';
 import { longSilence, probeFile, toolsClient } from '../apps/server/test/helpers/tools';
 import { launchBrowser, signInAt } from './helpers/browser';
 
@@ -15,8 +16,9 @@ import { launchBrowser, signInAt } from './helpers/browser';
  * More of the AI tools in Chromium, on one server and one browser: inputs over the limits refused
  * (by the page and by the server), Stem Separation with every stem (five outputs under the spec's
  * names), a Revoice task downloaded as '{task name}.m4a', exactly 5 credits per task, the
- * 'Not enough credits' dialog of a user with 4 credits, and an administrator cancelling a running
- * task from the admin overview (it fails for its user, with no charge).
+ * 'Not enough credits' dialog of a user with 4 credits, the Preview of a running separation's
+ * finished start in the history, and an administrator cancelling a running task from the admin
+ * overview (it fails for its user, with no charge).
  */
 let server: TestServer;
 let browser: Browser;
@@ -218,6 +220,56 @@ describe('more of the AI tools in Chromium', () => {
     expect(await balanceOf(await tokenOf(poor))).toBe(4);
     await own.close();
   }, 120_000);
+
+  it("plays the finished start of a running separation from the history's Preview, with the seconds ready", async () => {
+    // Held after its first chunk (1 s), once the stage has stored the preview of it.
+    const held = new HeldSeparator(44_000);
+    const restore = useSeparator(server, held);
+    try {
+      const tools = toolsClient(server.url, await tokenOf(ula));
+      const created = await tools.raw('/api/tools/tasks', {
+        method: 'POST',
+        body: { tool: 'stems', mode: 'TWOSTEMS', input: { uploadId: await tools.upload(short) } },
+      });
+      expect(created.status).toBe(201);
+      const taskName = (created.body as { name: string }).name;
+      // A page of its own, signed in here, so this journey stands alone.
+      const own = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await own.newPage();
+      await signInAt(page, server.url, '/tools/history', ula);
+      const card = page.locator('[data-testid="tools-task"]').filter({ hasText: taskName });
+      const running = card.getByTestId('tools-running-preview');
+      await running.waitFor({ timeout: 60_000 });
+      expect(held.held).toBe(true);
+      expect(await card.getAttribute('data-status')).toBe('RUNNING');
+      // One chunk is finished: the page says how much.
+      await expect.poll(() => running.getByTestId('tools-running-preview-ready').innerText()).toMatch(/^0:01 ready/);
+      await running.getByRole('button', { name: 'Preview' }).click();
+      const player = running.getByTestId('tools-running-preview-player-vocals');
+      await expect.poll(() => player.getAttribute('data-ready')).toBe('true');
+      // It plays what is ready (the chunk's 0.998 s), not the whole song (5 s).
+      expect(await player.getByTestId('tools-running-preview-player-vocals-time').innerText()).toMatch(/ \/ 0:01$/);
+      await running.getByTestId('tools-running-preview-player-no_vocals').waitFor();
+      await player.getByRole('button', { name: 'Play' }).click();
+      await player.getByRole('button', { name: 'Pause' }).waitFor();
+      await shoot(page, 'tools-running-preview');
+      await page.setViewportSize({ width: 420, height: 900 });
+      await shoot(page, 'tools-running-preview-phone');
+      await page.setViewportSize({ width: 1440, height: 900 });
+
+      // Let it go on: the task completes, and its outputs take the preview's place.
+      held.release();
+      await page
+        .locator('[data-testid="tools-task"][data-status="COMPLETED"]')
+        .filter({ hasText: taskName })
+        .waitFor({ timeout: 120_000 });
+      expect(await card.getByTestId('tools-running-preview').count()).toBe(0);
+      await own.close();
+    } finally {
+      held.release();
+      restore();
+    }
+  }, 240_000);
 
   it('lets an administrator cancel a running task from the admin overview: it fails for its user, uncharged', async () => {
     const token = await tokenOf(ula);

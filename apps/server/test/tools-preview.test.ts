@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task, TaskPartialPreview } from '@mixroom/contracts';
-import type { ToolsModule } from '../src/modules/tools/tools.module';
-import { WavFloatReader } from '../src/platform/processors/audio/wav-float-file';
-import { BuiltinSeparator } from '../src/platform/processors/builtin/builtin-separator';
-import type { SeparationInput, SeparationOutput, Separator } from '../src/platform/processors/processor';
 import { call } from './helpers/api';
+import { HeldSeparator, useSeparator } from './helpers/held-separator';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { shortMix, toolsClient } from './helpers/tools';
@@ -16,52 +13,14 @@ import { waitFor } from './helpers/wait-for';
 import { connectRealtime } from './helpers/ws-client';
 
 const RATE = 44_100;
-/** Past this many finished frames the separator holds until the test lets it go on. */
+/** Past this many finished frames the separator holds until the test lets it go on (helpers/held-separator.ts). */
 const HOLD_AFTER = 6 * RATE;
-
-/**
- * The built-in separator in 1 s chunks, held mid-run after the stage has published a preview of
- * more than HOLD_AFTER frames (the stage's own `onPartial` is awaited before the hold), and keeping
- * the stems it finally wrote for the comparison. The hold is the test's hook: no sleep, the stage
- * simply does not go on until `release`.
- */
-class HeldSeparator implements Separator {
-  private readonly inner = new BuiltinSeparator({ chunkSeconds: 1 });
-  readonly engine = this.inner.engine;
-  held = false;
-  final: Record<string, Float32Array[]> = {};
-  private open!: () => void;
-  private readonly gate = new Promise<void>((resolve) => (this.open = resolve));
-
-  release(): void {
-    this.open();
-  }
-
-  async separate(input: SeparationInput): Promise<SeparationOutput> {
-    const output = await this.inner.separate({
-      ...input,
-      onPartial: async (partial) => {
-        await input.onPartial?.(partial);
-        if (partial.frames < HOLD_AFTER) return;
-        this.held = true;
-        await this.gate;
-      },
-    });
-    for (const [stem, path] of Object.entries(output.stems)) {
-      const reader = await WavFloatReader.open(path);
-      this.final[stem] = await reader.read(0, reader.frames);
-      await reader.close();
-    }
-    return output;
-  }
-}
 
 let server: TestServer;
 let alice: string;
 let bob: string;
 let aliceId: string;
-let original: Separator;
-let processors: ToolsModule['services']['processors'];
+let restore: (() => void) | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'mixroom-tools-preview-'));
 // Nine chunks of 1 s: previews after the first (1 s) and the seventh (7 s), held there with two to go.
 const song = shortMix(join(dir, 'long take.wav'), 8);
@@ -73,12 +32,9 @@ beforeAll(async () => {
   alice = await signIn('alice@preview.test');
   bob = await signIn('bob@preview.test');
   aliceId = ((await call(server.url, '/api/me', { token: alice })).body as { id: string }).id;
-  const tools = server.context.modules.find((m) => m.name === 'tools') as ToolsModule | undefined;
-  processors = tools!.services.processors;
-  original = processors.separator;
 }, 120_000);
 afterAll(async () => {
-  if (processors) processors.separator = original;
+  restore?.();
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -100,8 +56,8 @@ function decode(path: string): Float32Array[] {
 
 describe('the preview of a running separation', () => {
   it("plays the stems' finished start while the rest runs, to its owner alone, and goes when the task completes", async () => {
-    const held = new HeldSeparator();
-    processors.separator = held;
+    const held = new HeldSeparator(HOLD_AFTER);
+    restore = useSeparator(server, held);
     const tools = toolsClient(server.url, alice);
     const socket = await connectRealtime(server.url);
     await socket.auth(alice);

@@ -14,6 +14,8 @@ export const toolsApi = {
   downloads: (id: string) => call(endpoints.downloads, { params: { id } }).then((r) => r.files),
   previews: (id: string, signal?: AbortSignal) =>
     call(endpoints.previews, { params: { id }, signal }).then((r) => r.items),
+  /** The finished start of a running separation (each stem's first seconds, lossless). */
+  partialPreview: (id: string, signal?: AbortSignal) => call(endpoints.partialPreview, { params: { id }, signal }),
   /** The peaks behind a preview's signed URL (no token: the grant is in the URL). */
   peaks: async (url: string, signal?: AbortSignal): Promise<PeaksFile> => {
     const response = await fetch(url, { signal: signal ?? null });

@@ -12,6 +12,7 @@ export const toolsKeys = {
   list: (q: string) => [...toolsKeys.lists(), q] as const,
   detail: (id: string) => [...toolsKeys.all, 'detail', id] as const,
   previews: (id: string) => [...toolsKeys.all, 'previews', id] as const,
+  partialPreview: (id: string, seconds: number) => [...toolsKeys.all, 'partial-preview', id, seconds] as const,
   peaks: (url: string) => [...toolsKeys.all, 'peaks', url.split('?')[0]] as const,
 };
 
@@ -33,6 +34,17 @@ export const useTaskPreviews = (id: string, outputs: number) =>
     queryFn: ({ signal }) => toolsApi.previews(id, signal),
     enabled: outputs > 0,
     staleTime: 5 * 60_000,
+  });
+
+/** A running separation's preview: fetched again each time more of it is ready (the seconds change). */
+export const useTaskPartialPreview = (id: string, seconds: number, enabled: boolean) =>
+  useQuery({
+    queryKey: toolsKeys.partialPreview(id, seconds),
+    queryFn: ({ signal }) => toolsApi.partialPreview(id, signal),
+    enabled: enabled && seconds > 0,
+    staleTime: Infinity,
+    // The previous preview plays on while the longer one is fetched.
+    placeholderData: (previous) => previous,
   });
 
 export const usePeaks = (url: string | null) =>
@@ -64,26 +76,32 @@ export const useDeleteTask = () => {
 type TaskChanged = Extract<DomainEvent, { type: 'task.changed' }>['data'];
 
 /**
- * A `task.changed` event: the moving session's status and progress go straight into every cached
- * list (the bar moves without a request); a new, finished, failed or deleted task refetches.
+ * A `task.changed` event: the moving session's status, progress and seconds of preview ready go
+ * straight into every cached list (the bar moves without a request); a new, finished, failed or
+ * deleted task refetches, and so does a task whose first preview just became ready (which outputs
+ * it holds comes with the task).
  */
 export function applyTaskChanged(queryClient: QueryClient, change: TaskChanged): void {
+  let firstPreview = false;
   const patch = (task: Task): Task => {
     if (task.id !== change.taskId) return task;
     const session = change.session;
-    return {
-      ...task,
-      status: change.status,
-      sessions: session
-        ? task.sessions.map((s) =>
-            s.id === session.id ? { ...s, status: session.status, progress: session.progress } : s,
-          )
-        : task.sessions,
+    if (!session) return { ...task, status: change.status };
+    const moved = (s: Task['sessions'][number]): Task['sessions'][number] => {
+      const seconds = session.previewSeconds;
+      if (seconds !== null && !s.preview) firstPreview = true;
+      return {
+        ...s,
+        status: session.status,
+        progress: session.progress,
+        preview: seconds === null ? null : { seconds, kinds: s.preview?.kinds ?? [] },
+      };
     };
+    return { ...task, status: change.status, sessions: task.sessions.map((s) => (s.id === session.id ? moved(s) : s)) };
   };
   queryClient.setQueriesData<Task[]>({ queryKey: toolsKeys.lists() }, (tasks) => tasks?.map(patch));
   queryClient.setQueryData<Task>(toolsKeys.detail(change.taskId), (task) => (task ? patch(task) : task));
-  if (change.action !== 'progress') {
+  if (change.action !== 'progress' || firstPreview) {
     void queryClient.invalidateQueries({ queryKey: toolsKeys.lists() });
     void queryClient.invalidateQueries({ queryKey: toolsKeys.overview() });
     void queryClient.invalidateQueries({ queryKey: toolsKeys.detail(change.taskId) });

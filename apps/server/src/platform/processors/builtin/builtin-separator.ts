@@ -152,8 +152,8 @@ export class BuiltinSeparator implements Separator {
       const inChunk = (pair: Stereo, pairStart: number) =>
         pair.map((channel) => channel.subarray(start - pairStart, end - pairStart)) as Stereo;
       await writeStems(writers, inChunk(mixture, readFrom), { vocals, drums: inChunk(drums, middleFrom), bass });
-      await input.onPartial?.({ frames: end, sampleRate, stems: pathsOf(writers) });
       await input.onProgress(end / length);
+      await input.onPartial?.({ frames: end, sampleRate, stems: pathsOf(writers) });
     }
     input.signal.throwIfAborted();
     if (length === 0) await input.onProgress(1);

@@ -89,13 +89,13 @@ export class OnnxSeparator implements Separator {
             : manifest.stems.map(() => mixture.map(() => new Float32Array(0)));
         const outputs = recipes.map((recipe) => mixStem(recipe, mixture, stems));
         await crossfader.add(span, outputs, span.end >= total);
+        await run.onProgress((span.index + 1) / count);
         // The cross-fader has written what no later chunk changes: the stems' finished start.
         await run.onPartial?.({
           frames: writers[0]!.frames,
           sampleRate: reader.sampleRate,
           stems: Object.fromEntries(recipes.map((recipe, i) => [recipe.stem, paths[i]!])),
         });
-        await run.onProgress((span.index + 1) / count);
       }
       await Promise.all(writers.map((writer) => writer.close()));
       finished = true;

@@ -19,6 +19,7 @@ import { formatDate } from '../../../lib/format/format';
 import { useTaskPreviews } from '../queries';
 import { engineLabel, failureText, figure, taskProgress, type Task } from '../tools-rules';
 import { OutputPreview } from './output-preview';
+import { RunningPreview } from './running-preview';
 
 const SESSION_LABELS = { STEMSEPARATION: 'Stem separation', VC: 'Voice conversion', VST: 'Effects' } as const;
 
@@ -47,6 +48,7 @@ export function TaskCard({
   const progress = taskProgress(task);
   const failure = failureText(task);
   const active = task.status === 'PENDING' || task.status === 'RUNNING';
+  const previewing = task.sessions.find((s) => s.status === 'RUNNING' && s.preview);
   const engines = [...new Set(task.sessions.flatMap((s) => (s.engine ? [engineLabel(s.engine)] : [])))];
 
   return (
@@ -93,6 +95,8 @@ export function TaskCard({
             </Text>
           </Stack>
         )}
+
+        {previewing?.preview && <RunningPreview taskId={task.id} seconds={previewing.preview.seconds} />}
 
         {failure && (
           <Text size="sm" c="red.4" data-testid="tools-task-failure">
