@@ -19,8 +19,9 @@ import { InteractionPage } from '../pages/interaction-page';
 import { JoinPage } from '../pages/join-page';
 import { LivePage } from '../pages/live-page';
 import { LiveRoomPage } from '../pages/live-room-page';
+import { BroadcastRoomPage } from '../pages/broadcast-room-page';
+import { PublicLivePage } from '../pages/public-live-page';
 import { LandingPage } from '../pages/landing-page';
-import { NotAvailablePage } from '../pages/not-available-page';
 import { ResetPasswordPage } from '../pages/reset-password-page';
 import { RootRedirect } from '../pages/root-redirect';
 import { SettingsPage } from '../pages/settings-page';
@@ -31,10 +32,6 @@ import { ToolsPage } from '../pages/tools-page';
 import { ToolsRevoicePage } from '../pages/tools-revoice-page';
 import { ToolsStemSeparationPage } from '../pages/tools-stemseparation-page';
 
-/** A placeholder in the public area, which has no signed-in frame around it. */
-const soonPublic = (feature: string, description: string) => (
-  <NotAvailablePage feature={feature} description={description} standalone />
-);
 
 /** The route table: every screen's path, and who may open it. */
 export const router = createBrowserRouter([
@@ -51,7 +48,7 @@ export const router = createBrowserRouter([
       { path: 'share', element: <PublicSharePage /> },
       { path: 'request', element: <FileRequestPage /> },
       { path: 'transfer', element: <TransferPage visitor /> },
-      { path: 'live/:code', element: soonPublic('Live room', 'Listen to a live session in studio quality.') },
+      { path: 'live/:code', element: <PublicLivePage /> },
     ],
   },
   { path: '/join', element: <JoinPage /> },
@@ -74,6 +71,7 @@ export const router = createBrowserRouter([
       { path: '/groups/:groupId', element: <GroupsPage /> },
       { path: '/version/:projectId/:versionNumber', element: <VersionRoute /> },
       { path: '/live', element: <LivePage /> },
+      { path: '/live/joined/:code/broadcaster', element: <BroadcastRoomPage /> },
       { path: '/live/joined/:code/:type', element: <LiveRoomPage /> },
       { path: '/tools', element: <ToolsPage /> },
       { path: '/tools/revoice', element: <ToolsRevoicePage /> },

@@ -11,7 +11,7 @@ import {
 } from '@mixroom/shared';
 import { AppError } from '../../http/app-error';
 import type { AccessChanges } from '../../access/access-changes';
-import type { Clock } from '../../platform/clock/clock';
+import type { Clock, Timer } from '../../platform/clock/clock';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { Actor } from '../../platform/identity/actor';
 import type { TokenSigner } from '../../platform/secrets/token-signer';
@@ -50,7 +50,16 @@ export const hashStreamKey = (key: string) => createHash('sha256').update(key).d
  * the right rests on a plan that needs a running subscription and going live is asked for).
  */
 export class BroadcastRoomsService {
+  /** One timer per room that tells listeners when its countdown is reached (they re-read the server's time). */
+  private readonly countdowns = new Map<string, Timer>();
+
   constructor(private readonly deps: BroadcastRoomsDeps) {}
+
+  /** Cancels the countdown timers (node shutdown). */
+  stopTimers(): void {
+    for (const timer of this.countdowns.values()) timer.cancel();
+    this.countdowns.clear();
+  }
 
   async allowance(userId: string): Promise<BroadcastAllowance> {
     return broadcastAllowance(await this.deps.factsOf(userId));
@@ -81,7 +90,23 @@ export class BroadcastRoomsService {
       updatedAt: now,
     });
     await this.announce(room.viewerCode, 'settings', null);
+    if (input.countdownTime !== undefined) this.armCountdown(actor.userId, input.countdownTime);
     return this.present(updated ?? room, allowance);
+  }
+
+  /**
+   * At the countdown, listeners are told to read the view again: its server time moves their
+   * countdown to LIVE STARTED even when their device's clock is off.
+   */
+  private armCountdown(userId: string, at: number | null): void {
+    this.countdowns.get(userId)?.cancel();
+    this.countdowns.delete(userId);
+    if (at === null) return;
+    const timer = this.deps.clock.setTimer(new Date(at), () => {
+      this.countdowns.delete(userId);
+      void this.deps.repository.ofUser(userId).then((room) => room && this.announce(room.viewerCode, 'settings', null));
+    });
+    this.countdowns.set(userId, timer);
   }
 
   /** A new code for the role. A new viewer code locks the old link out at once, listeners included. */

@@ -64,6 +64,7 @@ export function createBroadcastModule(core: CoreDeps, deps: BroadcastModuleDeps)
     routes: [(app) => app.register(broadcastRoutes, { rooms, publicView })],
     services: { rooms, publicView, repository },
     userData: broadcastUserData(repository),
+    onStop: async () => rooms.stopTimers(),
     topics: {
       broadcast: {
         canFollow: (_actor, code) => current(code),

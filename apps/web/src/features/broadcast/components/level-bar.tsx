@@ -1,0 +1,32 @@
+import { Progress } from '@mantine/core';
+import { useEffect, useState } from 'react';
+
+const FLOOR_DB = -60;
+
+/** A level meter that reads `level()` (dBFS) every animation frame. */
+export function LevelBar({ level, label }: { level: (() => number) | null; label: string }) {
+  const [db, setDb] = useState(FLOOR_DB);
+  useEffect(() => {
+    if (!level) return;
+    let frame = 0;
+    const tick = () => {
+      setDb(level());
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [level]);
+  const value = Math.max(0, Math.min(100, ((db - FLOOR_DB) / -FLOOR_DB) * 100));
+  return (
+    <Progress
+      value={value}
+      size="lg"
+      radius="xl"
+      color={db > -3 ? 'red' : db > -12 ? 'yellow' : 'teal'}
+      aria-label={label}
+      data-level={Math.round(db)}
+      data-testid="level-meter"
+      transitionDuration={0}
+    />
+  );
+}
