@@ -26,14 +26,18 @@ import { WavFloatReader, WavFloatWriter } from '../apps/server/src/platform/proc
 import { BuiltinSeparator } from '../apps/server/src/platform/processors/builtin/builtin-separator';
 import type { StemName } from '../apps/server/src/platform/processors/processor';
 import { signalToDistortion } from '../apps/server/src/platform/processors/quality/sdr';
-import { type Song, type Stereo, renderSong } from './separation-mix';
+import {
+  BENCHMARK_SONG_SECONDS,
+  BENCHMARK_SONGS,
+  mixtureOf,
+  renderSong,
+  type Song,
+  type Stereo,
+} from '../apps/server/src/platform/processors/quality/benchmark-song';
 
 const STEMS: StemName[] = ['vocals', 'drums', 'bass', 'other', 'no_vocals'];
-const SONGS: Song[] = [
-  { name: 'A (spoken voice)', voice: 'espeak', bpm: 96, seed: 1, root: 45, guitarPan: -0.65, keysPan: 0.55 },
-  { name: 'B (sung voice)', voice: 'sung', bpm: 118, seed: 2, root: 40, guitarPan: 0.6, keysPan: -0.5 },
-];
-const SONG_SECONDS = 30;
+const SONGS: readonly Song[] = BENCHMARK_SONGS;
+const SONG_SECONDS = BENCHMARK_SONG_SECONDS;
 
 async function writeWav(path: string, channels: Stereo, repeat = 1): Promise<void> {
   const writer = await WavFloatWriter.create(path, { sampleRate: 44_100, channels: 2 });
@@ -92,9 +96,7 @@ interface Scores {
 
 async function scoreSong(song: Song, dir: string): Promise<Scores> {
   const stems = renderSong(song, SONG_SECONDS, dir);
-  const mixture: Stereo = [0, 1].map((side) =>
-    stems.vocals[side]!.map((value, i) => value + stems.no_vocals[side]![i]!),
-  ) as Stereo;
+  const mixture = mixtureOf(stems);
   const input = join(dir, 'mixture.wav');
   await writeWav(input, mixture);
   const separator = new BuiltinSeparator();
@@ -163,10 +165,7 @@ async function childMain(input: string, outputDir: string): Promise<void> {
 }
 
 async function measureCost(dir: string, minutes: number): Promise<Cost> {
-  const song = renderSong(SONGS[0]!, SONG_SECONDS, dir);
-  const mixture: Stereo = [0, 1].map((side) =>
-    song.vocals[side]!.map((value, i) => value + song.no_vocals[side]![i]!),
-  ) as Stereo;
+  const mixture = mixtureOf(renderSong(SONGS[0]!, SONG_SECONDS, dir));
   const input = join(dir, `long-${minutes}.wav`);
   await writeWav(input, mixture, (minutes * 60) / SONG_SECONDS);
   try {

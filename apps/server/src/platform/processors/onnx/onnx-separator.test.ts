@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stft } from '../audio/stft';
 import { WavFloatReader, WavFloatWriter } from '../audio/wav-float-file';
 import { type SeparationInput, type StemMode } from '../processor';
+import { BENCHMARK_SONG_SECONDS, BENCHMARK_SONGS, mixtureOf, renderSong } from '../quality/benchmark-song';
 import { OnnxModelError } from './onnx-manifest';
 import { OnnxSeparator } from './onnx-separator';
 import {
@@ -17,8 +18,9 @@ import {
 } from './onnx-test-model-builder';
 
 /**
- * End to end on models the test builds: the chunked, cross-faded result must equal the same model
- * run once over the whole file (computed here without the processor's code), within 1e-4.
+ * End to end on models the test builds, over the benchmark's mix: the chunked, cross-faded result
+ * must equal the same model run once over the whole file (computed here without the processor's
+ * code), within 1e-4.
  */
 
 const RATE = 44_100;
@@ -31,30 +33,28 @@ const LENGTH = Math.round(3.1 * RATE) + 17;
 let dir: string;
 let models: string;
 let mix: string;
-let mixture: Float32Array[];
+let excerpt: Float32Array[];
+/** The bench's whole song B. */
+let song: Float32Array[];
+let songFile: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'onnx-separator-'));
   models = join(dir, 'models');
   await mkdir(models);
-  // Low and high tones, a sweep and noise, different on each channel.
-  let seed = 7;
-  const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 0.1;
-  mixture = [0, 1].map((c) =>
-    Float32Array.from({ length: LENGTH }, (_, n) => {
-      const t = n / RATE;
-      return (
-        0.4 * Math.sin(2 * Math.PI * (60 + 20 * c) * t) +
-        0.2 * Math.sin(2 * Math.PI * 2500 * t + c) +
-        0.1 * Math.sin(2 * Math.PI * (200 + 800 * t) * t) +
-        noise()
-      );
-    }),
-  );
+  // The bench's song B (sung voice, drums, bass, guitar and keys, panned; it needs no tool to
+  // make), the mix the bench scores the built-in separator on: whole, and its first LENGTH samples
+  // for the quicker checks of each model kind.
+  song = mixtureOf(renderSong(BENCHMARK_SONGS[1], BENCHMARK_SONG_SECONDS, dir));
+  excerpt = song.map((channel) => channel.slice(0, LENGTH));
   mix = join(dir, 'mix.wav');
   const writer = await WavFloatWriter.create(mix, { sampleRate: RATE, channels: 2 });
-  await writer.write(mixture);
+  await writer.write(excerpt);
   await writer.close();
+  songFile = join(dir, 'song.wav');
+  const whole = await WavFloatWriter.create(songFile, { sampleRate: RATE, channels: 2 });
+  await whole.write(song);
+  await whole.close();
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -69,6 +69,7 @@ async function addModel(name: string, model: Uint8Array, manifest: Record<string
 async function separate(separator: OnnxSeparator, mode: StemMode, overrides: Partial<SeparationInput> = {}) {
   const outputDir = await mkdtemp(join(dir, 'out-'));
   const progress: number[] = [];
+  const finished: number[] = [];
   const result = await separator.separate({
     input: mix,
     mode,
@@ -76,9 +77,10 @@ async function separate(separator: OnnxSeparator, mode: StemMode, overrides: Par
     scratchDir: outputDir,
     signal: new AbortController().signal,
     onProgress: (fraction) => void progress.push(fraction),
+    onPartial: (partial) => void finished.push(partial.frames),
     ...overrides,
   });
-  return { result, progress, outputDir };
+  return { result, progress, finished, outputDir };
 }
 
 async function readStem(path: string | undefined): Promise<Float32Array[]> {
@@ -101,9 +103,11 @@ function maxError(actual: Float32Array[], expected: Float32Array[]) {
 async function wholeFileSpectral(
   file: string,
   run: (magnitudes: Tensor, session: InferenceSession) => Promise<Float32Array[]>,
+  mixture = excerpt,
 ) {
+  const length = mixture[0]!.length;
   const stft = new Stft({ size: N_FFT, hop: HOP });
-  const frames = stft.frameCount(LENGTH);
+  const frames = stft.frameCount(length);
   const re = mixture.map(() => new Float32Array(frames * BINS));
   const im = mixture.map(() => new Float32Array(frames * BINS));
   const magnitudes = new Float32Array(2 * BINS * frames);
@@ -121,7 +125,7 @@ async function wholeFileSpectral(
   await session.release();
   return gains.map((gain) =>
     mixture.map((_, c) => {
-      const out = new Float32Array(LENGTH);
+      const out = new Float32Array(length);
       const yRe = new Float64Array(BINS);
       const yIm = new Float64Array(BINS);
       for (let f = 0; f < frames; f++) {
@@ -156,9 +160,13 @@ describe('OnnxSeparator', () => {
     });
     const separator = new OnnxSeparator(models, 'split');
     expect(separator.engine).toEqual({ id: 'onnx:split', label: 'model: split (ONNX)', kind: 'onnx-model' });
-    const { result, progress } = await separate(separator, 'EVERYTHING');
+    const { result, progress, finished } = await separate(separator, 'EVERYTHING');
     expect(Object.keys(result.stems).sort()).toEqual(['bass', 'other']);
     expect(progress).toEqual([0.25, 0.5, 0.75, 1]);
+    // The finished start grows chunk by chunk (what a running task's preview plays), to the end.
+    expect(finished).toHaveLength(4);
+    expect(finished.every((frames, i) => i === 0 || frames > finished[i - 1]!)).toBe(true);
+    expect(finished.at(-1)).toBe(LENGTH);
 
     const expected = await wholeFileSpectral(join(models, 'split.onnx'), async (magnitudes, session) => {
       const out = await session.run({ mix: magnitudes });
@@ -171,7 +179,37 @@ describe('OnnxSeparator', () => {
     expect(bassError).toBeLessThan(1e-4);
     expect(otherError).toBeLessThan(1e-4);
     // The split really separates: the low stem holds the low tone, so it differs from the mixture.
-    expect(maxError(await readStem(result.stems.bass), mixture)).toBeGreaterThan(0.1);
+    expect(maxError(await readStem(result.stems.bass), excerpt)).toBeGreaterThan(0.1);
+    await separator.close();
+  });
+
+  it("separates the benchmark's whole song as an unchunked run would, within 1e-4, its finished start growing", async () => {
+    // The magnitude model with its soft-mask post-filter, in the manifest's 1 s chunks with 0.25 s overlaps.
+    await addModel('bench', buildMagnitudeModel({ bins: BINS, cutoffBin: 6, sharpness: 0.5 }), {
+      ...spectral,
+      overlapSeconds: 0.25,
+      input: { name: 'mix', layout: ['batch', 'channels', 'bins', 'frames'] },
+      output: { name: ['bass', 'other'], layout: ['batch', 'channels', 'bins', 'frames'], value: 'magnitude' },
+      wiener: { power: 2 },
+    });
+    const separator = new OnnxSeparator(models, 'bench');
+    const { result, finished } = await separate(separator, 'EVERYTHING', { input: songFile });
+    expect(finished.length).toBeGreaterThan(30);
+    expect(finished.at(-1)).toBe(song[0]!.length);
+    const expected = await wholeFileSpectral(
+      join(models, 'bench.onnx'),
+      async (magnitudes, session) => {
+        const out = await session.run({ mix: magnitudes });
+        const v = [out.bass!.data as Float32Array, out.other!.data as Float32Array];
+        return v.map((own) => own.map((x, i) => (x * x) / (v[0]![i]! ** 2 + v[1]![i]! ** 2 || Infinity)));
+      },
+      song,
+    );
+    const bass = await readStem(result.stems.bass);
+    expect(maxError(bass, expected[0]!)).toBeLessThan(1e-4);
+    expect(maxError(await readStem(result.stems.other), expected[1]!)).toBeLessThan(1e-4);
+    // Not the mixture again: the low stem holds the bass line and the kick.
+    expect(maxError(bass, song)).toBeGreaterThan(0.1);
     await separator.close();
   });
 
@@ -208,7 +246,7 @@ describe('OnnxSeparator', () => {
     const error = Math.max(maxError(bass, expected[0]!), maxError(other, expected[1]!));
     expect(error).toBeLessThan(1e-4);
     const sum = bass.map((channel, c) => channel.map((x, i) => x + other[c]![i]!));
-    expect(maxError(sum, mixture)).toBeLessThan(1e-4);
+    expect(maxError(sum, excerpt)).toBeLessThan(1e-4);
     await separator.close();
   });
 
@@ -278,7 +316,7 @@ describe('OnnxSeparator', () => {
     expect(Object.keys(result.stems).sort()).toEqual(['no_vocals', 'vocals']);
     const session = await InferenceSession.create(join(models, 'wave.onnx'));
     const whole = new Float32Array(2 * LENGTH);
-    mixture.forEach((channel, c) => whole.set(channel, c * LENGTH));
+    excerpt.forEach((channel, c) => whole.set(channel, c * LENGTH));
     const out = (await session.run({ wave: new Tensor('float32', whole, [1, 2, LENGTH]) })).stems!.data as Float32Array;
     await session.release();
     const stem = (s: number) => [0, 1].map((c) => out.slice((s * 2 + c) * LENGTH, (s * 2 + c + 1) * LENGTH));

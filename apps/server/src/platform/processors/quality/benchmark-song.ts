@@ -2,12 +2,13 @@
  * Songs for the separation bench, synthesised from known stems at 44.1 kHz stereo: drums (kick,
  * snare, hats, crash, overheads), a bass line, a plucked guitar and keys, and a voice — espeak-ng
  * speaking, or a sung melody with vibrato and vowel formants. Everything is seeded: the same song
- * comes out on every run.
+ * comes out on every run. Here, beside the processors, so that the bench (bench/separation.bench.ts)
+ * and the processors' own tests (the ONNX separator's end-to-end check) mix the same songs.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { RealFft } from '../apps/server/src/platform/processors/audio/fft';
-import type { StemName } from '../apps/server/src/platform/processors/processor';
+import { RealFft } from '../audio/fft';
+import type { StemName } from '../processor';
 
 export type Stereo = [Float32Array, Float32Array];
 export interface Song {
@@ -22,6 +23,15 @@ export interface Song {
 }
 
 const RATE = 44_100;
+
+/** How long the bench's songs are (s). */
+export const BENCHMARK_SONG_SECONDS = 30;
+
+/** The bench's two songs: A with a spoken voice (needs espeak-ng), B sung (needs nothing). */
+export const BENCHMARK_SONGS: readonly [Song, Song] = [
+  { name: 'A (spoken voice)', voice: 'espeak', bpm: 96, seed: 1, root: 45, guitarPan: -0.65, keysPan: 0.55 },
+  { name: 'B (sung voice)', voice: 'sung', bpm: 118, seed: 2, root: 40, guitarPan: 0.6, keysPan: -0.5 },
+];
 const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
 /** Semitones above the root of i, vi, iv, v-ish chords: a four-bar loop. */
 const PROGRESSION = [0, 8, 3, 10];
@@ -321,4 +331,9 @@ export function renderSong(song: Song, seconds: number, dir: string): Record<Ste
   for (const name of ['drums', 'bass', 'other'] as const)
     stems[name].forEach((channel, side) => channel.forEach((v, i) => (noVocals[side]![i]! += v)));
   return { ...stems, no_vocals: noVocals };
+}
+
+/** The mixture of a song's stems: its vocals plus everything else. */
+export function mixtureOf(stems: Record<StemName, Stereo>): Stereo {
+  return stems.vocals.map((channel, side) => channel.map((value, i) => value + stems.no_vocals[side]![i]!)) as Stereo;
 }
