@@ -1,5 +1,5 @@
 // Throughput and tail latency of the API: /api/health (the baseline: no auth, three probes) against
-// /api/me (JWT verification, user lookup and plan merge). The server runs as its own process, as in
+// /api/me (JWT verification, user lookup and plan merge), on PGlite and (TEST_DATABASE_URL) PostgreSQL. The server runs as its own process, as in
 // production, and autocannon loads it from this one.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { freePort } from '../apps/server/test/helpers/free-port';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { spawnServer } from '../apps/server/test/helpers/spawn-server';
+import { createTestDatabase } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -32,14 +33,32 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   };
 }
 
+/**
+ * Health, then /api/me, on a server of its own: on embedded PGlite, and on PostgreSQL too when
+ * TEST_DATABASE_URL names a server the bench may create a database on.
+ */
 export async function benchHttp(): Promise<Figure[]> {
+  const figures = await benchOne({});
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return figures;
+  const database = await createTestDatabase(adminUrl);
+  try {
+    const onPostgres = await benchOne({ DATABASE_URL: database.url });
+    return [...figures, ...onPostgres.map((f) => ({ ...f, endpoint: `${f.endpoint} (PostgreSQL)` }))];
+  } finally {
+    await database.drop();
+  }
+}
+
+async function benchOne(env: Record<string, string>): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' });
+  const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env });
   try {
+    // Generous: a server starting on a machine other work keeps busy may take a minute or more.
     await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, {
-      timeoutMs: 60_000,
+      timeoutMs: 240_000,
       what: 'server',
     });
     const tokens = await signInThroughOidc(base, { email: 'bench@mixroom.test', password: 'bench-password' });

@@ -10,7 +10,7 @@ import {
   type PlanSku,
 } from '@mixroom/shared';
 import type { Clock } from '../platform/clock/clock';
-import type { EntitlementsRepository, SubscriptionRow } from './entitlements.repository';
+import type { EntitlementsRepository, GrantFact, SubscriptionRow } from './entitlements.repository';
 
 /** What a user may do: the merged plan of the grants in force, the admin flags and the trial. */
 export interface Entitlement {
@@ -52,16 +52,26 @@ export class Entitlements {
     private readonly billing: BillingInfo = { provider: 'admin', shopUrl: null },
   ) {}
 
-  async of(userId: string): Promise<Entitlement> {
+  /** Subscriptions read by `of`, kept with the entitlement they made, so `summary` reads them once. */
+  private readonly subscriptionsRead = new WeakMap<Entitlement, SubscriptionRow[]>();
+
+  /**
+   * The user's entitlement. A caller that holds the user's row and plan grants already (`/api/me`)
+   * passes them as `known`, so only the subscriptions are read.
+   */
+  async of(
+    userId: string,
+    known?: { flags: { isAdmin: boolean; canBroadcast: boolean }; grants: GrantFact[] },
+  ): Promise<Entitlement> {
     const now = this.clock.now();
     const [flags, grants, subscriptions] = await Promise.all([
-      this.facts.flags(userId),
-      this.facts.grants(userId),
+      known ? known.flags : this.facts.flags(userId),
+      known ? known.grants : this.facts.grants(userId),
       this.facts.subscriptions(userId),
     ]);
     const skus = [...new Set(grants.filter((g) => isGrantActive(g, now)).map((g) => g.sku))].filter(isPlanSku);
     const trial = subscriptions.find((s) => this.runs(s, now) && this.isTrial(s, now));
-    return {
+    const entitlement: Entitlement = {
       userId,
       skus,
       limits: mergePlans(skus),
@@ -69,6 +79,8 @@ export class Entitlements {
       canBroadcast: flags?.canBroadcast ?? false,
       trial: trial && isPlanSku(trial.sku) ? { sku: trial.sku, startsAt: trial.startsAt, endsAt: trial.endsAt } : null,
     };
+    this.subscriptionsRead.set(entitlement, subscriptions);
+    return entitlement;
   }
 
   /** The merged limits alone (what quota checks need). */
@@ -105,15 +117,17 @@ export class Entitlements {
   }
 
   /** Usage and what is left, as the signed-in user sees it (the settings screen). */
-  async summary(userId: string): Promise<EntitlementsSummary> {
+  /** What the account screen shows; `known` is the entitlement the caller made a moment ago (`of`). */
+  async summary(userId: string, known?: Entitlement): Promise<EntitlementsSummary> {
     const now = this.clock.now();
-    const [entitlement, storageUse, transfers, liveMinutes, balance, subscriptions] = await Promise.all([
-      this.of(userId),
+    const entitlement = known ?? (await this.of(userId));
+    const read = this.subscriptionsRead.get(entitlement);
+    const [storageUse, transfers, liveMinutes, balance, subscriptions] = await Promise.all([
       this.facts.storageUse(userId),
       this.transfersThisMonth(userId),
       this.liveMinutesThisMonth(userId),
       this.facts.creditBalance(userId),
-      this.facts.subscriptions(userId),
+      read ?? this.facts.subscriptions(userId),
     ]);
     const limit = storageLimitBytes(entitlement.limits);
     return {

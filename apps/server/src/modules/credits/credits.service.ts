@@ -1,7 +1,7 @@
 import { EVENT_TYPES, type CreditEntry, type CreditsResponse } from '@mixroom/contracts';
 import { PLANS, type PlanSku } from '@mixroom/shared';
 import { assertAdmin } from '../../access/admin.policy';
-import { nextMonthStart, type Entitlements } from '../../access/entitlements';
+import { nextMonthStart, type Entitlement, type Entitlements } from '../../access/entitlements';
 import { AppError } from '../../http/app-error';
 import type { Tx } from '../../db/database';
 import type { Actor } from '../../platform/identity/actor';
@@ -15,6 +15,8 @@ export type SpendResult =
   | { status: 'insufficient'; balance: number };
 
 export type RefundResult = { status: 'refunded' | 'already-refunded'; balance: number };
+
+const MONTHS_REMEMBERED = 100_000;
 
 interface CreditsDeps {
   repository: CreditsRepository;
@@ -49,14 +51,27 @@ function planName(skus: PlanSku[], perMonth: number): string {
 export class CreditsService {
   constructor(private readonly deps: CreditsDeps) {}
 
-  /** Gives `userId` this month's credits, or the top-up after a bigger plan; a no-op when done. */
-  async ensureMonthlyGrant(userId: string): Promise<void> {
+  /**
+   * The month's grant each user is known to hold (on this node), so a user's every read does not
+   * ask the ledger again: what a month gave only grows (grants are append-only and once-only), so
+   * a month known to be given up to an amount stays so. Another node's grant is simply not known
+   * here, and the ledger is asked as before.
+   */
+  private readonly monthsGiven = new Map<string, { period: string; amount: number }>();
+
+  /**
+   * Gives `userId` this month's credits, or the top-up after a bigger plan; a no-op when done.
+   * `known` is the user's entitlement when the caller has just made it.
+   */
+  async ensureMonthlyGrant(userId: string, known?: Entitlement): Promise<void> {
     const now = this.deps.clock.now();
     const period = this.deps.entitlements.creditPeriod();
-    const { limits, skus } = await this.deps.entitlements.of(userId);
+    const { limits, skus } = known ?? (await this.deps.entitlements.of(userId));
     const perMonth = limits.creditsPerMonth;
+    const remembered = this.monthsGiven.get(userId);
+    if (remembered && remembered.period === period && remembered.amount >= perMonth) return;
     const given = await this.deps.repository.grantedFor(userId, period);
-    if (perMonth <= given) return;
+    if (perMonth <= given) return this.remember(userId, period, given);
     const first = given === 0;
     const result = await this.deps.repository.append({
       userId,
@@ -71,6 +86,13 @@ export class CreditsService {
       at: now,
     });
     if (result.outcome === 'applied') await this.changed(userId);
+    this.remember(userId, period, perMonth);
+  }
+
+  private remember(userId: string, period: string, amount: number): void {
+    // A bound on memory for a server with very many accounts: forgetting only costs a query.
+    if (this.monthsGiven.size >= MONTHS_REMEMBERED) this.monthsGiven.clear();
+    this.monthsGiven.set(userId, { period, amount });
   }
 
   /** The daily job: this month's grant for every user who has none yet, a page at a time. */

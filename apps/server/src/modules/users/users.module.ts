@@ -32,9 +32,10 @@ export function createUsersModule(
     identity: core.config.identity,
     account: {
       // The month's credits are given on the first read of a month.
-      summary: async (userId) => {
-        await deps.credits.ensureMonthlyGrant(userId);
-        return deps.entitlements.summary(userId);
+      summary: async (userId, known) => {
+        const entitlement = await deps.entitlements.of(userId, known);
+        await deps.credits.ensureMonthlyGrant(userId, entitlement);
+        return deps.entitlements.summary(userId, entitlement);
       },
       pendingEmail: (userId) => accountRepository.pendingEmail(userId, core.clock.now()),
       preferences: (userId) => accountRepository.preferences(userId),

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock/clock';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
 import { presentGrant } from './plan-grant.presenter';
-import type { UserRow, UsersRepository } from './users.repository';
+import type { PlanGrantRow, UserRow, UsersRepository } from './users.repository';
 
 export type { Actor } from '../../platform/identity/actor';
 import type { IdentityPort } from '../../platform/identity/identity-port';
@@ -15,7 +15,11 @@ export interface UsersServiceDeps {
   identity: { mode: 'embedded' | 'external'; issuer: string };
   /** What `/api/me` tells beside the user row (the account module's and entitlements' parts). */
   account: {
-    summary(userId: string): Promise<EntitlementsSummary>;
+    /** `known`: the user's flags and plan grants, read a moment ago by `me`. */
+    summary(
+      userId: string,
+      known: { flags: { isAdmin: boolean; canBroadcast: boolean }; grants: PlanGrantRow[] },
+    ): Promise<EntitlementsSummary>;
     pendingEmail(userId: string): Promise<string | null>;
     preferences(userId: string): Promise<NotificationPreferences>;
   };
@@ -23,6 +27,12 @@ export interface UsersServiceDeps {
 }
 
 export class UsersService implements IdentityPort {
+  /**
+   * The row each request's actor was resolved from, so `/api/me` does not read it again. Keyed by
+   * the Actor object of one request: it goes with the request, nothing outlives it.
+   */
+  private readonly rowsOfActors = new WeakMap<Actor, UserRow>();
+
   constructor(private readonly deps: UsersServiceDeps) {}
 
   /**
@@ -38,7 +48,9 @@ export class UsersService implements IdentityPort {
     if (!user || user.deletionRequestedAt) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
     // A disabled account's tokens stop working at once, not when they expire.
     if (user.disabledAt) throw new AppError(401, 'ACCOUNT_DISABLED', MESSAGES.accountDisabled);
-    return { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
+    const actor = { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
+    this.rowsOfActors.set(actor, user);
+    return actor;
   }
 
   private async findOrProvision(token: VerifiedToken): Promise<UserRow> {
@@ -88,10 +100,11 @@ export class UsersService implements IdentityPort {
   }
 
   async me(actor: Actor): Promise<Me> {
-    const user = await this.deps.users.findById(actor.userId);
+    const user = this.rowsOfActors.get(actor) ?? (await this.deps.users.findById(actor.userId));
     if (!user) throw AppError.unauthorized();
     const grants = await this.deps.users.grantsFor([user.id]);
     const active = grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
+    const flags = { isAdmin: user.isAdmin, canBroadcast: user.canBroadcast };
     return {
       id: user.id,
       email: user.email,
@@ -103,7 +116,7 @@ export class UsersService implements IdentityPort {
       plans: grants.map((g) => presentGrant(g, this.deps.clock.now())),
       limits: mergePlans(active),
       capabilities: { admin: user.isAdmin, changeEmail: this.deps.identity.mode === 'embedded' },
-      entitlements: await this.deps.account.summary(user.id),
+      entitlements: await this.deps.account.summary(user.id, { flags, grants }),
       pendingEmail: await this.deps.account.pendingEmail(user.id),
       notifications: await this.deps.account.preferences(user.id),
     };
