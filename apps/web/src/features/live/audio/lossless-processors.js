@@ -60,9 +60,9 @@ export function decodeFrame(buffer) {
 /**
  * The listener's jitter buffer. It starts playing once `targetMs` are buffered; when it runs dry
  * while playing that is a dropout (silence until `targetMs` are buffered again). A missing sequence
- * number is a dropout too. When more than three times the target waits (the sender's clock runs
- * faster than the listener's), the oldest audio is skipped back to the target, so latency stays
- * bounded.
+ * number is a dropout too. When more than three times the target waits (a burst after a stall, or
+ * the sender's clock running faster than the listener's), the oldest audio is skipped back to the
+ * target, so latency stays bounded; that jump is a dropout as well.
  */
 export class LosslessJitter {
   constructor(rate, targetMs) {
@@ -103,9 +103,11 @@ export class LosslessJitter {
     this.filled += n;
     const excess = this.filled > this.target * 3 ? this.filled - this.target : Math.max(0, this.filled - this.size);
     if (excess > 0) {
+      // Skipped audio is a jump the listener hears: it counts as a dropout too.
       this.read = (this.read + excess) % this.size;
       this.filled -= excess;
       this.skippedMs += (excess / this.rate) * 1000;
+      this.dropouts += 1;
     }
   }
 
