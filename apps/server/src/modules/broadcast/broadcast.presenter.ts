@@ -16,7 +16,7 @@ export function presentPublic(
 ): PublicBroadcast {
   return {
     code: room.viewerCode,
-    title: room.title || `${host.displayName} — live`,
+    title: room.title || 'Live listening session',
     host,
     countdownTime: room.countdownTime,
     state: publicState(room.status),

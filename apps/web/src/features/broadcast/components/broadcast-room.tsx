@@ -110,7 +110,7 @@ export function BroadcastRoom({ code }: { code: string }) {
           <Stack gap="sm">
             <Group justify="space-between">
               <Text fw={600}>You send</Text>
-              <Text size="sm" c="dimmed" data-testid="publish-state">
+              <Text size="sm" c="dimmed" data-testid="publish-state" data-state={snapshot.publishState}>
                 {PUBLISH_TEXT[snapshot.publishState]}
               </Text>
             </Group>

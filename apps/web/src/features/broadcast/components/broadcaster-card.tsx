@@ -81,6 +81,17 @@ export function BroadcasterCard({ room, installerUrl, onStart, onInstructions }:
           </Alert>
         )}
         <TextInput
+          label="Title"
+          placeholder="Live listening session"
+          key={`title-${room.title}`}
+          defaultValue={room.title}
+          maxLength={120}
+          onBlur={(event) => {
+            const title = event.currentTarget.value.trim();
+            if (title !== room.title) settings.mutate({ title });
+          }}
+        />
+        <TextInput
           type="datetime-local"
           label="Countdown"
           description="Listeners see LIVE IN … until then. Clear it for no countdown."

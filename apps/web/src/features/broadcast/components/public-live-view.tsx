@@ -86,7 +86,7 @@ export function PublicLiveView({ code }: { code: string }) {
               {label}
             </Text>
           )}
-          <Text size="sm" c="dimmed" data-testid="broadcast-state">
+          <Text size="sm" c="dimmed" data-testid="broadcast-state" data-phase={phase} data-stream={live.streamState}>
             {phase === 'not-started' && BROADCAST_MESSAGES.notStarted}
             {phase === 'ended' && BROADCAST_MESSAGES.ended}
             {phase === 'live' &&
