@@ -9,6 +9,8 @@ import { waitFor } from './helpers/wait-for';
 import { connectRealtime } from './helpers/ws-client';
 import { ACTORS, MEMBERS, matrixTable, type Actor, type World } from './authorization-table';
 import { makeTransferWorld, transferRows } from './authorization-transfers';
+import { connectorRows, makeConnectorWorld, type ConnectorWorld } from './authorization-connectors';
+import { startWebdav, type TestWebdav } from './helpers/webdav';
 
 /**
  * Every endpoint that reads or changes a group, project, version, file or public link, tried by
@@ -16,6 +18,8 @@ import { makeTransferWorld, transferRows } from './authorization-transfers';
  */
 let server: TestServer;
 let world: World;
+let dav: TestWebdav;
+let connectorWorld: ConnectorWorld;
 const tokens = new Map<Actor, string | null>();
 const recover = async (w: World) =>
   void (await call(server.url, '/api/items/recover', {
@@ -48,10 +52,22 @@ const TABLE = [
     () => tokens.get('publisher')!,
     () => server.url,
   ),
+  ...connectorRows({
+    url: () => server.url,
+    token: (actor) => tokens.get(actor) ?? null,
+    dav: () => dav,
+    world: () => connectorWorld,
+    version: () => world.version,
+  }),
 ];
 
 beforeAll(async () => {
-  server = await startTestServer({ BILLING_WEBHOOK_SECRET: 'matrix-webhook-secret-0000' });
+  dav = await startWebdav();
+  server = await startTestServer({
+    BILLING_WEBHOOK_SECRET: 'matrix-webhook-secret-0000',
+    CONNECTORS_ENABLED: 'webdav',
+    CONNECTORS_ALLOW_HOSTS: '127.0.0.1',
+  });
   const signUp = async (actor: Actor, email: string) =>
     tokens.set(actor, (await signInThroughOidc(server.url, { email, password: `${actor}-password` })).access_token);
   await signUp('admin', 'admin@matrix.test');
@@ -142,8 +158,12 @@ beforeAll(async () => {
   };
   world.attachment = await attach(world);
   world.trashed = await bin(world);
+  connectorWorld = await makeConnectorWorld(server.url, tokens.get('publisher')!, dav);
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await dav.stop();
+});
 
 describe('authorization matrix', () => {
   const cases = TABLE.flatMap((row) => ACTORS.map((actor) => ({ row, actor })));
@@ -158,7 +178,7 @@ describe('authorization matrix', () => {
       expect(allowed, `${row.name} should allow ${actor}, got ${result.status} ${JSON.stringify(result.body)}`).toBe(
         true,
       );
-      await row.reset?.(world);
+      await row.reset?.(world, actor);
     } else {
       // 410: a deleted transfer's link answers "no longer available", as an expired one's does.
       expect([401, 403, 404, 410], `${row.name} must refuse ${actor}, got ${result.status}`).toContain(result.status);

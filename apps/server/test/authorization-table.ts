@@ -37,7 +37,7 @@ export interface Row {
   /** Actors allowed; everyone else must get 401, 403 or 404. */
   allow: Actor[];
   /** Puts things back after an allowed change, so every actor meets the same state. */
-  reset?: (w: World) => Promise<void>;
+  reset?: (w: World, actor?: Actor) => Promise<void>;
 }
 
 export const MEMBERS: Actor[] = ['publisher', 'editor', 'viewer'];
