@@ -16,6 +16,8 @@ import { fillSignUp } from './helpers/browser';
  * who starts a room of their own finds the switch disabled, with the reason.
  */
 const SHOTS = process.env.MIXROOM_E2E_SHOTS;
+/** Every wait for a condition: generous, the suite runs while other work loads both cores. */
+const WAIT = 60_000;
 let server: TestServer;
 let browser: Browser;
 let hostContext: BrowserContext;
@@ -76,13 +78,13 @@ async function signUp(page: Page, name: string, email: string) {
 async function startRoom(page: Page): Promise<string> {
   await page.goto(`${server.url}/live`);
   const codeField = page.getByRole('textbox', { name: 'Your room code' });
-  await expect.poll(() => codeField.inputValue()).toMatch(/^[0-9a-z]{4,32}$/);
+  await expect.poll(() => codeField.inputValue(), { timeout: WAIT }).toMatch(/^[0-9a-z]{4,32}$/);
   const code = await codeField.inputValue();
   await page.getByRole('button', { name: 'Start' }).click();
   await page.waitForURL('**/live/joined/*/host');
   await page.getByRole('button', { name: 'Ok' }).click();
   await expect
-    .poll(() => page.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
+    .poll(() => page.getByTestId('publish-state').getAttribute('data-state'), { timeout: WAIT })
     .toBe('connected');
   return code;
 }
@@ -157,7 +159,7 @@ describe('lossless mode in Chromium', () => {
   it('is disabled, with the reason, for a host whose plan has no lossless', async () => {
     await startRoom(guest);
     const toggle = guest.getByTestId('lossless-toggle');
-    await expect.poll(() => toggle.getAttribute('data-allowed')).toBe('false');
+    await expect.poll(() => toggle.getAttribute('data-allowed'), { timeout: WAIT }).toBe('false');
     const lossless = guest.getByRole('switch', { name: 'Lossless' });
     expect(await lossless.isDisabled()).toBe(true);
     expect(await lossless.getAttribute('aria-description')).toBe(
@@ -170,18 +172,22 @@ describe('lossless mode in Chromium', () => {
 
   it('the guest receives every PCM frame the host sent, bit for bit, and hears it instead of Opus', async () => {
     const code = await startRoom(host);
-    await expect.poll(() => host.getByTestId('lossless-toggle').getAttribute('data-allowed')).toBe('true');
-    await host.getByRole('switch', { name: 'Lossless' }).click({ force: true });
-    await expect.poll(() => host.getByRole('switch', { name: 'Lossless' }).isChecked()).toBe(true);
     await expect
-      .poll(() => host.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
+      .poll(() => host.getByTestId('lossless-toggle').getAttribute('data-allowed'), { timeout: WAIT })
+      .toBe('true');
+    await host.getByRole('switch', { name: 'Lossless' }).click({ force: true });
+    await expect.poll(() => host.getByRole('switch', { name: 'Lossless' }).isChecked(), { timeout: WAIT }).toBe(true);
+    await expect
+      .poll(() => host.getByTestId('publish-state').getAttribute('data-state'), { timeout: WAIT })
       .toBe('connected');
 
     await guest.goto(`${server.url}/live/joined/${code}/guest`);
     await guest.getByRole('button', { name: 'Ok' }).click();
     const indicator = guest.getByTestId('lossless-indicator');
-    await expect.poll(() => indicator.getAttribute('data-preferred'), { timeout: 30_000 }).toBe('true');
-    await expect.poll(async () => Number(await indicator.getAttribute('data-depth-ms'))).toBeGreaterThan(0);
+    await expect.poll(() => indicator.getAttribute('data-preferred'), { timeout: WAIT }).toBe('true');
+    await expect
+      .poll(async () => Number(await indicator.getAttribute('data-depth-ms')), { timeout: WAIT })
+      .toBeGreaterThan(0);
     await guest.getByText('Lossless', { exact: true }).waitFor();
     await shoot(host, 'live-lossless-host');
     await shoot(guest, 'live-lossless-guest');
@@ -189,7 +195,7 @@ describe('lossless mode in Chromium', () => {
     // The guest records from before the host's window opens until the window's last frame arrived.
     await guest.evaluate('window.__recordReceived = true');
     await host.evaluate('window.__recordSent = true');
-    await expect.poll(() => host.evaluate<number>('window.__sent.size'), { timeout: 30_000 }).toBeGreaterThan(200);
+    await expect.poll(() => host.evaluate<number>('window.__sent.size'), { timeout: WAIT }).toBeGreaterThan(200);
     await host.evaluate('window.__recordSent = false');
     const sent = new Map(await host.evaluate<[number, string][]>('[...window.__sent]'));
     const lastSent = Math.max(...sent.keys());
@@ -197,7 +203,7 @@ describe('lossless mode in Chromium', () => {
     await expect
       .poll(
         async () => (await guest.evaluate<string[]>('window.__received')).some((m) => decode(m).sequence === lastSent),
-        { timeout: 30_000 },
+        { timeout: WAIT },
       )
       .toBe(true);
     const received = new Map<number, string>();
@@ -225,8 +231,8 @@ describe('lossless mode in Chromium', () => {
 
     // Lossless off: the PCM stops, the guest's page falls back to the Opus stream within a second.
     await host.getByRole('switch', { name: 'Lossless' }).click({ force: true });
-    await expect.poll(() => indicator.getAttribute('data-preferred'), { timeout: 30_000 }).toBe('false');
+    await expect.poll(() => indicator.getAttribute('data-preferred'), { timeout: WAIT }).toBe('false');
     await guest.getByText('Opus (lossless stalled)').waitFor();
     expect(await guest.getByTestId('view-state').getAttribute('data-state')).toBe('connected');
-  });
+  }, 300_000);
 });
