@@ -12,7 +12,8 @@ import { shortMix, toolsClient } from './helpers/tools';
  * A stage that dies after its processor ran and its outputs were stored, before the transaction
  * that completes it: the fault point `tools.stage.before-commit` "exits" the process. Here exiting
  * throws instead (process.exit is stubbed), so the job's attempt fails exactly where a crash would
- * cut it and pg-boss retries it, as it retries a crashed node's job.
+ * cut it and pg-boss retries it, as it retries a crashed node's job. A real worker process killed
+ * mid-stage is tools-worker-kill.postgres.test.ts.
  */
 const POINT = 'tools.stage.before-commit';
 let server: TestServer;

@@ -5,6 +5,7 @@ import type { UnitOfWork } from '../../db/database';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
 import type { FaultPoints } from '../../platform/faults/fault-points';
+import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { MediaTools } from '../../platform/media/ffmpeg';
 import type { EventBus } from '../../platform/realtime/event-bus';
@@ -22,6 +23,7 @@ export interface ToolsDeps {
   items: ItemPolicy;
   blobs: BlobStore;
   outbox: Outbox;
+  jobs: Pick<JobQueue, 'failRunning'>;
   bus: EventBus;
   unitOfWork: UnitOfWork;
   clock: Clock;

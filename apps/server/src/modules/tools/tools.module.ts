@@ -4,7 +4,7 @@ import type { AttachmentsService, ProjectsService } from '../storage';
 import type { AppModule, CoreDeps } from '../module';
 import type { UploadsService } from '../uploads';
 import { ToolsAdminService } from './tools-admin.service';
-import { ToolsHousekeepingService } from './tools-housekeeping.service';
+import { interruptedSessionIds, ToolsHousekeepingService } from './tools-housekeeping.service';
 import { ToolsInputService } from './tools-input.service';
 import { ToolsLibraryService } from './tools-library.service';
 import { createToolProcessors, type ToolProcessors } from './tools-processors';
@@ -47,6 +47,7 @@ export function createToolsModule(
     items: core.items,
     blobs: core.blobs,
     outbox: core.outbox,
+    jobs: core.jobs,
     bus: core.bus,
     unitOfWork: core.unitOfWork,
     clock: core.clock,
@@ -60,6 +61,7 @@ export function createToolsModule(
   const tools = new ToolsService(shared, new ToolsInputService(shared));
   const admin = new ToolsAdminService(shared);
   const stages = new ToolsStageWork(shared);
+  const housekeeping = new ToolsHousekeepingService(shared);
   const library = new ToolsLibraryService({
     tools,
     blobs: core.blobs,
@@ -77,9 +79,13 @@ export function createToolsModule(
     jobs: toolsJobs(
       stages,
       { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock, faults: core.faults },
-      new ToolsHousekeepingService(shared),
+      housekeeping,
     ),
     services: { tools, admin, stages, processors },
     userData: toolsUserData(shared.repository),
+    // Stages a dead process of this host left mid-way are retried at once.
+    onStart: async () => {
+      await housekeeping.requeueInterrupted(interruptedSessionIds(core.temp.leftovers), core.log);
+    },
   };
 }
