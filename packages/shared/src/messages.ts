@@ -3,6 +3,7 @@
 export const MESSAGES = {
   genericErrorTitle: 'Oops',
   genericError: 'Something went wrong, please try again later or contact support.',
+  serviceUnavailable: 'Mixroom cannot reach its database right now. Please try again in a moment.',
   sessionExpired: 'Session expired, please sign in again.',
   signOutConfirm: 'Are you sure you want to sign-out?',
   unauthorized: 'You must be signed in to do that.',

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@mixroom/shared';
 import type { ErrorResponse } from '@mixroom/contracts';
 import { AppError } from './app-error';
+import { isDatabaseUnreachable } from '../platform/errors/database-unreachable';
 import { RateLimitedError } from '../platform/security/attempt-limiter';
 
 /** Every failure leaves the API as `{ error: { code, message } }`: one shape for every client. */
@@ -27,6 +28,11 @@ export function registerErrorHandler(
         message: v.message ?? 'is invalid',
       }));
       body = { error: { code: 'VALIDATION', message: details[0]?.message ?? 'The request is invalid.', details } };
+    } else if (isDatabaseUnreachable(error)) {
+      // The installation's failure, not the request's: nothing was written, so a retry is safe.
+      status = 503;
+      void reply.header('Retry-After', '5');
+      body = { error: { code: 'UNAVAILABLE', message: MESSAGES.serviceUnavailable } };
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       body = { error: { code: error.code ?? 'BAD_REQUEST', message: error.message } };

@@ -21,6 +21,7 @@ export async function call(
   }
   return {
     status: response.status,
+    headers: response.headers,
     body: body as Record<string, unknown> & { error?: { code: string; message: string } },
   };
 }

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@mixroom/shared';
+import { call } from './helpers/api';
+import { startDatabaseLink, type DatabaseLink } from './helpers/database-link';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { storageClient } from './helpers/storage-client';
+import { createTestDatabase, startTestServer, type TestServer } from './helpers/test-server';
+import { waitFor } from './helpers/wait-for';
+import { connectRealtime } from './helpers/ws-client';
+
+/**
+ * PostgreSQL unreachable for a while (restarted, failed over, a network blip): requests fail with a
+ * clear 503 that says to retry, nothing is half written, and the node recovers by itself — pool,
+ * queue and the realtime LISTEN connection — without a restart. Runs where TEST_DATABASE_URL is set
+ * (the test script leaves *.postgres.test.ts out elsewhere).
+ */
+const adminUrl = process.env.TEST_DATABASE_URL ?? '';
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let link: DatabaseLink;
+let server: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase(adminUrl);
+  link = await startDatabaseLink(Number(new URL(adminUrl).port || 5432));
+  server = await startTestServer({ DATABASE_URL: link.through(database.url) });
+  token = (await signInThroughOidc(server.url, { email: 'ana@outage.test', password: 'ana-password-long' }))
+    .access_token;
+}, 120_000);
+
+afterAll(async () => {
+  await server.close();
+  await link.close();
+  await database.drop();
+});
+
+describe('the database out of reach', () => {
+  it('answers 503 with a retry hint while it lasts, keeps nothing half written, and recovers without a restart', async () => {
+    const ana = storageClient(server.url, token);
+    const me = ((await call(server.url, '/api/me', { token })).body as { id: string }).id;
+    await ana.createFolder('Before', null);
+    const socket = await connectRealtime(server.url);
+    await socket.auth(token);
+    await socket.subscribe(`user:${me}`);
+
+    await link.cut();
+    const during = await call(server.url, '/api/groups', {
+      method: 'POST',
+      token,
+      body: { name: 'During', parentId: null },
+    });
+    expect(during.status).toBe(503);
+    expect(during.body.error).toEqual({ code: 'UNAVAILABLE', message: MESSAGES.serviceUnavailable });
+    expect(during.headers.get('retry-after')).toBe('5');
+    expect((await call(server.url, '/api/groups/root/items', { token })).status).toBe(503);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
+
+    await link.restore();
+    await waitFor(async () => (await call(server.url, '/api/groups/root/items', { token })).status === 200, {
+      timeoutMs: 60_000,
+      what: 'the node back on its database',
+    });
+    await ana.createFolder('After', null);
+    const names = (await ana.list(null)).items.map((item) => item.name).sort();
+    expect(names).toEqual(['After', 'Before']);
+    // The realtime fan-out listens again: a change made now still reaches the open socket.
+    await waitFor(() => socket.events().find((e) => e.type === 'storage.changed' && e.data.action === 'created'), {
+      timeoutMs: 60_000,
+      what: 'a storage event after the outage',
+    });
+    await waitFor(async () => (await fetch(`${server.url}/api/health`)).status === 200, {
+      timeoutMs: 60_000,
+      what: 'health ok again',
+    });
+    socket.close();
+  });
+});
