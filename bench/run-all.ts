@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { benchAdminUsers } from './admin-users.bench';
 import { benchCompare } from './compare.bench';
-import { benchHttp } from './http.bench';
+import { benchHttp, benchHttpCpu } from './http.bench';
 import { benchReview } from './review.bench';
 import { benchListing, benchProcessing, benchUpload } from './storage.bench';
 import { benchTransfers } from './transfers.bench';
@@ -13,6 +13,7 @@ import { benchSfu } from './sfu.bench';
 /** `npm run bench` runs all; `npm run bench -- http listing` picks some. */
 const all = {
   http: benchHttpTable,
+  httpcpu: benchHttpCpuTable,
   upload: benchUpload,
   processing: benchProcessing,
   listing: benchListing,
@@ -41,6 +42,19 @@ async function benchHttpTable(): Promise<string> {
       (f, i) =>
         `| ${f.endpoint} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${(f.requestsPerSecond / baselineOf(i).requestsPerSecond).toFixed(2)} |`,
     ),
+  ].join('\n');
+}
+
+async function benchHttpCpuTable(): Promise<string> {
+  const [health, me, healthAgain] = await benchHttpCpu();
+  const healthMs = (health!.cpuMsPerRequest + healthAgain!.cpuMsPerRequest) / 2;
+  return [
+    '### Server CPU per request (in process, PGlite, sequential)',
+    '',
+    '| endpoint | CPU ms / request | requests per CPU-second vs /api/health |',
+    '|---|---|---|',
+    `| /api/health (mean of before and after /api/me) | ${healthMs.toFixed(3)} | 1.00 |`,
+    `| /api/me | ${me!.cpuMsPerRequest.toFixed(3)} | ${(healthMs / me!.cpuMsPerRequest).toFixed(2)} |`,
   ].join('\n');
 }
 

@@ -1,0 +1,115 @@
+// What the load run records: each call's latency by family, errors with their cause, realtime
+// delivery delays, upload throughput, and each node's memory and event-loop delay over time.
+
+export type Family =
+  'sign-in' | 'listing' | 'search' | 'review' | 'comment' | 'upload' | 'transfer-send' | 'transfer-download';
+
+interface Sample {
+  ms: number;
+  ok: boolean;
+  at: number;
+}
+
+export interface NodeSample {
+  at: number;
+  node: string;
+  up: boolean;
+  rssMb: number;
+  loopP99Ms: number;
+}
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+export class LoadMetrics {
+  private readonly samples = new Map<Family, Sample[]>();
+  readonly errors = new Map<string, number>();
+  readonly deliveries: number[] = [];
+  readonly nodeSamples: NodeSample[] = [];
+  readonly databaseConnections: { at: number; count: number }[] = [];
+  uploadedBytes = 0;
+  uploadMs = 0;
+  private readonly startedAt = performance.now();
+
+  elapsedS(): number {
+    return (performance.now() - this.startedAt) / 1000;
+  }
+
+  /** Times one call of a family; a throw counts as an error with its message, and is rethrown. */
+  async time<T>(family: Family, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      const result = await work();
+      this.record(family, performance.now() - started, true);
+      return result;
+    } catch (error) {
+      this.record(family, performance.now() - started, false);
+      const message = error instanceof Error ? error.message : String(error);
+      const key = `${family}: ${message.slice(0, 90)}`;
+      this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
+      throw error;
+    }
+  }
+
+  private record(family: Family, ms: number, ok: boolean): void {
+    const list = this.samples.get(family) ?? [];
+    list.push({ ms, ok, at: this.elapsedS() });
+    this.samples.set(family, list);
+  }
+
+  familyTable(): string {
+    const rows = [...this.samples.entries()].map(([family, list]) => {
+      const sorted = list
+        .filter((s) => s.ok)
+        .map((s) => s.ms)
+        .sort((a, b) => a - b);
+      const failed = list.length - sorted.length;
+      return `| ${family} | ${list.length} | ${round(percentile(sorted, 50))} | ${round(percentile(sorted, 95))} | ${round(percentile(sorted, 99))} | ${failed} |`;
+    });
+    return ['| family | calls | p50 ms | p95 ms | p99 ms | errors |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  }
+
+  /** Errors by minute, to show they sit in the fault windows. */
+  errorsByMinute(): string {
+    const counts = new Map<number, number>();
+    for (const list of this.samples.values())
+      for (const sample of list)
+        if (!sample.ok) counts.set(Math.floor(sample.at / 60), (counts.get(Math.floor(sample.at / 60)) ?? 0) + 1);
+    return (
+      [...counts.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([minute, n]) => `minute ${minute}: ${n}`)
+        .join(', ') || 'none'
+    );
+  }
+
+  deliveryLine(): string {
+    const sorted = [...this.deliveries].sort((a, b) => a - b);
+    return `${sorted.length} deliveries, p50 ${round(percentile(sorted, 50))} ms, p95 ${round(percentile(sorted, 95))} ms, p99 ${round(percentile(sorted, 99))} ms`;
+  }
+
+  nodeTable(): string {
+    const minutes = new Map<number, NodeSample[]>();
+    for (const sample of this.nodeSamples) {
+      const minute = Math.floor(sample.at / 60);
+      minutes.set(minute, [...(minutes.get(minute) ?? []), sample]);
+    }
+    const names = [...new Set(this.nodeSamples.map((s) => s.node))];
+    const header = `| minute | ${names.map((n) => `${n} RSS MB / loop p99 ms`).join(' | ')} | DB connections |`;
+    const rows = [...minutes.entries()].map(([minute, samples]) => {
+      const cells = names.map((name) => {
+        const mine = samples.filter((s) => s.node === name);
+        const up = mine.filter((s) => s.up);
+        if (up.length === 0) return 'down';
+        const rss = Math.max(...up.map((s) => s.rssMb));
+        const loop = Math.max(...up.map((s) => s.loopP99Ms));
+        return `${Math.round(rss)} / ${round(loop)}${up.length < mine.length ? ' (down part)' : ''}`;
+      });
+      const db = this.databaseConnections.filter((d) => Math.floor(d.at / 60) === minute).map((d) => d.count);
+      return `| ${minute} | ${cells.join(' | ')} | ${db.length ? Math.max(...db) : '-'} |`;
+    });
+    return [header, `|---|${names.map(() => '---|').join('')}---|`, ...rows].join('\n');
+  }
+}
