@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { freePort } from '../apps/server/test/helpers/free-port';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { spawnServer } from '../apps/server/test/helpers/spawn-server';
-import { createTestDatabase } from '../apps/server/test/helpers/test-server';
+import { createTestDatabase, startTestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -70,5 +70,35 @@ async function benchOne(env: Record<string, string>): Promise<Figure[]> {
     server.child.kill('SIGTERM');
     await server.exited;
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Server CPU per request, in process (Fastify's inject, embedded PGlite): what a request costs the
+ * node whatever else the machine runs, so the two endpoints compare on a busy machine too (the
+ * throughput above moves with the other load; CPU time per request far less). Sequential requests,
+ * after a warm-up; the test server's own background work is in both figures alike.
+ */
+export async function benchHttpCpu(requests = Number(process.env.BENCH_CPU_REQUESTS ?? 400)) {
+  const server = await startTestServer();
+  try {
+    const tokens = await signInThroughOidc(server.url, { email: 'cpu@mixroom.test', password: 'bench-password' });
+    const measure = async (url: string, headers: Record<string, string> = {}) => {
+      const once = async () => {
+        const response = await server.app.inject({ url, headers });
+        if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
+      };
+      for (let i = 0; i < 50; i++) await once();
+      const started = process.cpuUsage();
+      for (let i = 0; i < requests; i++) await once();
+      const used = process.cpuUsage(started);
+      return { endpoint: url, cpuMsPerRequest: (used.user + used.system) / 1000 / requests };
+    };
+    const health = await measure('/api/health');
+    const me = await measure('/api/me', { authorization: `Bearer ${tokens.access_token}` });
+    const healthAgain = await measure('/api/health');
+    return [health, me, healthAgain];
+  } finally {
+    await server.close();
   }
 }
