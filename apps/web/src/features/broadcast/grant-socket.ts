@@ -6,6 +6,8 @@ export interface GrantSocketHandlers {
   /** A fresh grant for the socket (grants live ten minutes; each connection asks again). */
   grant: () => Promise<{ grant: string; topic: string }>;
   onEvent: (event: DomainEvent) => void;
+  /** Following the topic (again): what happened while the socket was away is read afresh. */
+  onFollowing: () => void;
   /** The topic was taken away (the link was replaced): stop, the room is gone. */
   onRevoked: () => void;
 }
@@ -49,6 +51,7 @@ export class GrantSocket {
     socket.onmessage = (message: MessageEvent<string>) => {
       const data = JSON.parse(message.data) as ServerMessage;
       if (data.type === 'ready') socket.send(JSON.stringify({ type: 'subscribe', topic: grant.topic }));
+      else if (data.type === 'subscribed') this.handlers.onFollowing();
       else if (data.type === 'event') this.handlers.onEvent(data.event);
       else if (data.type === 'revoked' || data.type === 'denied') {
         this.close();

@@ -44,6 +44,7 @@ export function usePublicListening(code: string) {
           );
         else void queryClient.invalidateQueries({ queryKey: broadcastKeys.public(code) });
       },
+      onFollowing: () => void queryClient.invalidateQueries({ queryKey: broadcastKeys.public(code) }),
       onRevoked: leave,
     });
     socket.connect();
