@@ -80,7 +80,7 @@ async function startRoom(page: Page): Promise<string> {
   const codeField = page.getByRole('textbox', { name: 'Your room code' });
   await expect.poll(() => codeField.inputValue(), { timeout: WAIT }).toMatch(/^[0-9a-z]{4,32}$/);
   const code = await codeField.inputValue();
-  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
   await page.waitForURL('**/live/joined/*/host');
   await page.getByRole('button', { name: 'Ok' }).click();
   await expect

@@ -173,7 +173,7 @@ describe('live room in Chromium', () => {
     await host.getByRole('button', { name: 'Copy room code' }).click();
     await host.getByText('Room code copied').waitFor();
 
-    await host.getByRole('button', { name: 'Start' }).click();
+    await host.getByRole('button', { name: 'Start', exact: true }).click();
     await host.waitForURL('**/live/joined/*/host');
     await host.getByText('Click Ok to start').waitFor();
     await host.getByRole('button', { name: 'Ok' }).click();
@@ -294,7 +294,7 @@ describe('live room in Chromium', () => {
     await host.getByRole('button', { name: 'Exit' }).click();
     await host.getByRole('dialog', { name: 'Live' }).getByRole('button', { name: 'Leave' }).click();
     await host.waitForURL(`${server.url}/live/`);
-    await host.getByRole('button', { name: 'Start' }).click();
+    await host.getByRole('button', { name: 'Start', exact: true }).click();
     await host.getByRole('button', { name: 'Ok' }).click();
     await expect
       .poll(() => host.getByTestId('publish-state').getAttribute('data-state'), { timeout: 30_000 })
