@@ -252,6 +252,21 @@ describe('more of the AI tools in Chromium', () => {
       await running.getByTestId('tools-running-preview-player-no_vocals').waitFor();
       await player.getByRole('button', { name: 'Play' }).click();
       await player.getByRole('button', { name: 'Pause' }).waitFor();
+      // Mute changes on the user's click only: not muted on arrival, muted by one click (that
+      // player alone), unmuted by the next.
+      const other = running.getByTestId('tools-running-preview-player-no_vocals');
+      const mutedOf = (target: typeof player) => target.locator('audio').evaluate((a: HTMLAudioElement) => a.muted);
+      for (const target of [player, other]) {
+        expect(await target.getByRole('button', { name: 'Mute' }).getAttribute('aria-pressed')).toBe('false');
+        expect(await mutedOf(target)).toBe(false);
+      }
+      await player.getByRole('button', { name: 'Mute' }).click();
+      await expect.poll(() => player.getByRole('button', { name: 'Unmute' }).getAttribute('aria-pressed')).toBe('true');
+      expect(await mutedOf(player)).toBe(true);
+      expect(await mutedOf(other)).toBe(false);
+      await player.getByRole('button', { name: 'Unmute' }).click();
+      await expect.poll(() => mutedOf(player)).toBe(false);
+      expect(await player.getByRole('button', { name: 'Mute' }).getAttribute('aria-pressed')).toBe('false');
       await shoot(page, 'tools-running-preview');
       await page.setViewportSize({ width: 420, height: 900 });
       await shoot(page, 'tools-running-preview-phone');

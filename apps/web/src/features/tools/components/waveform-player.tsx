@@ -127,9 +127,18 @@ export function WaveformPlayer({
   useEffect(() => {
     if (audio.current) audio.current.volume = volume / 100;
   }, [volume]);
+  // Muted is the element's own state: only the user's click on the button changes it (nothing
+  // writes it on mount or when the source changes), and the button shows what the element says.
   useEffect(() => {
-    if (audio.current) audio.current.muted = muted;
-  }, [muted]);
+    const media = audio.current;
+    if (!media) return;
+    const follow = () => setMuted(media.muted);
+    media.addEventListener('volumechange', follow);
+    return () => media.removeEventListener('volumechange', follow);
+  }, []);
+  const toggleMute = () => {
+    if (audio.current) audio.current.muted = !audio.current.muted;
+  };
 
   const toggle = () => void surfer.current?.playPause();
   const seek = (seconds: number) => {
@@ -154,7 +163,7 @@ export function WaveformPlayer({
         <ActionIcon
           size="lg"
           variant="subtle"
-          onClick={() => setMuted((m) => !m)}
+          onClick={toggleMute}
           aria-label={muted ? 'Unmute' : 'Mute'}
           aria-pressed={muted}
         >
