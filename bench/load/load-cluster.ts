@@ -44,7 +44,7 @@ export async function startCluster(adminDatabaseUrl: string): Promise<Cluster> {
   const proxyPort = await freePort();
   const publicUrl = `http://127.0.0.1:${proxyPort}`;
   const shared = { ...s3.env, DATABASE_URL: link.through(database.url), PUBLIC_URL: publicUrl, LOG_LEVEL: 'warn' };
-  const roles: Record<NodeName, string> = { 'api-a': 'api,sfu', 'api-b': 'api,sfu', worker: 'worker' };
+  const roles: Record<NodeName, string> = { 'api-a': 'api', 'api-b': 'api', worker: 'worker' };
   const nodes: ClusterNode[] = [];
   for (const name of ['api-a', 'api-b', 'worker'] as const) {
     const port = await freePort();

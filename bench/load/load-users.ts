@@ -156,7 +156,10 @@ export class UploadGate {
   }
 }
 
-/** A big upload through the web's engine; a failed attempt resumes the same upload, as the page does. */
+/**
+ * A big upload through the web's engine into the user's own root (team members are viewers of the
+ * team folder); a failed attempt resumes the same upload, as the page does.
+ */
 export async function uploadBig(
   user: SimUser,
   source: SourceFile,
@@ -167,7 +170,7 @@ export async function uploadBig(
   const ticket = await metrics.time('upload', () =>
     user.client.api<UploadTicket>('/api/projects/upload', {
       method: 'POST',
-      body: { groupId: user.team.folderId, fileName: `big-${randomBytes(3).toString('hex')}.wav`, size: source.size },
+      body: { groupId: null, fileName: `big-${randomBytes(3).toString('hex')}.wav`, size: source.size },
     }),
   );
   const file = await openAsBlob(source.path);
