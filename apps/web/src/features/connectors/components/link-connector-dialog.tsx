@@ -21,8 +21,11 @@ const EMPTY = {
 export function LinkConnectorDialog({ kind, onClose }: { kind: ConnectorKind | null; onClose: () => void }) {
   const [values, setValues] = useState(EMPTY);
   const link = useLinkConnector();
-  const set = (key: keyof typeof EMPTY) => (event: { currentTarget: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: event.currentTarget.value }));
+  // The value is read now: React clears an event's currentTarget before a state updater runs.
+  const set = (key: keyof typeof EMPTY) => (event: { currentTarget: { value: string } }) => {
+    const value = event.currentTarget.value;
+    setValues((v) => ({ ...v, [key]: value }));
+  };
   const close = () => {
     setValues(EMPTY);
     link.reset();

@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../apps/server/test/helpers/api';
+import { makeAudio } from '../apps/server/test/helpers/audio';
+import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { startWebdav, type TestWebdav } from '../apps/server/test/helpers/webdav';
+import { launchBrowser, screenshot, signInAt } from './helpers/browser';
+
+let server: TestServer;
+let dav: TestWebdav;
+let browser: Browser;
+let page: Page;
+let token: string;
+const ana = { email: 'ana@connectors.test', password: 'ana-password-long', displayName: 'Ana Mixer' };
+
+beforeAll(async () => {
+  dav = await startWebdav();
+  const album = join(dav.directory, 'Sessions', 'Album Two — a very long folder name that must not break the layout');
+  mkdirSync(album, { recursive: true });
+  makeAudio('Final Mix.wav', { seconds: 6, dir: album });
+  makeAudio('Stem Bass.flac', { seconds: 2, dir: album, codec: 'flac' });
+  makeAudio('notes.txt.wav', { seconds: 1, dir: join(dav.directory, 'Sessions') });
+  server = await startTestServer({ CONNECTORS_ENABLED: 'webdav,s3', CONNECTORS_ALLOW_HOSTS: '127.0.0.1' });
+  token = (await signInThroughOidc(server.url, ana)).access_token;
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await signInAt(page, server.url, '/settings', ana);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await dav?.stop();
+});
+
+describe('connectors in the browser', () => {
+  it('links a WebDAV account in Settings, after a wrong password is refused in the dialog', async () => {
+    const row = page.getByTestId('connector-webdav');
+    await row.getByText('Not linked').waitFor();
+    await page.getByTestId('connector-s3').getByRole('button', { name: 'Link' }).waitFor();
+    await row.getByRole('button', { name: 'Link' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Link Nextcloud / WebDAV' });
+    await dialog.getByLabel('WebDAV address').fill(dav.url);
+    await dialog.getByLabel('User name').fill(dav.username);
+    await dialog.getByLabel('App password').fill('wrong-password');
+    await dialog.getByRole('button', { name: 'Link' }).click();
+    await dialog.getByText(/refused these credentials/).waitFor();
+    await screenshot(page, 'connectors-link-refused');
+    await dialog.getByLabel('App password').fill(dav.password);
+    await dialog.getByRole('button', { name: 'Link' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByText(`alice on 127.0.0.1:${new URL(dav.url).port}`).waitFor();
+    await row.getByRole('button', { name: 'Unlink' }).waitFor();
+    await screenshot(page, 'connectors-settings-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.getByRole('button', { name: 'Unlink' }).scrollIntoViewIfNeeded();
+    // The card fits the phone's width: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'connectors-settings-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('New Project → Project from File → a file from the linked folder → the project plays', async () => {
+    await page.goto(`${server.url}/groups`);
+    await page.getByRole('button', { name: 'New' }).click();
+    await page.getByRole('menuitem', { name: 'New Audio Project' }).click();
+    const wizard = page.getByRole('dialog', { name: 'New Project' });
+    await wizard.getByText('Project from File').click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByLabel('Project name').fill('Cloud Album');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('Step 2/3').waitFor();
+    await wizard.getByRole('tab', { name: 'This computer' }).waitFor();
+    await wizard.getByRole('tab', { name: 'Nextcloud / WebDAV' }).click();
+    await wizard.locator('[data-entry="Sessions"]').click();
+    await wizard.locator('[data-entry^="Album Two"]').click();
+    await wizard.locator('[data-entry="Final Mix.wav"]').waitFor();
+    // Only audio can be picked; the filter narrows the open folder.
+    await wizard.getByLabel('Filter by name').fill('stem');
+    await wizard.locator('[data-entry="Final Mix.wav"]').waitFor({ state: 'detached' });
+    await wizard.locator('[data-entry="Stem Bass.flac"]').waitFor();
+    await wizard.getByLabel('Filter by name').fill('');
+    await wizard.locator('[data-entry="Final Mix.wav"]').click();
+    await wizard.getByText('Selected:').waitFor();
+    await screenshot(page, 'connectors-browser-1440', { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'connectors-browser-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await expect(wizard.getByLabel('Version name').inputValue()).resolves.toBe('Final Mix');
+    await wizard.getByRole('button', { name: 'Finish' }).click();
+
+    const view = page.getByRole('dialog', { name: 'Cloud Album' });
+    await view.getByText('v1', { exact: true }).waitFor({ timeout: 60_000 });
+    await view.locator('[data-testid="version-row"]').first().getByText(/LUFS/).waitFor({ timeout: 120_000 });
+    const listing = await call(server.url, '/api/groups/root/items', { token });
+    const project = (listing.body.items as { id: string; name: string }[]).find((i) => i.name === 'Cloud Album');
+    await page.goto(`${server.url}/version/${project!.id}/1`);
+    await page.locator('[data-testid="waveform"] canvas').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('play-pause').click();
+    await expect.poll(() => page.getByTestId('current-time').innerText(), { timeout: 30_000 }).not.toMatch(/^0:00\.00/);
+  }, 300_000);
+});
