@@ -9,6 +9,7 @@ import { waitFor } from './helpers/wait-for';
 import { connectRealtime } from './helpers/ws-client';
 import { ACTORS, MEMBERS, matrixTable, type Actor, type World } from './authorization-table';
 import { makeTransferWorld, transferRows } from './authorization-transfers';
+import { broadcastRows, makeBroadcastWorld, type BroadcastWorld } from './authorization-broadcast';
 import { connectorRows, makeConnectorWorld, type ConnectorWorld } from './authorization-connectors';
 import { startWebdav, type TestWebdav } from './helpers/webdav';
 
@@ -46,7 +47,9 @@ async function bin(w: World): Promise<string> {
   return folder.id;
 }
 
+let broadcastWorld: BroadcastWorld;
 const TABLE = [
+  ...broadcastRows(() => broadcastWorld),
   ...matrixTable({ recover, attach, bin }),
   ...transferRows(
     () => tokens.get('publisher')!,
@@ -158,6 +161,7 @@ beforeAll(async () => {
   };
   world.attachment = await attach(world);
   world.trashed = await bin(world);
+  broadcastWorld = await makeBroadcastWorld(server.url, tokens.get('publisher')!);
   connectorWorld = await makeConnectorWorld(server.url, tokens.get('publisher')!, dav);
 });
 afterAll(async () => {
