@@ -93,6 +93,24 @@ describe('the countdown', () => {
 
     expect(broadcastRoomOf(await api().settings({ countdownTime: null })).countdownTime).toBeNull();
   });
+  it('tells the public topic when the countdown is reached, by the clock', async () => {
+    const room = broadcastRoomOf(await api().room());
+    const access = accessOf(await broadcastApi(server, null).publicAccess(room.viewerCode));
+    const socket = await connectRealtime(server.url);
+    socket.send({ type: 'grant', grant: access.realtime.grant });
+    await waitFor(() => socket.messages.find((m) => m.type === 'ready'));
+    await socket.subscribe(access.realtime.topic);
+    const at = server.clock.now().getTime() + 60_000;
+    await api().settings({ countdownTime: at });
+    const settled = () => socket.events().filter((e) => e.type === 'broadcast.changed' && e.data.action === 'settings');
+    await waitFor(() => settled().length === 1, { what: 'the settings change' });
+    server.clock.advance(59_000);
+    server.clock.advance(2_000);
+    await waitFor(() => settled().length === 2, { what: 'the countdown reached' });
+    expect((await broadcastApi(server, null).publicView(room.viewerCode)).body.serverTime).toBeGreaterThanOrEqual(at);
+    await api().settings({ countdownTime: null });
+    socket.close();
+  });
 });
 
 describe('publishing and listening', () => {
@@ -228,14 +246,12 @@ describe('the stream key', () => {
   it('refuses a Live Premium broadcast without a running subscription with the subscription text', async () => {
     const { planGrants } = await import('../src/db/schema');
     const premium = await liveUser(server, 'bc-premium');
-    await server.context.database.db
-      .insert(planGrants)
-      .values({
-        userId: premium.id,
-        sku: 'LIVE_PREMIUM',
-        startsAt: new Date(server.clock.now().getTime() - 60_000),
-        endsAt: null,
-      });
+    await server.context.database.db.insert(planGrants).values({
+      userId: premium.id,
+      sku: 'LIVE_PREMIUM',
+      startsAt: new Date(server.clock.now().getTime() - 60_000),
+      endsAt: null,
+    });
     const room = broadcastRoomOf(await broadcastApi(server, premium).room());
     expect(room).toMatchObject({ ready: false, blockedMessage: LIVE_MESSAGES.broadcastNeedsSubscription });
     const start = await broadcastApi(server, premium).start(room.broadcasterCode);
