@@ -12,9 +12,10 @@ import { useMe } from '../features/users/queries';
 
 /**
  * /settings: profile (picture, display name, e-mail), available credits with their history, used
- * storage, privacy (notification channels, download my data), the plan cards, limits and delete
- * account, and the storage accounts linked as connectors. Everything comes from the signed-in user, which refreshes when a plan is granted or
- * credits move (the realtime user.updated event), so the screen follows without a reload.
+ * storage, privacy (notification channels, download my data), the plan cards, limits, the linked
+ * storage accounts and delete account. Everything but the linked accounts comes from the signed-in
+ * user, which refreshes when a plan is granted or credits move (the realtime user.updated event), so
+ * the screen follows without a reload.
  * Cards stack in one column below 1000 px.
  */
 export function SettingsPage() {
