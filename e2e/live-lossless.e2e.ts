@@ -148,7 +148,8 @@ beforeAll(async () => {
   await signUp(guest, 'Gil Guest', 'gil@lossless.example');
   const me = await api<{ id: string }>(host, 'GET', '/api/me');
   expect((await api(host, 'POST', `/api/admin/users/${me.body.id}/plans`, { sku: 'STUDIO' })).status).toBe(201);
-});
+  // Server, browser and sign-ups: minutes when other work loads both cores.
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -135,7 +135,8 @@ beforeAll(async () => {
   guest = await guestContext.newPage();
   await signUp(host, 'Hana Host', 'hana@live.example');
   await signUp(guest, 'Gil Guest', 'gil@live.example');
-});
+  // Server, browser and sign-ups: minutes when other work loads both cores.
+}, 300_000);
 
 afterAll(async () => {
   bridge?.kill('SIGINT');
