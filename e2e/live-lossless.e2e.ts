@@ -112,6 +112,7 @@ function tonePower(samples: Int32Array, hz: number): number {
   return s1 * s1 + s2 * s2 - coeff * s1 * s2;
 }
 
+// The setup (server, browser, sign-ups) may take minutes while other work loads both cores.
 beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const wav = join(mkdtempSync(join(tmpdir(), 'mixroom-lossless-')), 'tones.wav');
@@ -148,7 +149,6 @@ beforeAll(async () => {
   await signUp(guest, 'Gil Guest', 'gil@lossless.example');
   const me = await api<{ id: string }>(host, 'GET', '/api/me');
   expect((await api(host, 'POST', `/api/admin/users/${me.body.id}/plans`, { sku: 'STUDIO' })).status).toBe(201);
-  // Server, browser and sign-ups: minutes when other work loads both cores.
 }, 300_000);
 
 afterAll(async () => {

@@ -110,6 +110,7 @@ async function signUp(page: Page, name: string, email: string) {
   await page.waitForURL(`${server.url}/groups`);
 }
 
+// The setup (server, browser, sign-ups) may take minutes while other work loads both cores.
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mixroom-live-more-'));
   reference = [noise(1, PERIOD), noise(2, PERIOD)];
@@ -143,7 +144,6 @@ beforeAll(async () => {
   guest = await guestContext.newPage();
   await signUp(host, 'Hana Host', 'hana@live-more.example');
   await signUp(guest, 'Gil Guest', 'gil@live-more.example');
-  // Server, browser and sign-ups: minutes when other work loads both cores.
 }, 300_000);
 
 afterAll(async () => {

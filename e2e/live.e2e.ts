@@ -88,6 +88,7 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
+// The setup (server, browser, sign-ups) may take minutes while other work loads both cores.
 beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'mixroom-live-'));
@@ -135,7 +136,6 @@ beforeAll(async () => {
   guest = await guestContext.newPage();
   await signUp(host, 'Hana Host', 'hana@live.example');
   await signUp(guest, 'Gil Guest', 'gil@live.example');
-  // Server, browser and sign-ups: minutes when other work loads both cores.
 }, 300_000);
 
 afterAll(async () => {
