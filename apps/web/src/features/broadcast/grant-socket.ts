@@ -43,8 +43,7 @@ export class GrantSocket {
       return this.schedule();
     }
     if (this.closed) return;
-    const url = new URL('/api/realtime', window.location.href);
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/api/realtime`;
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => socket.send(JSON.stringify({ type: 'grant', grant: grant.grant }));
