@@ -152,11 +152,11 @@ describe('a broadcast', () => {
     await card.waitFor();
     roomLink = await card.getByRole('textbox', { name: 'Room link (listeners)' }).inputValue();
     expect(roomLink).toMatch(/\/public\/live\/[0-9a-z]{10}$/);
-    const countdown = Math.ceil((server.clock.now().getTime() + 5 * 60_000) / 60_000) * 60_000;
+    const countdown = Math.ceil((server.clock.now().getTime() + 20 * 60_000) / 60_000) * 60_000;
     await card.getByLabel('Countdown').fill(localInput(countdown));
     await casterPage.getByText('Countdown has been set').waitFor();
     await atWidths(casterPage, 'broadcast-card');
-  });
+  }, 240_000);
 
   it('signed-out listeners see the countdown, then hear the broadcast in stereo; the broadcaster counts them', async () => {
     listenerPages = [await tab(null, new URL(roomLink).pathname), await tab(null, new URL(roomLink).pathname, 390)];
@@ -200,17 +200,20 @@ describe('a broadcast', () => {
     await expect
       .poll(() => listenerPages[0]!.getByTestId('listener-count').textContent(), { timeout: 60_000 })
       .toBe(`${everyone} listening`);
-  });
+  }, 600_000);
 
   it('moves past the countdown on the server clock: LIVE STARTED', async () => {
-    server.clock.advance(6 * 60_000);
+    // Still counting down (the server's clock stands still; only its move may start the broadcast).
+    for (const page of [...listenerPages, casterPage])
+      expect(await page.getByTestId('countdown-label').innerText()).toMatch(/^LIVE IN 0d 0h \d+m \d+s$/);
+    server.clock.advance(21 * 60_000);
     for (const page of [...listenerPages, casterPage])
       await expect
         .poll(() => page.getByTestId('countdown-label').innerText(), { timeout: 30_000 })
         .toBe('LIVE STARTED');
     await atWidths(casterPage, 'broadcast-room');
     await atWidths(listenerPages[0]!, 'broadcast-public-live');
-  });
+  }, 240_000);
 
   it('stopping shows "ended"; a new room link locks the old one out, listeners included', async () => {
     await casterPage.getByRole('button', { name: 'Stop broadcast' }).click();
@@ -233,5 +236,5 @@ describe('a broadcast', () => {
     const code = new URL(roomLink).pathname.split('/').pop()!;
     expect((await broadcastApi(server, null).publicView(code)).status).toBe(404);
     await waitFor(() => ears.every((ear) => ear.pc.connectionState !== 'connected'), { what: 'old listeners dropped' });
-  });
+  }, 240_000);
 });
