@@ -39,7 +39,12 @@ export class GrantSocket {
     let grant: { grant: string; topic: string };
     try {
       grant = await this.handlers.grant();
-    } catch {
+    } catch (error) {
+      // A code that leads nowhere stays so: asking again would only count as a wrong guess.
+      if ((error as { status?: number }).status === 404) {
+        this.close();
+        return this.handlers.onRevoked();
+      }
       return this.schedule();
     }
     if (this.closed) return;
