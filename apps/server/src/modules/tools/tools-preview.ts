@@ -40,10 +40,9 @@ async function layoutOf(path: string): Promise<FloatWavLayout> {
  * The preview of a running separation: as its processor reports its stems' finished start, the
  * due ones are encoded losslessly (FLAC), stored under the session's `preview/` folder with the
  * frame count in the name (a new preview is a new file, never a changed one, for caches), the
- * session's `preview` column is set and the owner told over realtime. The files of the preview before
- * stay until the next refresh, so a player still reading them is not cut off; all of them go when
- * the session ends. Best effort: a preview that
- * fails is logged and the separation goes on.
+ * session's `preview` column is set and the owner told over realtime. The files of the preview
+ * before stay until the next refresh, so a player still reading them is not cut off; all of them go
+ * when the session ends. Best effort: a preview that fails is logged and the separation goes on.
  */
 export class StagePreview {
   private previewed = 0;

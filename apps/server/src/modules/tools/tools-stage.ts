@@ -120,6 +120,10 @@ export class ToolsStageWork {
     } finally {
       context.signal.removeEventListener('abort', stop);
       await this.deps.temp.remove(dir);
+      // Stopped because the session ended meanwhile (cancelled): its preview goes. A node stopping
+      // leaves the session running, and its retry starts a new preview.
+      if (abort.signal.aborted && (await repository.session(session.id))?.status !== 'RUNNING')
+        await this.dropPreview(record, session);
     }
   }
 
