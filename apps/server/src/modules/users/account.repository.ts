@@ -116,6 +116,34 @@ export class AccountRepository {
     });
   }
 
+  /** The address change waiting for confirmation and the notification choices, in one round trip (`/api/me`). */
+  async pendingEmailAndPreferences(
+    userId: string,
+    now: Date,
+  ): Promise<{ pendingEmail: string | null; preferences: Preferences }> {
+    const pending = this.db
+      .select({ email: emailChanges.newEmail })
+      .from(emailChanges)
+      .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
+      .orderBy(desc(emailChanges.createdAt))
+      .limit(1);
+    const [row] = await this.db
+      .select({
+        email: notificationPreferences.email,
+        push: notificationPreferences.push,
+        inApp: notificationPreferences.inApp,
+        pendingEmail: sql<string | null>`(${pending})`,
+      })
+      .from(users)
+      .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+      .where(eq(users.id, userId));
+    const chosen = row && row.email !== null && row.push !== null && row.inApp !== null;
+    return {
+      pendingEmail: row?.pendingEmail ?? null,
+      preferences: chosen ? { email: row.email!, push: row.push!, inApp: row.inApp! } : DEFAULT_PREFERENCES,
+    };
+  }
+
   async pendingEmail(userId: string, now: Date): Promise<string | null> {
     const [row] = await this.db
       .select({ email: emailChanges.newEmail })

@@ -37,8 +37,7 @@ export function createUsersModule(
         await deps.credits.ensureMonthlyGrant(userId, entitlement);
         return deps.entitlements.summary(userId, entitlement);
       },
-      pendingEmail: (userId) => accountRepository.pendingEmail(userId, core.clock.now()),
-      preferences: (userId) => accountRepository.preferences(userId),
+      pendingEmailAndPreferences: (userId) => accountRepository.pendingEmailAndPreferences(userId, core.clock.now()),
     },
     clock: core.clock,
   });

@@ -20,19 +20,15 @@ export interface UsersServiceDeps {
       userId: string,
       known: { flags: { isAdmin: boolean; canBroadcast: boolean }; grants: PlanGrantRow[] },
     ): Promise<EntitlementsSummary>;
-    pendingEmail(userId: string): Promise<string | null>;
-    preferences(userId: string): Promise<NotificationPreferences>;
+    /** The address change waiting for confirmation and the notification choices (one read). */
+    pendingEmailAndPreferences(
+      userId: string,
+    ): Promise<{ pendingEmail: string | null; preferences: NotificationPreferences }>;
   };
   clock: Clock;
 }
 
 export class UsersService implements IdentityPort {
-  /**
-   * The row each request's actor was resolved from, so `/api/me` does not read it again. Keyed by
-   * the Actor object of one request: it goes with the request, nothing outlives it.
-   */
-  private readonly rowsOfActors = new WeakMap<Actor, UserRow>();
-
   constructor(private readonly deps: UsersServiceDeps) {}
 
   /**
@@ -48,9 +44,7 @@ export class UsersService implements IdentityPort {
     if (!user || user.deletionRequestedAt) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
     // A disabled account's tokens stop working at once, not when they expire.
     if (user.disabledAt) throw new AppError(401, 'ACCOUNT_DISABLED', MESSAGES.accountDisabled);
-    const actor = { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
-    this.rowsOfActors.set(actor, user);
-    return actor;
+    return { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
   }
 
   private async findOrProvision(token: VerifiedToken): Promise<UserRow> {
@@ -100,11 +94,13 @@ export class UsersService implements IdentityPort {
   }
 
   async me(actor: Actor): Promise<Me> {
-    const user = this.rowsOfActors.get(actor) ?? (await this.deps.users.findById(actor.userId));
+    // Read again, not taken from the actor's lookup: a change made earlier in the same request shows.
+    const user = await this.deps.users.findById(actor.userId);
     if (!user) throw AppError.unauthorized();
     const grants = await this.deps.users.grantsFor([user.id]);
     const active = grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
     const flags = { isAdmin: user.isAdmin, canBroadcast: user.canBroadcast };
+    const account = await this.deps.account.pendingEmailAndPreferences(user.id);
     return {
       id: user.id,
       email: user.email,
@@ -117,8 +113,8 @@ export class UsersService implements IdentityPort {
       limits: mergePlans(active),
       capabilities: { admin: user.isAdmin, changeEmail: this.deps.identity.mode === 'embedded' },
       entitlements: await this.deps.account.summary(user.id, { flags, grants }),
-      pendingEmail: await this.deps.account.pendingEmail(user.id),
-      notifications: await this.deps.account.preferences(user.id),
+      pendingEmail: account.pendingEmail,
+      notifications: account.preferences,
     };
   }
 }
