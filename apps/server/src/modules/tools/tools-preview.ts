@@ -59,7 +59,8 @@ export class StagePreview {
   ) {}
 
   readonly offer = async (partial: PartialStems): Promise<void> => {
-    if (!previewDue(this.previewed, partial.frames, partial.sampleRate)) return;
+    // The whole input done: the outputs follow at once, a preview would only delay them.
+    if (partial.frames >= partial.total || !previewDue(this.previewed, partial.frames, partial.sampleRate)) return;
     try {
       await this.publish(Math.min(partial.frames, PREVIEW_MAX_SECONDS * partial.sampleRate), partial);
     } catch (error) {

@@ -41,6 +41,8 @@ export interface ProcessorRun {
  */
 export interface PartialStems {
   frames: number;
+  /** Frames of the whole input: when `frames` reaches it, the stems are complete. */
+  total: number;
   sampleRate: number;
   /** Stem → its float WAV, still growing (its header's sizes are written when it is closed). */
   stems: Partial<Record<StemName, string>>;

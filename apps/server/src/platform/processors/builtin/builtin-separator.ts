@@ -153,7 +153,7 @@ export class BuiltinSeparator implements Separator {
         pair.map((channel) => channel.subarray(start - pairStart, end - pairStart)) as Stereo;
       await writeStems(writers, inChunk(mixture, readFrom), { vocals, drums: inChunk(drums, middleFrom), bass });
       await input.onProgress(end / length);
-      await input.onPartial?.({ frames: end, sampleRate, stems: pathsOf(writers) });
+      await input.onPartial?.({ frames: end, total: length, sampleRate, stems: pathsOf(writers) });
     }
     input.signal.throwIfAborted();
     if (length === 0) await input.onProgress(1);

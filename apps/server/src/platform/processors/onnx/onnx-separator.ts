@@ -93,6 +93,7 @@ export class OnnxSeparator implements Separator {
         // The cross-fader has written what no later chunk changes: the stems' finished start.
         await run.onPartial?.({
           frames: writers[0]!.frames,
+          total,
           sampleRate: reader.sampleRate,
           stems: Object.fromEntries(recipes.map((recipe, i) => [recipe.stem, paths[i]!])),
         });
