@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { call } from '../apps/server/test/helpers/api';
 import { makeAudio } from '../apps/server/test/helpers/audio';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import { waitFor } from '../apps/server/test/helpers/wait-for';
 import { startWebdav, type TestWebdav } from '../apps/server/test/helpers/webdav';
 import { launchBrowser, screenshot, signInAt } from './helpers/browser';
 
@@ -14,13 +15,14 @@ let dav: TestWebdav;
 let browser: Browser;
 let page: Page;
 let token: string;
+let sourceSize: number;
 const ana = { email: 'ana@connectors.test', password: 'ana-password-long', displayName: 'Ana Mixer' };
 
 beforeAll(async () => {
   dav = await startWebdav();
   const album = join(dav.directory, 'Sessions', 'Album Two — a very long folder name that must not break the layout');
   mkdirSync(album, { recursive: true });
-  makeAudio('Final Mix.wav', { seconds: 6, dir: album });
+  sourceSize = statSync(makeAudio('Final Mix.wav', { seconds: 6, dir: album })).size;
   makeAudio('Stem Bass.flac', { seconds: 2, dir: album, codec: 'flac' });
   makeAudio('notes.txt.wav', { seconds: 1, dir: join(dav.directory, 'Sessions') });
   server = await startTestServer({ CONNECTORS_ENABLED: 'webdav,s3', CONNECTORS_ALLOW_HOSTS: '127.0.0.1' });
@@ -95,6 +97,19 @@ describe('connectors in the browser', () => {
     const view = page.getByRole('dialog', { name: 'Cloud Album' });
     await view.getByText('v1', { exact: true }).waitFor({ timeout: 60_000 });
     await view.locator('[data-testid="version-row"]').first().getByText(/LUFS/).waitFor({ timeout: 120_000 });
+    // "Save to…": the version goes back to the linked account, copied by the server.
+    await view.getByRole('button', { name: 'Actions for version 1' }).click();
+    await page.getByRole('menuitem', { name: 'Save to Nextcloud / WebDAV' }).click();
+    await waitFor(
+      () =>
+        existsSync(join(dav.directory, 'Final Mix.wav')) &&
+        statSync(join(dav.directory, 'Final Mix.wav')).size === sourceSize,
+      {
+        what: 'the saved copy on the WebDAV server',
+        timeoutMs: 60_000,
+      },
+    );
+    await page.keyboard.press('Escape');
     const listing = await call(server.url, '/api/groups/root/items', { token });
     const project = (listing.body.items as { id: string; name: string }[]).find((i) => i.name === 'Cloud Album');
     await page.goto(`${server.url}/version/${project!.id}/1`);

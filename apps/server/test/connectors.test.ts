@@ -3,7 +3,7 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, statSync } from 
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
 import { systemClock } from '../src/platform/clock/clock';
 import { createDrive } from '../src/platform/drives/create-drive';
@@ -22,6 +22,10 @@ let broken: Server;
 let brokenUrl: string;
 let alice: string;
 let bob: string;
+const accounts = {
+  alice: { email: 'alice@example.com', password: 'correct horse battery 1' },
+  bob: { email: 'bob@example.com', password: 'correct horse battery 2' },
+};
 
 const BIG = 200 * 1024 * 1024;
 
@@ -55,18 +59,29 @@ beforeAll(async () => {
   const address = broken.address();
   brokenUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
   server = await startTestServer({ CONNECTORS_ENABLED: 'webdav,s3', CONNECTORS_ALLOW_HOSTS: '127.0.0.1' });
-  alice = (await signInThroughOidc(server.url, { email: 'alice@example.com', password: 'correct horse battery 1' }))
-    .access_token;
-  bob = (await signInThroughOidc(server.url, { email: 'bob@example.com', password: 'correct horse battery 2' }))
-    .access_token;
+  await signInThroughOidc(server.url, accounts.alice);
+  await signInThroughOidc(server.url, accounts.bob);
 }, 120_000);
+// Fresh tokens for every test: the 200 MB copy and its processing can outlast an access token.
+beforeEach(async () => {
+  alice = (await signInThroughOidc(server.url, accounts.alice, 'signin')).access_token;
+  bob = (await signInThroughOidc(server.url, accounts.bob, 'signin')).access_token;
+}, 60_000);
 afterAll(async () => {
   await server?.close();
   await Promise.all([dav?.stop(), s3?.stop(), new Promise((resolve) => broken?.close(resolve))]);
 });
 
-const api = (token: string, path: string, init: { method?: string; body?: unknown } = {}) =>
-  call(server.url, path, { ...init, token });
+/** One call as a user; a token that expired during a long wait is renewed by signing in again. */
+async function api(token: string, path: string, init: { method?: string; body?: unknown } = {}) {
+  const answer = await call(server.url, path, { ...init, token });
+  const who = token === alice ? 'alice' : token === bob ? 'bob' : null;
+  if (answer.status !== 401 || !who) return answer;
+  const fresh = (await signInThroughOidc(server.url, accounts[who], 'signin')).access_token;
+  if (who === 'alice') alice = fresh;
+  else bob = fresh;
+  return call(server.url, path, { ...init, token: fresh });
+}
 
 async function newProject(token: string, name: string): Promise<string> {
   const created = await api(token, '/api/projects', { method: 'POST', body: { name, groupId: null } });

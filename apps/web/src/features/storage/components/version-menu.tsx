@@ -1,10 +1,12 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDots, IconDownload, IconNotes, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconCloudUpload, IconDots, IconDownload, IconNotes, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Version } from '@mixroom/contracts';
 import { STORAGE_MESSAGES } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
+import { exportToConnector } from '../../connectors/api';
+import { CONNECTOR_LABELS, followTransfer, useConnectors } from '../../connectors/queries';
 import { useDownloadVersion } from '../hooks/use-download';
 import { useDeleteVersion, useRenameVersion } from '../queries';
 import { NameDialog } from './name-dialog';
@@ -35,7 +37,18 @@ export function VersionMenu({
   const rename = useRenameVersion();
   const remove = useDeleteVersion();
   const download = useDownloadVersion();
+  const linked = useConnectors().data?.linked ?? [];
   if (!canEdit && !canDownload && !versions) return null;
+
+  // "Save to…": the server copies the file into the account's top folder; the Activities panel follows it.
+  const saveTo = async (connector: (typeof linked)[number]) => {
+    try {
+      const { transfer } = await exportToConnector(connector.id, { versionId: version.id, folder: '/' });
+      followTransfer(transfer, `${version.fileName} → ${connector.accountName}`);
+    } catch (failure) {
+      notify('error', 'Save to', failure instanceof Error ? failure.message : String(failure));
+    }
+  };
 
   const confirmDelete = () =>
     modals.openConfirmModal({
@@ -84,6 +97,17 @@ export function VersionMenu({
               Download Version
             </Menu.Item>
           )}
+          {canDownload &&
+            linked.map((connector) => (
+              <Menu.Item
+                key={connector.id}
+                leftSection={<IconCloudUpload size={16} />}
+                disabled={version.status === 'uploading'}
+                onClick={() => void saveTo(connector)}
+              >
+                Save to {CONNECTOR_LABELS[connector.kind]}
+              </Menu.Item>
+            ))}
           {canEdit && (
             <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={confirmDelete}>
               Delete
