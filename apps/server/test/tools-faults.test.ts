@@ -64,19 +64,19 @@ describe('a stage that fails', () => {
   it('fails the task on its last attempt, with the reason, and takes no credits', async () => {
     crashes = 'always';
     const tools = toolsClient(server.url, token);
-    const task = await tools.settled((await startStems()).id);
+    const task = await tools.settled((await startStems()).id, 240_000);
     expect(task.status).toBe('FAILED');
     expect(task.sessions[0]).toMatchObject({ status: 'FAILED', message: 'The worker stopped (exit 70).' });
     expect(task.creditsCharged).toBe(0);
     expect(await spendsOf(task.id)).toHaveLength(0);
     // A failed task does not block the next one.
     expect((await tools.api<{ busy: boolean }>('/api/tools')).busy).toBe(false);
-  }, 60_000);
+  }, 300_000);
 
   it('resumes after a crash mid-stage: the retry completes the task and charges it once', async () => {
     crashes = 'once';
     const tools = toolsClient(server.url, token);
-    const task = await tools.settled((await startStems()).id);
+    const task = await tools.settled((await startStems()).id, 240_000);
     expect(crashes).toBe('never');
     expect(task.status).toBe('COMPLETED');
     expect(task.creditsCharged).toBe(5);
@@ -84,5 +84,5 @@ describe('a stage that fails', () => {
     const spends = await spendsOf(task.id);
     expect(spends).toHaveLength(1);
     expect(spends[0]!.amount).toBe(-5);
-  }, 60_000);
+  }, 300_000);
 });
