@@ -18,7 +18,6 @@ export const MESSAGES = {
   passwordChanged: 'Your password has been changed. You can sign in now.',
   storageLimit:
     'You have reached your storage limit, please purchase a plan that grants you more data. Go to the settings panel for more information.',
-  notAvailableYet: 'This part of Mixroom is not available yet.',
   downloadFailed: 'The download could not start.',
 } as const;
 
