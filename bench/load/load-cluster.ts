@@ -43,7 +43,13 @@ export async function startCluster(adminDatabaseUrl: string): Promise<Cluster> {
   const link = await startDatabaseLink(Number(new URL(adminDatabaseUrl).port || 5432));
   const proxyPort = await freePort();
   const publicUrl = `http://127.0.0.1:${proxyPort}`;
-  const shared = { ...s3.env, DATABASE_URL: link.through(database.url), PUBLIC_URL: publicUrl, LOG_LEVEL: 'warn' };
+  const shared = {
+    ...s3.env,
+    DATABASE_URL: link.through(database.url),
+    PUBLIC_URL: publicUrl,
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: 'true',
+  };
   const roles: Record<NodeName, string> = { 'api-a': 'api', 'api-b': 'api', worker: 'worker' };
   const nodes: ClusterNode[] = [];
   for (const name of ['api-a', 'api-b', 'worker'] as const) {

@@ -69,7 +69,12 @@ export async function signUpTeams(
       Array.from({ length: size }, async (_, m) => {
         const email = `load-${t}-${m}@load.test`;
         const tokens = await metrics.time('sign-in', () =>
-          signInThroughOidc(baseUrl, { email, password: `load-password-${t}-${m}`, displayName: `Load ${t}.${m}` }),
+          signInThroughOidc(
+            baseUrl,
+            { email, password: `load-password-${t}-${m}`, displayName: `Load ${t}.${m}` },
+            'signup',
+            `10.1.${t}.${m + 1}`,
+          ),
         );
         return {
           email,

@@ -63,14 +63,16 @@ export async function startRoundRobinProxy(ports: number[], listenPort: number):
         const backend = pick(tried);
         if (!backend) return void response.writeHead(502).end('no node answered');
         tried.add(backend);
+        // Every simulated user sits on loopback; a balancer in front of real users passes each one's
+        // own address. A client that names its own (a simulated user signing up) keeps it; any other
+        // connection gets an address of its own, so per-address limits apply per user, not per test.
+        const port = request.socket.remotePort ?? 0;
+        const headers = {
+          'x-forwarded-for': `10.0.${port >> 8}.${port & 255}`,
+          ...request.headers,
+        };
         const upstream = httpRequest(
-          {
-            host: '127.0.0.1',
-            port: backend.port,
-            method: request.method,
-            path: request.url,
-            headers: request.headers,
-          },
+          { host: '127.0.0.1', port: backend.port, method: request.method, path: request.url, headers },
           (answer) => {
             response.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(response);

@@ -38,6 +38,8 @@ export async function signInThroughOidc(
   baseUrl: string,
   account: { email: string; password: string; displayName?: string },
   mode: 'signup' | 'signin' = 'signup',
+  /** The address a trusted balancer would name for this client (the load harness's many users). */
+  forwardedFor?: string,
 ): Promise<Tokens> {
   const jar = new CookieJar();
   const verifier = randomBytes(32).toString('base64url');
@@ -88,7 +90,11 @@ export async function signInThroughOidc(
       : account;
   const result = await fetch(`${baseUrl}/oidc/interaction/${uid}/${mode === 'signup' ? 'signup' : 'login'}`, {
     method: 'POST',
-    headers: { cookie: jar.header(), 'content-type': 'application/json' },
+    headers: {
+      cookie: jar.header(),
+      'content-type': 'application/json',
+      ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+    },
     body: JSON.stringify(body),
   });
   jar.store(result);
