@@ -32,7 +32,6 @@ import { ToolsPage } from '../pages/tools-page';
 import { ToolsRevoicePage } from '../pages/tools-revoice-page';
 import { ToolsStemSeparationPage } from '../pages/tools-stemseparation-page';
 
-
 /** The route table: every screen's path, and who may open it. */
 export const router = createBrowserRouter([
   { path: '/', element: <RootRedirect /> },

@@ -20,7 +20,9 @@ export const broadcastRooms = pgTable('broadcast_rooms', {
   streamKeyHash: text('stream_key_hash'),
   streamKeyHint: text('stream_key_hint'),
   streamKeyCreatedAt: timestamp('stream_key_created_at', { withTimezone: true }),
-  status: text('status', { enum: ['idle', 'live', 'ended'] }).notNull().default('idle'),
+  status: text('status', { enum: ['idle', 'live', 'ended'] })
+    .notNull()
+    .default('idle'),
   listeners: integer('listeners').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
