@@ -30,6 +30,8 @@ export class LoadMetrics {
   readonly nodeSamples: NodeSample[] = [];
   readonly databaseConnections: { at: number; count: number }[] = [];
   uploadedBytes = 0;
+  /** Users whose refresh token was refused and who signed in again with their password. */
+  signedOutAgain = 0;
   uploadMs = 0;
   private readonly startedAt = performance.now();
 

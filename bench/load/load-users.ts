@@ -21,6 +21,9 @@ export interface SourceFile {
 
 export interface SimUser {
   email: string;
+  password: string;
+  /** The address the user signs in from (each simulated user has its own). */
+  address: string;
   token: string;
   refreshToken: string;
   client: ReturnType<typeof storageClient>;
@@ -68,16 +71,15 @@ export async function signUpTeams(
     const members = await Promise.all(
       Array.from({ length: size }, async (_, m) => {
         const email = `load-${t}-${m}@load.test`;
+        const password = `load-password-${t}-${m}`;
+        const address = `10.1.${t}.${m + 1}`;
         const tokens = await metrics.time('sign-in', () =>
-          signInThroughOidc(
-            baseUrl,
-            { email, password: `load-password-${t}-${m}`, displayName: `Load ${t}.${m}` },
-            'signup',
-            `10.1.${t}.${m + 1}`,
-          ),
+          signInThroughOidc(baseUrl, { email, password, displayName: `Load ${t}.${m}` }, 'signup', address),
         );
         return {
           email,
+          password,
+          address,
           token: tokens.access_token,
           refreshToken: tokens.refresh_token ?? '',
           client: storageClient(baseUrl, tokens.access_token),
@@ -112,20 +114,33 @@ export async function signUpTeams(
 }
 
 /** Access tokens live five minutes: each user renews its own well before, as the web app does. */
+/**
+ * Renews a user's tokens as the web app does; when the refresh token is refused (a rotated token
+ * whose answer was lost when a node died), the user signs in again with the password, as a person
+ * would, and the harness counts it.
+ */
+export async function renewUser(baseUrl: string, user: SimUser, metrics: LoadMetrics): Promise<void> {
+  const tokens = await metrics
+    .time('sign-in', () => refreshTokens(baseUrl, user.refreshToken))
+    .catch(async () => {
+      metrics.signedOutAgain++;
+      return metrics.time('sign-in', () =>
+        signInThroughOidc(baseUrl, { email: user.email, password: user.password }, 'signin', user.address),
+      );
+    });
+  user.token = tokens.access_token;
+  user.refreshToken = tokens.refresh_token ?? user.refreshToken;
+  user.client = storageClient(baseUrl, tokens.access_token);
+}
+
+/** Access tokens live five minutes: each user renews its own well before, spread over a minute. */
 export function renewTokens(baseUrl: string, users: SimUser[], metrics: LoadMetrics): () => void {
-  const renew = async (user: SimUser) => {
-    const tokens = await metrics.time('sign-in', () => refreshTokens(baseUrl, user.refreshToken));
-    user.token = tokens.access_token;
-    user.refreshToken = tokens.refresh_token ?? user.refreshToken;
-    user.client = storageClient(baseUrl, tokens.access_token);
-  };
-  // Spread over the interval, so the renewals don't arrive as one burst.
+  const renew = (user: SimUser) => void renewUser(baseUrl, user, metrics).catch(() => undefined);
   const timers = users.map((user, i) =>
     setTimeout(
       () => {
-        const again = setInterval(() => void renew(user).catch(() => undefined), 120_000);
-        timers.push(again);
-        void renew(user).catch(() => undefined);
+        timers.push(setInterval(() => renew(user), 120_000));
+        renew(user);
       },
       60_000 + (i * 60_000) / users.length,
     ),

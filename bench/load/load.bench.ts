@@ -14,6 +14,7 @@ import { LoadMetrics } from './load-metrics';
 import {
   followTeams,
   renewTokens,
+  renewUser,
   sendAndFetchTransfer,
   sha256Of,
   signUpTeams,
@@ -254,8 +255,11 @@ export async function benchLoad(): Promise<string> {
     const reconnects = users.reduce((sum, u) => sum + (u.follower?.reconnects ?? 0), 0);
     for (const user of users) user.follower?.close();
     progress('load over; checking the data');
-    const checks = await verify(cluster, users, ledger);
     stopRenewal();
+    // Fresh tokens for the check, ten users at a time.
+    for (let i = 0; i < users.length; i += 10)
+      await Promise.all(users.slice(i, i + 10).map((user) => renewUser(cluster.url, user, metrics)));
+    const checks = await verify(cluster, users, ledger);
     return [
       `### Load and soak: ${USERS} users, ${MINUTES} min, 2 API nodes + 1 worker on PostgreSQL and S3 (s3rver)`,
       '',
@@ -269,7 +273,7 @@ export async function benchLoad(): Promise<string> {
         .slice(0, 8)
         .map(([what, n]) => `- ${n} × ${what}`),
       '',
-      `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${cluster.proxy.failovers()}.`,
+      `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${cluster.proxy.failovers()}; users whose refresh was refused and who signed in again: ${metrics.signedOutAgain}.`,
       `Uploads: ${(metrics.uploadedBytes / 2 ** 20).toFixed(0)} MB in ${ledger.uploads.length} files, ${(metrics.uploadedBytes / 2 ** 20 / Math.max(1, metrics.uploadMs / 1000)).toFixed(1)} MB/s per upload on average (3 at a time).`,
       '',
       metrics.nodeTable(),
