@@ -234,18 +234,33 @@ describe('live room: what the bridge plays, what the room keeps', () => {
     const wav = readFileSync(await download.path());
     const seconds = wav.readUInt32LE(40) / (wav.readUInt16LE(22) * (wav.readUInt16LE(34) / 8)) / wav.readUInt32LE(24);
     expect(seconds).toBeGreaterThan(2.5);
-    // What was recorded is the bridge's file, channel for channel (the middle TAKE frames).
+    // What was recorded is the bridge's file, channel for channel: five TAKE windows spread over the
+    // recording, each correlated on its own. A loaded machine may starve the page's audio for a block
+    // (an underrun shifts what follows), which splits one window's peak between two lags (0.62 seen
+    // on CI); the median window still finds the file where it belongs, and no window finds the other
+    // channel's file.
     expect(wav.readUInt16LE(34)).toBe(24);
     const frames = wav.readUInt32LE(40) / 6;
-    const from = Math.floor((frames - TAKE) / 2);
-    const recorded = [0, 3].map((at) =>
-      Float64Array.from({ length: TAKE }, (_, i) => wav.readIntLE(44 + (from + i) * 6 + at, 3) / 8_388_608),
+    const windowAt = (from: number, at: number): Float64Array =>
+      Float64Array.from({ length: TAKE }, (_, i) => wav.readIntLE(44 + (from + i) * 6 + at, 3) / 8_388_608);
+    const starts = [1, 2, 3, 4, 5].map((k) => Math.floor(((frames - TAKE) * k) / 6));
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const same = starts.map((from) => [
+      normalisedPeak(windowAt(from, 0), reference[0]).peak,
+      normalisedPeak(windowAt(from, 3), reference[1]).peak,
+    ]);
+    const crossed = starts.map((from) =>
+      Math.max(
+        normalisedPeak(windowAt(from, 0), reference[1]).peak,
+        normalisedPeak(windowAt(from, 3), reference[0]).peak,
+      ),
     );
-    const recordedLeft = normalisedPeak(recorded[0]!, reference[0]);
-    const recordedRight = normalisedPeak(recorded[1]!, reference[1]);
-    console.log(`recording correlation: L·L ${recordedLeft.peak.toFixed(3)}, R·R ${recordedRight.peak.toFixed(3)}`);
-    expect(recordedLeft.peak).toBeGreaterThan(0.8);
-    expect(recordedRight.peak).toBeGreaterThan(0.8);
+    console.log(
+      `recording correlation by window: L·L ${same.map(([l]) => l!.toFixed(3)).join(' ')}, R·R ${same.map(([, r]) => r!.toFixed(3)).join(' ')}, crossed ≤ ${Math.max(...crossed).toFixed(3)}`,
+    );
+    expect(median(same.map(([l]) => l!))).toBeGreaterThan(0.8);
+    expect(median(same.map(([, r]) => r!))).toBeGreaterThan(0.8);
+    expect(Math.max(...crossed)).toBeLessThan(0.3);
 
     await host.getByRole('button', { name: 'Save to project' }).click();
     const dialog = host.getByRole('dialog', { name: 'Save to project' });
