@@ -18,3 +18,4 @@ export * from './connectors';
 export * from './endpoint';
 export * from './endpoints';
 export * from './broadcast';
+export * from './talkback';

@@ -12,6 +12,7 @@ import { fileRequestEndpoints, publicTransferEndpoints, transferEndpoints } from
 import { adminToolEndpoints, toolEndpoints } from './tools.endpoints';
 import { liveEndpoints, liveMediaEndpoints } from './live.endpoints';
 import { broadcastEndpoints, broadcastMediaEndpoints } from './broadcast.endpoints';
+import { talkbackEndpoints, talkbackMediaEndpoints } from './talkback.endpoints';
 import { uploadEndpoints } from './uploads.endpoints';
 import { healthEndpoints, pushEndpoints, userEndpoints } from './users.endpoints';
 
@@ -27,6 +28,7 @@ export * from './storage.endpoints';
 export * from './tools.endpoints';
 export * from './live.endpoints';
 export * from './broadcast.endpoints';
+export * from './talkback.endpoints';
 export * from './transfers.endpoints';
 export * from './uploads.endpoints';
 export * from './users.endpoints';
@@ -56,6 +58,8 @@ export const endpointGroups = {
   liveMedia: liveMediaEndpoints,
   broadcast: broadcastEndpoints,
   broadcastMedia: broadcastMediaEndpoints,
+  talkback: talkbackEndpoints,
+  talkbackMedia: talkbackMediaEndpoints,
   adminTools: adminToolEndpoints,
   connectors: connectorEndpoints,
 } satisfies Record<string, Record<string, EndpointDefinition>>;
