@@ -4,7 +4,7 @@ import { isoDate, safeName } from './common';
 import { version } from './storage';
 
 /** The kinds of storage account a user may link, where the operator enabled them. */
-export const connectorKind = z.enum(['webdav', 's3']);
+export const connectorKind = z.enum(['webdav', 's3', 'dropbox', 'gdrive']);
 export type ConnectorKind = z.infer<typeof connectorKind>;
 
 /** A linked account as the browser sees it: never its credentials. */

@@ -92,10 +92,26 @@ export const configSchema = z
     TOOLS_LINK_TEST_ALLOW_HOSTS: z.string().optional(),
     CONNECTORS_ENABLED: z
       .string()
-      .regex(/^\s*((webdav|s3)\s*(,\s*(webdav|s3)\s*)*)?$/, { message: 'must list webdav and/or s3, comma-separated' })
+      .regex(/^\s*((webdav|s3|dropbox|gdrive)\s*(,\s*(webdav|s3|dropbox|gdrive)\s*)*)?$/, {
+        message: 'must list webdav, s3, dropbox and/or gdrive, comma-separated',
+      })
       .default(''),
     CONNECTORS_ALLOW_HOSTS: z.string().optional(),
     CONNECTORS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    // OAuth apps registered at Dropbox and Google; the URLs default to the real services.
+    CONNECTORS_DROPBOX_CLIENT_ID: z.string().min(1).optional(),
+    CONNECTORS_DROPBOX_CLIENT_SECRET: z.string().min(1).optional(),
+    CONNECTORS_DROPBOX_AUTH_URL: url(/^https?:$/, 'http(s)').default('https://www.dropbox.com/oauth2/authorize'),
+    CONNECTORS_DROPBOX_TOKEN_URL: url(/^https?:$/, 'http(s)').default('https://api.dropboxapi.com/oauth2/token'),
+    CONNECTORS_DROPBOX_API_URL: url(/^https?:$/, 'http(s)').default('https://api.dropboxapi.com'),
+    CONNECTORS_DROPBOX_CONTENT_URL: url(/^https?:$/, 'http(s)').default('https://content.dropboxapi.com'),
+    CONNECTORS_GDRIVE_CLIENT_ID: z.string().min(1).optional(),
+    CONNECTORS_GDRIVE_CLIENT_SECRET: z.string().min(1).optional(),
+    CONNECTORS_GDRIVE_AUTH_URL: url(/^https?:$/, 'http(s)').default('https://accounts.google.com/o/oauth2/v2/auth'),
+    CONNECTORS_GDRIVE_TOKEN_URL: url(/^https?:$/, 'http(s)').default('https://oauth2.googleapis.com/token'),
+    CONNECTORS_GDRIVE_REVOKE_URL: url(/^https?:$/, 'http(s)').default('https://oauth2.googleapis.com/revoke'),
+    CONNECTORS_GDRIVE_API_URL: url(/^https?:$/, 'http(s)').default('https://www.googleapis.com'),
+    CONNECTORS_GDRIVE_UPLOAD_URL: url(/^https?:$/, 'http(s)').default('https://www.googleapis.com'),
   })
   .superRefine((c, ctx) => {
     const remote = c.TOOLS_SEPARATOR === 'remote' || c.TOOLS_VOICE === 'remote';
@@ -105,6 +121,17 @@ export const configSchema = z
         path: ['TOOLS_REMOTE_URL'],
         message: 'TOOLS_REMOTE_URL and TOOLS_REMOTE_TOKEN are required for remote',
       });
+    // An enabled OAuth kind needs its app: without it no one could link an account.
+    for (const [kind, prefix] of [
+      ['dropbox', 'CONNECTORS_DROPBOX'],
+      ['gdrive', 'CONNECTORS_GDRIVE'],
+    ] as const)
+      if (c.CONNECTORS_ENABLED.includes(kind) && !(c[`${prefix}_CLIENT_ID`] && c[`${prefix}_CLIENT_SECRET`]))
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${prefix}_CLIENT_ID`],
+          message: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are required when CONNECTORS_ENABLED lists ${kind}`,
+        });
     if (c.BLOB_DRIVER === 's3' && !c.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when BLOB_DRIVER=s3' });
     }

@@ -60,7 +60,26 @@ export interface AppConfig {
    * Linked storage accounts (docs/CONFIGURATION.md): the kinds users may link, the hosts allowed on
    * loopback or private networks (a Nextcloud on the LAN), and the silence allowed from a provider.
    */
-  connectors: { enabled: ('webdav' | 's3')[]; allowHosts: string[]; timeoutMs: number };
+  connectors: {
+    enabled: ('webdav' | 's3' | 'dropbox' | 'gdrive')[];
+    allowHosts: string[];
+    timeoutMs: number;
+    /** The OAuth apps (client and endpoints) of Dropbox and Google Drive; null when not configured. */
+    oauth: { dropbox: OAuthAppConfig | null; gdrive: OAuthAppConfig | null };
+  };
+}
+
+/** An OAuth 2.0 app registered at a provider, and where its endpoints are (overridable for tests). */
+export interface OAuthAppConfig {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  /** The provider's API base (Dropbox: api.dropboxapi.com; Google: www.googleapis.com). */
+  apiUrl: string;
+  /** Where file bytes go (Dropbox: content.dropboxapi.com; Google: the upload host). */
+  contentUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -156,9 +175,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .filter(Boolean),
     },
     connectors: {
-      enabled: [...new Set(list(c.CONNECTORS_ENABLED).map((k) => k.toLowerCase() as 'webdav' | 's3'))],
+      enabled: [
+        ...new Set(list(c.CONNECTORS_ENABLED).map((k) => k.toLowerCase() as 'webdav' | 's3' | 'dropbox' | 'gdrive')),
+      ],
       allowHosts: list(c.CONNECTORS_ALLOW_HOSTS).map((h) => h.replace(/^\[|\]$/g, '').toLowerCase()),
       timeoutMs: c.CONNECTORS_TIMEOUT_MS,
+      oauth: {
+        dropbox:
+          c.CONNECTORS_DROPBOX_CLIENT_ID && c.CONNECTORS_DROPBOX_CLIENT_SECRET
+            ? {
+                clientId: c.CONNECTORS_DROPBOX_CLIENT_ID,
+                clientSecret: c.CONNECTORS_DROPBOX_CLIENT_SECRET,
+                authUrl: c.CONNECTORS_DROPBOX_AUTH_URL,
+                tokenUrl: c.CONNECTORS_DROPBOX_TOKEN_URL,
+                revokeUrl: `${c.CONNECTORS_DROPBOX_API_URL.replace(/\/$/, '')}/2/auth/token/revoke`,
+                apiUrl: c.CONNECTORS_DROPBOX_API_URL.replace(/\/$/, ''),
+                contentUrl: c.CONNECTORS_DROPBOX_CONTENT_URL.replace(/\/$/, ''),
+              }
+            : null,
+        gdrive:
+          c.CONNECTORS_GDRIVE_CLIENT_ID && c.CONNECTORS_GDRIVE_CLIENT_SECRET
+            ? {
+                clientId: c.CONNECTORS_GDRIVE_CLIENT_ID,
+                clientSecret: c.CONNECTORS_GDRIVE_CLIENT_SECRET,
+                authUrl: c.CONNECTORS_GDRIVE_AUTH_URL,
+                tokenUrl: c.CONNECTORS_GDRIVE_TOKEN_URL,
+                revokeUrl: c.CONNECTORS_GDRIVE_REVOKE_URL,
+                apiUrl: c.CONNECTORS_GDRIVE_API_URL.replace(/\/$/, ''),
+                contentUrl: c.CONNECTORS_GDRIVE_UPLOAD_URL.replace(/\/$/, ''),
+              }
+            : null,
+      },
     },
     live: {
       external:

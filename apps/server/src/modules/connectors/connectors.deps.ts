@@ -16,7 +16,7 @@ export interface ConnectorsDeps {
   repository: ConnectorsRepository;
   box: SecretBox;
   network: DriveNetwork;
-  enabled: readonly ('webdav' | 's3')[];
+  enabled: readonly ('webdav' | 's3' | 'dropbox' | 'gdrive')[];
   clock: Clock;
   jobs: JobQueue;
   bus: EventBus;
