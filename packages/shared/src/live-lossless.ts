@@ -89,3 +89,20 @@ export function decodeLosslessFrame(message: ArrayBuffer | Uint8Array): Lossless
   }
   return { sequence: view.getUint32(4, true), sampleRate: view.getUint32(8, true), channels };
 }
+
+/**
+ * How much sound one message carries, in seconds, read from its header alone (the relay must not
+ * decode every frame); null when it is not a lossless frame this version understands.
+ */
+export function losslessFrameSeconds(message: ArrayBuffer | Uint8Array): number | null {
+  const bytes = message instanceof Uint8Array ? message : new Uint8Array(message);
+  if (bytes.length < LOSSLESS_HEADER_BYTES) return null;
+  if (bytes[0] !== LOSSLESS_MAGIC || bytes[1] !== LOSSLESS_VERSION || bytes[2] !== LOSSLESS_ENCODING_PCM24) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const channelCount = bytes[3]!;
+  const length = view.getUint16(12, true);
+  const sampleRate = view.getUint32(8, true);
+  if (channelCount < 1 || channelCount > 8 || length < 1 || sampleRate < 8_000 || sampleRate > 384_000) return null;
+  if (bytes.length !== LOSSLESS_HEADER_BYTES + length * channelCount * 3) return null;
+  return length / sampleRate;
+}

@@ -4,6 +4,7 @@ import type { Clock } from '../clock/clock';
 import type { DatagramLoss } from './datagram-loss';
 import { candidatesOfFragment } from './opus-sdp';
 import { PeerWatchdog } from './peer-watchdog';
+import { relayBacklogLimitBytes } from './relay-backlog';
 import { RtpSlotRewriter } from './rtp-slot-rewriter';
 import type { SlotAssignment, StopReason } from './sfu-driver';
 
@@ -17,9 +18,6 @@ export interface PeerSettings {
   /** Tests and benches only: datagrams dropped on purpose (see datagram-loss.ts). */
   datagramLoss: DatagramLoss | undefined;
 }
-
-/** The relay drops data for a subscriber whose channel is this far behind instead of growing memory. */
-const MAX_DATA_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 /** Opus only, stereo: the SFU forwards Opus and nothing else (no RED, no G.711 fallback). */
 function opusCodec(): RTCRtpCodecParameters {
@@ -262,7 +260,7 @@ export class SfuSubscriber extends SfuPeer {
 
   relay(publisher: SfuPublisher, channel: RTCDataChannel, message: Buffer): void {
     const relay = this.relays.get(`${publisher.resourceId}:${channel.id}`);
-    if (!relay || relay.readyState !== 'open' || relay.bufferedAmount > MAX_DATA_BACKLOG_BYTES) return;
+    if (!relay || relay.readyState !== 'open' || relay.bufferedAmount > relayBacklogLimitBytes(message)) return;
     relay.send(message);
     this.bytesOut += message.length;
   }
