@@ -76,6 +76,9 @@ export const configSchema = z
       .optional(),
     LIVE_ICE_SERVERS: z.string().optional(),
     LIVE_ICE_ADDITIONAL_HOSTS: z.string().optional(),
+    // Where the other nodes reach this one (SFU room routing); a heartbeat every so often says it lives.
+    MIXROOM_NODE_URL: url(/^https?:$/, 'http(s)').optional(),
+    MIXROOM_NODE_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
     TOOLS_SEPARATOR: z
       .string()
       .regex(/^(builtin|remote|onnx:[\w.-]+)$/, { message: 'must be builtin, remote or onnx:<model>' })

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { configSchema } from './config.schema';
 
@@ -46,6 +47,11 @@ export interface AppConfig {
     iceServers: string[];
     iceAdditionalHostAddresses: string[];
   };
+  /**
+   * This node as the others see it (SFU room routing on PostgreSQL): its internal base URL and how
+   * often it says it is alive (a node silent for three beats counts as gone).
+   */
+  node: { url: string; heartbeatMs: number };
   /** The AI tools' processors and link downloads (docs/CONFIGURATION.md). */
   tools: {
     separator: { kind: 'builtin' } | { kind: 'onnx'; model: string } | { kind: 'remote' };
@@ -90,6 +96,15 @@ export class ConfigError extends Error {
 
 export const EMBEDDED_CLIENT_ID = 'mixroom-web';
 export const EMBEDDED_AUDIENCE = 'urn:mixroom:api';
+
+/** Where other nodes reach this one by default: HOST and PORT, or the first private IPv4 address when HOST is a wildcard. */
+function defaultNodeUrl(host: string, port: number): string {
+  if (host !== '0.0.0.0' && host !== '::') return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+  return `http://${address ?? '127.0.0.1'}:${port}`;
+}
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -206,6 +221,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
               }
             : null,
       },
+    },
+    node: {
+      url: (c.MIXROOM_NODE_URL ?? defaultNodeUrl(c.HOST, c.PORT)).replace(/\/$/, ''),
+      heartbeatMs: c.MIXROOM_NODE_HEARTBEAT_MS,
     },
     live: {
       external:
