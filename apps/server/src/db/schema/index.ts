@@ -13,3 +13,4 @@ export * from './tools';
 export * from './live';
 export * from './broadcast';
 export * from './connectors';
+export * from './sfu';
