@@ -13,7 +13,7 @@ export const connectorAccounts = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['webdav', 's3'] }).notNull(),
+    kind: text('kind', { enum: ['webdav', 's3', 'dropbox', 'gdrive'] }).notNull(),
     accountName: text('account_name').notNull(),
     sealedCredentials: text('sealed_credentials').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
@@ -48,4 +48,25 @@ export const connectorTransfers = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('connector_transfers_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * An OAuth authorization in progress (Link → the provider → back): the state's SHA-256, the PKCE
+ * verifier sealed with the server's key, the user who started it and its expiry on the server clock.
+ * The callback consumes the row (single use) and only for the same user.
+ */
+export const connectorOAuthStates = pgTable(
+  'connector_oauth_states',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['dropbox', 'gdrive'] }).notNull(),
+    stateHash: text('state_hash').notNull().unique(),
+    sealedVerifier: text('sealed_verifier').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('connector_oauth_states_user_idx').on(t.userId)],
 );
