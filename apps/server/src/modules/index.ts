@@ -5,6 +5,7 @@ import { revokeOidcRowsOfAccount } from '../platform/identity/oidc.repository';
 import { createAdminModule } from './admin/admin.module';
 import { createBillingModule } from './billing/billing.module';
 import { createBroadcastMediaModule, createBroadcastModule } from './broadcast/broadcast.module';
+import { BroadcastRepository } from './broadcast/broadcast.repository';
 import { createCommentsModule } from './comments/comments.module';
 import { createConnectorsModule } from './connectors/connectors.module';
 import { createCreditsModule } from './credits/credits.module';
@@ -17,6 +18,8 @@ import { createMaintenanceModule } from './maintenance/maintenance.module';
 import type { AppModule } from './module';
 import { createPushModule } from './push/push.module';
 import { createReviewModule } from './review/review.module';
+import { broadcastSfuRooms, liveSfuRooms } from './sfu-routing/sfu-rooms';
+import { createSfuRoutingModule } from './sfu-routing/sfu-routing.module';
 import { createSharingModule } from './sharing/sharing.module';
 import { createSignInModule } from './sign-in/sign-in.module';
 import { createStorageModule } from './storage/storage.module';
@@ -108,6 +111,11 @@ export async function createModules({ core, database, secrets, signer, mailer, m
   });
   const others: AppModule[] = [
     createHealthModule(core, { database }),
+    // Before the media modules: its hook sends a room's WHIP/WHEP to the node holding the room.
+    createSfuRoutingModule(core, {
+      clustered: database.kind === 'postgres',
+      rooms: [liveSfuRooms(live.services.repository), broadcastSfuRooms(new BroadcastRepository(core.db))],
+    }),
     signIn,
     users,
     uploads,
