@@ -10,8 +10,8 @@ declare module 'fastify' {
   }
 }
 
-/** WHIP/WHEP carry their own bearer (a media token or a stream key), which the live and broadcast modules check. */
-const OWN_BEARER = /^\/api\/(live|broadcast)\/[^/?]+\/(whip|whep)(\/|\?|$)/;
+/** WHIP/WHEP carry their own bearer (a media, talkback or stream key token), which the live, talkback and broadcast modules check. */
+const OWN_BEARER = /^\/api\/(live|broadcast)\/[^/?]+\/(talkback\/)?(whip|whep)(\/|\?|$)/;
 
 /** Reads `Authorization: Bearer …`; a present but invalid token is a 401, never an anonymous call. */
 export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier, identity: IdentityPort): void {

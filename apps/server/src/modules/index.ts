@@ -16,12 +16,14 @@ import { createLiveModule } from './live/live.module';
 import { newRoomCode } from './live';
 import { createMaintenanceModule } from './maintenance/maintenance.module';
 import type { AppModule } from './module';
+import { DEFAULT_SLOT_COUNT } from '../platform/rtc/sfu-driver';
 import { createPushModule } from './push/push.module';
 import { createReviewModule } from './review/review.module';
 import { broadcastSfuRooms, liveSfuRooms } from './sfu-routing/sfu-rooms';
 import { createSfuRoutingModule } from './sfu-routing/sfu-routing.module';
 import { createSharingModule } from './sharing/sharing.module';
 import { createSignInModule } from './sign-in/sign-in.module';
+import { createTalkbackMediaModule, createTalkbackModule } from './talkback/talkback.module';
 import { createStorageModule } from './storage/storage.module';
 import { createToolsModule } from './tools/tools.module';
 import { createTransfersModule } from './transfers/transfers.module';
@@ -91,6 +93,13 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     cardOf: async (userId: string) => (await users.services.users.findMany([userId]))[0] ?? null,
     newCode: newRoomCode,
   };
+  const talkbackDeps = {
+    repository: live.services.repository,
+    sessions: live.services.sessions,
+    limitsOf: (userId: string) => entitlements.limits(userId),
+    sfu: () => liveMedia.services.hub().sfu,
+    slotCount: DEFAULT_SLOT_COUNT,
+  };
   const admin = createAdminModule(core, {
     entitlements,
     credits: credits.services.credits,
@@ -134,6 +143,8 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     liveMedia,
     createBroadcastModule(core, broadcastDeps),
     createBroadcastMediaModule(core, { ...broadcastDeps, sfu: () => liveMedia.services.hub().sfu }),
+    createTalkbackModule(core, talkbackDeps),
+    createTalkbackMediaModule(core, talkbackDeps),
     createToolsModule(core, {
       uploads: uploads.services.uploads,
       credits: credits.services.credits,
