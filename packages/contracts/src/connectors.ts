@@ -47,6 +47,29 @@ export const linkConnectorBody = z.discriminatedUnion('kind', [
 ]);
 export type LinkConnectorBody = z.input<typeof linkConnectorBody>;
 
+/** The kinds linked through the provider's own sign-in (OAuth 2.0 with PKCE) rather than typed credentials. */
+export const oauthConnectorKind = z.enum(['dropbox', 'gdrive']);
+export type OAuthConnectorKind = z.infer<typeof oauthConnectorKind>;
+
+export const oauthStartBody = z.object({ kind: oauthConnectorKind });
+/** Where the browser goes to let the provider grant access; it comes back to Settings with a code. */
+export const oauthStartAnswer = z.object({ url: z.url() });
+
+/** What the provider sent back to Settings: the state Mixroom made and the code (or the error) it gives. */
+export const oauthFinishBody = z.object({
+  state: z.string().min(1).max(512),
+  code: z.string().min(1).max(4096).optional(),
+  error: z.string().max(200).optional(),
+});
+export type OAuthFinishBody = z.infer<typeof oauthFinishBody>;
+
+/** Unlinking erases the account; for an OAuth kind the provider was also asked to revoke access. */
+export const unlinkAnswer = z.object({
+  /** True when the provider revoked the tokens, false when it could not be asked (they were erased anyway), null when there is nothing to revoke. */
+  providerRevoked: z.boolean().nullable(),
+});
+export type UnlinkAnswer = z.infer<typeof unlinkAnswer>;
+
 const drivePath = z
   .string()
   .max(4096)

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { errorResponse, idParam } from '../common';
 import {
   browseQuery,
@@ -11,6 +10,10 @@ import {
   importAnswer,
   importBody,
   linkConnectorBody,
+  oauthFinishBody,
+  oauthStartAnswer,
+  oauthStartBody,
+  unlinkAnswer,
 } from '../connectors';
 import { endpoint } from '../endpoint';
 
@@ -52,9 +55,25 @@ export const connectorEndpoints = {
     ...base,
     method: 'DELETE',
     path: '/api/connectors/:id',
-    summary: 'Unlink an account (its credentials are erased)',
+    summary: 'Unlink an account (its credentials are erased; OAuth tokens are revoked at the provider first)',
     params: idParam,
-    responses: { 204: z.null(), ...errors },
+    responses: { 200: unlinkAnswer, ...errors },
+  }),
+  oauthStart: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors/oauth/start',
+    summary: "Start linking Dropbox or Google Drive: the provider's authorization address (state and PKCE kept here)",
+    body: oauthStartBody,
+    responses: { 200: oauthStartAnswer, ...errors },
+  }),
+  oauthFinish: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors/oauth/callback',
+    summary: "Finish linking: the provider's code is exchanged (single-use state of the same user, within its expiry)",
+    body: oauthFinishBody,
+    responses: { 201: connector, ...errors },
   }),
   browse: endpoint({
     ...base,

@@ -4,6 +4,7 @@ import type { ItemPolicy } from '../../access/item.policy';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
 import type { DriveNetwork } from '../../platform/drives/drive-http';
+import type { OAuthAppConfig } from '../../platform/drives/oauth-session';
 import type { Actor } from '../../platform/identity/actor';
 import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { EventBus } from '../../platform/realtime/event-bus';
@@ -17,6 +18,10 @@ export interface ConnectorsDeps {
   box: SecretBox;
   network: DriveNetwork;
   enabled: readonly ('webdav' | 's3' | 'dropbox' | 'gdrive')[];
+  /** The operator's Dropbox and Google apps (null when not configured). */
+  oauth: { dropbox: OAuthAppConfig | null; gdrive: OAuthAppConfig | null };
+  /** Where the provider sends the browser back after consent (Settings), from PUBLIC_URL. */
+  redirectUri: string;
   clock: Clock;
   jobs: JobQueue;
   bus: EventBus;

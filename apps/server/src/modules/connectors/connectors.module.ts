@@ -8,6 +8,7 @@ import { SecretBox } from '../../platform/secrets/secret-box';
 import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
 import type { AppModule, CoreDeps } from '../module';
 import { connectorCopyJob, ConnectorCopyWork } from './connector-copy.work';
+import { ConnectorsOAuthService } from './connectors-oauth.service';
 import { ConnectorsRepository } from './connectors.repository';
 import { connectorRoutes } from './connectors.routes';
 import { ConnectorsService, presentConnector, presentTransfer } from './connectors.service';
@@ -15,7 +16,7 @@ import { ConnectorsService, presentConnector, presentTransfer } from './connecto
 export type ConnectorsModule = AppModule<{ connectors: ConnectorsService }>;
 
 /**
- * Linked storage accounts (WebDAV, S3-compatible): linking, browsing, and the server's copies
+ * Linked storage accounts (WebDAV, S3-compatible, Dropbox and Google Drive through OAuth): linking, browsing, and the server's copies
  * between them and Mixroom (imports become versions through the storage module's upload path).
  */
 export async function createConnectorsModule(
@@ -35,6 +36,8 @@ export async function createConnectorsModule(
     box: new SecretBox(Buffer.from(key, 'base64url')),
     network: { allowHosts: config.connectors.allowHosts, timeoutMs: config.connectors.timeoutMs },
     enabled: config.connectors.enabled,
+    oauth: config.connectors.oauth,
+    redirectUri: `${config.publicUrl}/settings`,
     clock: core.clock,
     jobs: core.jobs,
     bus: core.bus,
@@ -49,10 +52,11 @@ export async function createConnectorsModule(
     cancelUpload: (actor: Actor, versionId: string) => deps.projects.cancelUpload(actor, versionId),
   };
   const connectors = new ConnectorsService(serviceDeps);
+  const oauth = new ConnectorsOAuthService(serviceDeps, connectors);
   const work = new ConnectorCopyWork(serviceDeps, connectors);
   return {
     name: 'connectors',
-    routes: [(app) => app.register(connectorRoutes, { connectors })],
+    routes: [(app) => app.register(connectorRoutes, { connectors, oauth })],
     jobs: [stageJob(connectorCopyJob(work), { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock })],
     services: { connectors },
     userData: {

@@ -1,10 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { connectorAccounts, connectorTransfers } from '../../db/schema';
+import { connectorAccounts, connectorOAuthStates, connectorTransfers } from '../../db/schema';
 import type { Clock } from '../../platform/clock/clock';
 
 export type ConnectorAccountRow = typeof connectorAccounts.$inferSelect;
 export type ConnectorTransferRow = typeof connectorTransfers.$inferSelect;
+export type OAuthStateRow = typeof connectorOAuthStates.$inferSelect;
 
 /** Listings the Activities panel shows: the latest copies only. */
 const TRANSFERS_SHOWN = 50;
@@ -45,6 +46,34 @@ export class ConnectorsRepository {
       .where(and(eq(connectorAccounts.id, id), eq(connectorAccounts.userId, userId)))
       .returning({ id: connectorAccounts.id });
     return deleted.length > 0;
+  }
+
+  /** A refreshed token pair replaces the sealed one (the row may be gone: unlinked meanwhile). */
+  async updateCredentials(userId: string, id: string, sealedCredentials: string): Promise<void> {
+    await this.db
+      .update(connectorAccounts)
+      .set({ sealedCredentials })
+      .where(and(eq(connectorAccounts.id, id), eq(connectorAccounts.userId, userId)));
+  }
+
+  /** Records an authorization in progress, dropping the user's expired ones on the way. */
+  async insertOAuthState(row: typeof connectorOAuthStates.$inferInsert): Promise<void> {
+    await this.db
+      .delete(connectorOAuthStates)
+      .where(and(eq(connectorOAuthStates.userId, row.userId), lt(connectorOAuthStates.expiresAt, this.clock.now())));
+    await this.db.insert(connectorOAuthStates).values(row);
+  }
+
+  /**
+   * Consumes a state: deleted and returned in one statement, so a second use (or a race of two
+   * callbacks) finds nothing. Another user's state is not touched and answers as none.
+   */
+  async takeOAuthState(userId: string, stateHash: string): Promise<OAuthStateRow | null> {
+    const [row] = await this.db
+      .delete(connectorOAuthStates)
+      .where(and(eq(connectorOAuthStates.stateHash, stateHash), eq(connectorOAuthStates.userId, userId)))
+      .returning();
+    return row ?? null;
   }
 
   async insertTransfer(row: Omit<typeof connectorTransfers.$inferInsert, 'createdAt' | 'updatedAt'>) {

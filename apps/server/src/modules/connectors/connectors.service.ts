@@ -7,13 +7,15 @@ import type {
   ExportBody,
   ImportBody,
   LinkConnectorBody,
+  UnlinkAnswer,
   Version,
 } from '@mixroom/contracts';
 import { linkConnectorBody } from '@mixroom/contracts';
 import { DomainError } from '../../platform/errors/domain-error';
-import { createDrive, type DriveCredentials } from '../../platform/drives/create-drive';
+import { createDrive, isRevocable, type DriveCredentials } from '../../platform/drives/create-drive';
 import { normalisePath, type Drive } from '../../platform/drives/drive';
 import { DRIVE_MESSAGES, DriveError } from '../../platform/drives/drive-error';
+import type { OAuthTokens } from '../../platform/drives/oauth-session';
 import type { Actor } from '../../platform/identity/actor';
 import { connectorCopyStage } from './connector-copy.stage';
 import type { ConnectorsDeps } from './connectors.deps';
@@ -82,17 +84,35 @@ export class ConnectorsService {
       userId: actor.userId,
       kind: input.kind,
       accountName: account.name.slice(0, 200),
-      sealedCredentials: this.deps.box.seal(JSON.stringify(credentials), `connector:${id}`),
+      sealedCredentials: this.sealFor(id, credentials),
       createdAt: this.deps.clock.now(),
     });
     if (!row) throw DomainError.conflict(CONNECTOR_MESSAGES.alreadyLinked, 'ALREADY_LINKED');
     return presentConnector(row);
   }
 
-  async unlink(actor: Actor, id: string): Promise<void> {
-    // Credential kinds end with their row: nothing is left on the provider's side to revoke.
+  /**
+   * Erases the account. An OAuth account's tokens are first revoked at the provider; when the
+   * provider can't be reached or refuses, the tokens are erased all the same (the answer says the
+   * provider was not told, so the user can remove the app there). Credential kinds end with their row.
+   */
+  async unlink(actor: Actor, id: string): Promise<UnlinkAnswer> {
+    const drive = await this.open(actor.userId, id);
+    let providerRevoked: boolean | null = null;
+    if (isRevocable(drive))
+      providerRevoked = await drive.revoke().then(
+        () => true,
+        (error: unknown) => {
+          this.deps.log.warn(
+            { err: error, connectorId: id },
+            'connector unlink: the provider did not revoke the tokens',
+          );
+          return false;
+        },
+      );
     if (!(await this.deps.repository.deleteAccount(actor.userId, id)))
       throw DomainError.notFound(CONNECTOR_MESSAGES.noSuchAccount);
+    return { providerRevoked };
   }
 
   async browse(actor: Actor, id: string, query: { path: string; search?: string | undefined }): Promise<DriveListing> {
@@ -186,11 +206,20 @@ export class ConnectorsService {
     const credentials = JSON.parse(
       this.deps.box.open(row.sealedCredentials, `connector:${row.id}`),
     ) as DriveCredentials;
-    return this.driveOf(credentials);
+    // A refreshed token pair is sealed into the row at once: the next call (on any node) uses it.
+    return this.driveOf(credentials, async (tokens) => {
+      const renewed = { kind: credentials.kind, tokens } as DriveCredentials;
+      await this.deps.repository.updateCredentials(userId, id, this.sealFor(id, renewed));
+    });
   }
 
-  private driveOf(credentials: DriveCredentials): Drive {
-    return createDrive(credentials, this.deps.network, this.deps.clock);
+  /** Credentials sealed for one account row (its id is the associated data). */
+  sealFor(id: string, credentials: DriveCredentials): string {
+    return this.deps.box.seal(JSON.stringify(credentials), `connector:${id}`);
+  }
+
+  driveOf(credentials: DriveCredentials, persist: (tokens: OAuthTokens) => Promise<void> = async () => {}): Drive {
+    return createDrive(credentials, this.deps.network, this.deps.clock, { apps: this.deps.oauth, persist });
   }
 
   private pathOf(path: string): string {

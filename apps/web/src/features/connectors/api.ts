@@ -1,8 +1,19 @@
-import { connectorEndpoints, type ExportBody, type ImportBody, type LinkConnectorBody } from '@mixroom/contracts';
+import {
+  connectorEndpoints,
+  type ExportBody,
+  type ImportBody,
+  type LinkConnectorBody,
+  type OAuthConnectorKind,
+  type OAuthFinishBody,
+} from '@mixroom/contracts';
 import { call } from '../../lib/api-client';
 
 export const getConnectors = (signal?: AbortSignal) => call(connectorEndpoints.list, { signal });
 export const linkConnector = (body: LinkConnectorBody) => call(connectorEndpoints.link, { body });
+/** Dropbox / Google Drive: the provider's consent address (the state and PKCE verifier stay on the server). */
+export const startOAuthLink = (kind: OAuthConnectorKind) => call(connectorEndpoints.oauthStart, { body: { kind } });
+/** Back from the provider: the server checks the state and exchanges the code; no token comes back. */
+export const finishOAuthLink = (body: OAuthFinishBody) => call(connectorEndpoints.oauthFinish, { body });
 export const unlinkConnector = (id: string) => call(connectorEndpoints.unlink, { params: { id } });
 export const browseConnector = (id: string, path: string, search: string, signal?: AbortSignal) =>
   call(connectorEndpoints.browse, { params: { id }, query: { path, ...(search ? { search } : {}) }, signal });

@@ -1,7 +1,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ConnectorKind, ConnectorTransfer } from '@mixroom/contracts';
+import type { ConnectorKind, ConnectorTransfer, OAuthConnectorKind } from '@mixroom/contracts';
 import { activitiesStore } from '../uploads/activities-store';
-import { browseConnector, getConnectors, getConnectorTransfers, linkConnector, unlinkConnector } from './api';
+import {
+  browseConnector,
+  finishOAuthLink,
+  getConnectors,
+  getConnectorTransfers,
+  linkConnector,
+  startOAuthLink,
+  unlinkConnector,
+} from './api';
 
 export const connectorKeys = {
   all: () => ['connectors'] as const,
@@ -12,7 +20,12 @@ export const connectorKeys = {
 export const CONNECTOR_LABELS: Record<ConnectorKind, string> = {
   webdav: 'Nextcloud / WebDAV',
   s3: 'S3-compatible bucket',
+  dropbox: 'Dropbox',
+  gdrive: 'Google Drive',
 };
+
+/** Kinds linked through the provider's own consent page rather than a form. */
+export const isOAuthKind = (kind: ConnectorKind): kind is OAuthConnectorKind => kind === 'dropbox' || kind === 'gdrive';
 
 /** The kinds the operator enabled and the accounts I linked (never their credentials). */
 export function useConnectors() {
@@ -38,6 +51,24 @@ export function useLinkConnector() {
     // The dialog shows the provider's refusal in place.
     meta: { silent: true },
     onSuccess: () => client.invalidateQueries({ queryKey: connectorKeys.all() }),
+  });
+}
+
+/** Link Dropbox / Google Drive: the browser leaves for the provider's consent page. */
+export function useStartOAuthLink() {
+  return useMutation({
+    mutationFn: startOAuthLink,
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+}
+
+/** Back in Settings from the provider: the card shows the outcome in place. */
+export function useFinishOAuthLink() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: finishOAuthLink,
+    meta: { silent: true },
+    onSettled: () => client.invalidateQueries({ queryKey: connectorKeys.all() }),
   });
 }
 

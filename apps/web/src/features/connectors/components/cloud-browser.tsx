@@ -72,7 +72,7 @@ export function CloudBrowser({
           </Group>
           {connectors.data && connectors.data.available.length > 0 && linked.length === 0 && (
             <Text size="xs" c="dimmed" mt="sm">
-              Link Nextcloud, WebDAV or an S3 bucket in Settings to pick files from them.
+              Link Nextcloud, WebDAV, an S3 bucket, Dropbox or Google Drive in Settings to pick files from them.
             </Text>
           )}
         </Tabs.Panel>

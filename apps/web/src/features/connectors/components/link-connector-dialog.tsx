@@ -18,7 +18,13 @@ const EMPTY = {
  * Link one account: the server checks the credentials with the provider before keeping them
  * (encrypted), so a wrong password or a refused address is said here, in the provider's words.
  */
-export function LinkConnectorDialog({ kind, onClose }: { kind: ConnectorKind | null; onClose: () => void }) {
+export function LinkConnectorDialog({
+  kind,
+  onClose,
+}: {
+  kind: Exclude<ConnectorKind, 'dropbox' | 'gdrive'> | null;
+  onClose: () => void;
+}) {
   const [values, setValues] = useState(EMPTY);
   const link = useLinkConnector();
   // The value is read now: React clears an event's currentTarget before a state updater runs.

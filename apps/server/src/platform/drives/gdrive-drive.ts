@@ -1,0 +1,259 @@
+import type { Readable } from 'node:stream';
+import type { ByteRange } from '../blob/blob-store';
+import {
+  lastSegment,
+  normalisePath,
+  sortEntries,
+  type DriveAccount,
+  type DriveEntry,
+  type DriveListing,
+  type DriveRead,
+  type RevocableDrive,
+} from './drive';
+import { DriveError } from './drive-error';
+import { discard, driveFetch, FILE_ANSWER_BYTES, readText, type DriveNetwork } from './drive-http';
+import { revokedOr, type OAuthAppConfig, type OAuthSession } from './oauth-session';
+
+const FOLDER = 'application/vnd.google-apps.folder';
+const FIELDS = 'id,name,mimeType,size,modifiedTime';
+
+interface GoogleFile {
+  id: string;
+  name: string;
+  mimeType?: string;
+  size?: string;
+  modifiedTime?: string;
+}
+
+/** A literal inside a Drive query: backslashes and quotes escaped, as the query language asks. */
+const literal = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * A Google Drive (API v3). Drive addresses files by id, not path, so a path is walked from 'root'
+ * one name at a time (files.list with "'<parent>' in parents and name = …"); where a folder holds two
+ * items of the same name, the first Drive lists is the one used. Google Docs, Sheets and the like
+ * have no bytes of their own (no size) and can't be copied.
+ */
+export class GdriveDrive implements RevocableDrive {
+  /** Search is Drive's "name contains" within the open folder, not below it. */
+  readonly searchable = false;
+
+  constructor(
+    private readonly app: OAuthAppConfig,
+    private readonly session: OAuthSession,
+    private readonly network: DriveNetwork,
+  ) {}
+
+  private async json<T>(url: URL, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    const answer = await this.session.call((token) =>
+      driveFetch(url, this.network, {
+        method: init.method ?? 'GET',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json; charset=UTF-8' }),
+        },
+        ...(init.body === undefined ? {} : { body: Buffer.from(JSON.stringify(init.body)) }),
+        ...(init.signal ? { signal: init.signal } : {}),
+      }),
+    );
+    const text = await readText(answer);
+    if (answer.status !== 200) throw revokedOr(answer.status);
+    return JSON.parse(text) as T;
+  }
+
+  private api(path: string, query: Record<string, string> = {}): URL {
+    const url = new URL(`${this.app.apiUrl}/drive/v3/${path}`);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    return url;
+  }
+
+  private entryOf(folder: string, f: GoogleFile): DriveEntry {
+    const isFolder = f.mimeType === FOLDER;
+    const size = f.size === undefined ? null : Number(f.size);
+    return {
+      path: normalisePath(`${folder}/${f.name}`),
+      name: f.name,
+      kind: isFolder ? 'folder' : 'file',
+      size: isFolder || size === null || !Number.isFinite(size) ? null : size,
+      modifiedAt: isFolder ? null : (f.modifiedTime ?? null),
+      contentType: isFolder ? null : (f.mimeType ?? null),
+    };
+  }
+
+  /** Every page of a files.list query. */
+  private async query(q: string, signal?: AbortSignal): Promise<GoogleFile[]> {
+    const files: GoogleFile[] = [];
+    let pageToken: string | null = null;
+    do {
+      const page: { files?: GoogleFile[]; nextPageToken?: string } = await this.json(
+        this.api('files', {
+          q,
+          fields: `nextPageToken,files(${FIELDS})`,
+          pageSize: '1000',
+          ...(pageToken ? { pageToken } : {}),
+        }),
+        signal ? { signal } : {},
+      );
+      files.push(...(page.files ?? []));
+      pageToken = page.nextPageToken ?? null;
+    } while (pageToken);
+    return files;
+  }
+
+  private async child(parentId: string, name: string, signal?: AbortSignal): Promise<GoogleFile | null> {
+    const [found] = await this.query(
+      `${literal(parentId)} in parents and name = ${literal(name)} and trashed=false`,
+      signal,
+    );
+    return found ?? null;
+  }
+
+  /** The file at a path, walked from the root; null when a segment is missing. */
+  private async resolve(path: string, signal?: AbortSignal): Promise<GoogleFile | null> {
+    let current: GoogleFile = { id: 'root', name: '', mimeType: FOLDER };
+    for (const segment of normalisePath(path).split('/').filter(Boolean)) {
+      if (current.mimeType !== FOLDER) return null;
+      const next = await this.child(current.id, segment, signal);
+      if (!next) return null;
+      current = next;
+    }
+    return current;
+  }
+
+  private async folderId(path: string, signal?: AbortSignal): Promise<string> {
+    const folder = await this.resolve(path, signal);
+    if (!folder) throw DriveError.notFound();
+    if (folder.mimeType !== FOLDER) throw DriveError.badRequest('Pick a folder.', 'NOT_A_FOLDER');
+    return folder.id;
+  }
+
+  async account(): Promise<DriveAccount> {
+    const answer = await this.json<{ user?: { displayName?: string; emailAddress?: string } }>(
+      this.api('about', { fields: 'user' }),
+    );
+    return { name: answer.user?.emailAddress ?? answer.user?.displayName ?? 'Google Drive' };
+  }
+
+  async list(path: string, options: { search?: string; signal?: AbortSignal } = {}): Promise<DriveListing> {
+    const folder = normalisePath(path);
+    const id = await this.folderId(folder, options.signal);
+    const search = options.search?.trim();
+    const q = `${literal(id)} in parents and trashed=false${search ? ` and name contains ${literal(search)}` : ''}`;
+    const files = await this.query(q, options.signal);
+    return { path: folder, entries: sortEntries(files.map((f) => this.entryOf(folder, f))) };
+  }
+
+  async stat(path: string, signal?: AbortSignal): Promise<DriveEntry> {
+    const normal = normalisePath(path);
+    const file = await this.resolve(normal, signal);
+    if (!file) throw DriveError.notFound();
+    if (normal === '/') return { path: '/', name: '', kind: 'folder', size: null, modifiedAt: null, contentType: null };
+    return this.entryOf(normal.slice(0, normal.length - lastSegment(normal).length), file);
+  }
+
+  async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {
+    const { range, signal } = options;
+    const file = await this.resolve(path, signal);
+    if (!file) throw DriveError.notFound();
+    if (file.mimeType === FOLDER) throw DriveError.badRequest('This is a folder, not a file.', 'NOT_A_FILE');
+    const answer = await this.session.call((token) =>
+      driveFetch(this.api(`files/${encodeURIComponent(file.id)}`, { alt: 'media' }), this.network, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          'accept-encoding': 'identity',
+          ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}),
+        },
+        maxBytes: FILE_ANSWER_BYTES,
+        ...(signal ? { signal } : {}),
+      }),
+    );
+    if (answer.status !== 200 && answer.status !== 206) {
+      discard(answer);
+      throw revokedOr(answer.status);
+    }
+    const length = Number(answer.headers['content-length']);
+    const size =
+      answer.status === 206
+        ? Number(/\/(\d+)$/.exec(String(answer.headers['content-range'] ?? ''))?.[1])
+        : file.size !== undefined
+          ? Number(file.size)
+          : length;
+    if (!Number.isFinite(length) || !Number.isFinite(size) || (range && answer.status !== 206)) {
+      discard(answer);
+      throw DriveError.fromStatus(range ? 416 : 411);
+    }
+    return { body: answer.body, length, size };
+  }
+
+  /**
+   * A resumable upload: a session is opened (a new file in the folder, or the existing file of that
+   * name replaced), then the bytes go in one PUT. The file's content changes only when the PUT
+   * completes, so a failed copy leaves nothing half written.
+   */
+  async write(path: string, body: Readable, size: number, signal?: AbortSignal): Promise<void> {
+    const target = normalisePath(path);
+    const name = lastSegment(target);
+    const parentId = await this.folderId(target.slice(0, target.length - name.length) || '/', signal);
+    const existing = await this.child(parentId, name, signal);
+    const url = new URL(
+      existing
+        ? `${this.app.contentUrl}/upload/drive/v3/files/${encodeURIComponent(existing.id)}`
+        : `${this.app.contentUrl}/upload/drive/v3/files`,
+    );
+    url.searchParams.set('uploadType', 'resumable');
+    const opened = await this.session.call((token) =>
+      driveFetch(url, this.network, {
+        method: existing ? 'PATCH' : 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json; charset=UTF-8',
+          'x-upload-content-type': 'application/octet-stream',
+          'x-upload-content-length': String(size),
+        },
+        body: Buffer.from(JSON.stringify(existing ? {} : { name, parents: [parentId] })),
+        ...(signal ? { signal } : {}),
+      }),
+    );
+    discard(opened);
+    const location = opened.headers.location;
+    if (opened.status !== 200 || typeof location !== 'string')
+      throw revokedOr(opened.status === 200 ? 502 : opened.status);
+    const sessionUrl = new URL(location, url);
+    const sent = await driveFetch(sessionUrl, this.network, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${await this.session.accessToken()}`,
+        'content-length': String(size),
+        'content-type': 'application/octet-stream',
+      },
+      body,
+      ...(signal ? { signal } : {}),
+    });
+    discard(sent);
+    if (sent.status !== 200 && sent.status !== 201) throw revokedOr(sent.status);
+  }
+
+  async makeFolder(path: string, signal?: AbortSignal): Promise<void> {
+    const target = normalisePath(path);
+    const name = lastSegment(target);
+    const parentId = await this.folderId(target.slice(0, target.length - name.length) || '/', signal);
+    if (await this.child(parentId, name, signal)) return;
+    await this.json(this.api('files', { fields: 'id' }), {
+      method: 'POST',
+      body: { name, mimeType: FOLDER, parents: [parentId] },
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** POST oauth2.googleapis.com/revoke with the refresh token: it ends every access token with it. */
+  async revoke(): Promise<void> {
+    const tokens = this.session.current;
+    const answer = await driveFetch(new URL(this.app.revokeUrl), this.network, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(new URLSearchParams({ token: tokens.refreshToken ?? tokens.accessToken }).toString()),
+    });
+    discard(answer);
+    if (answer.status !== 200) throw DriveError.fromStatus(answer.status);
+  }
+}
