@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sfuNodes } from '../src/db/schema';
+import { broadcastSfuRooms, liveSfuRooms, matchSignalling } from '../src/modules/sfu-routing/sfu-rooms';
+import { SfuRoutingRepository } from '../src/modules/sfu-routing/sfu-routing.repository';
+import { SfuRoutingService } from '../src/modules/sfu-routing/sfu-routing.service';
+import type { TestClock } from '../src/platform/clock/clock';
+import { startClockedServer } from './helpers/clocked-server';
+import type { TestServer } from './helpers/test-server';
+import { waitFor } from './helpers/wait-for';
+
+/**
+ * The placement and handover rules of SFU room routing against the server clock (moved, never
+ * waited on), on the embedded database with several "nodes" sharing it. The cluster itself, with
+ * real processes, media and a kill, is sfu-routing.postgres.test.ts.
+ */
+const BEAT_MS = 2000;
+let server: TestServer & { clock: TestClock };
+let repository: SfuRoutingRepository;
+let clock: TestClock;
+const log = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  server = await startClockedServer();
+  clock = server.clock;
+  repository = new SfuRoutingRepository(server.context.database.db);
+}, 60_000);
+afterAll(async () => server?.close());
+beforeEach(async () => {
+  await server.context.database.db.delete(sfuNodes);
+});
+
+/** A node of the cluster: registered now (an `sfu` node), beating only when the test says so. */
+async function node(name: string, sfu = true) {
+  const self = { id: `${name}-${randomUUID()}`, url: `http://${name}.internal:8080`, sfu };
+  const service = new SfuRoutingService({ repository, clock, log, self, heartbeatMs: BEAT_MS });
+  if (sfu) await repository.register(self, clock.now());
+  return service;
+}
+
+describe('placing a room', () => {
+  it('puts it on the sfu node that took the first request, and sends later requests there from any node', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    const placed = await a.holderFor('broadcast:1', true);
+    expect(placed).toMatchObject({ self: true, node: { id: a.nodeId } });
+    expect(await b.holderFor('broadcast:1', true)).toMatchObject({ self: false, node: { id: a.nodeId } });
+    expect(await b.holderFor('broadcast:1', false)).toMatchObject({ node: { id: a.nodeId } });
+    expect(await repository.roomsOf(b.nodeId)).toEqual([]);
+  });
+
+  it('from a node without the sfu role, on the live sfu node holding the fewest rooms', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    await a.holderFor('live:one', true);
+    await a.holderFor('live:two', true);
+    const api = await node('api', false);
+    expect(await api.holderFor('live:three', true)).toMatchObject({ self: false, node: { id: b.nodeId } });
+    expect(await api.holderFor('live:four', true)).toMatchObject({ node: { id: b.nodeId } });
+    expect(await api.holderFor('live:five', true)).toMatchObject({ node: { id: a.nodeId } });
+  });
+
+  it('answers 503 from a node without the sfu role when no sfu node lives', async () => {
+    const gone = await node('gone');
+    clock.advance(3 * BEAT_MS + 1);
+    const api = await node('api', false);
+    await expect(api.holderFor('live:x', true)).rejects.toMatchObject({ status: 503, code: 'SFU_UNAVAILABLE' });
+    expect(gone.isAlive((await repository.node(gone.nodeId))!)).toBe(false);
+  });
+
+  it('does not place a room for a trickle or a stop: nothing to find anywhere', async () => {
+    const a = await node('a');
+    expect(await a.holderFor('broadcast:none', false)).toBeNull();
+    expect(await repository.roomsOf(a.nodeId)).toEqual([]);
+  });
+
+  it('agrees on one holder when two nodes place the same room at once', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    const [fromA, fromB] = await Promise.all([a.holderFor('live:race', true), b.holderFor('live:race', true)]);
+    expect(fromA!.node.id).toBe(fromB!.node.id);
+  });
+});
+
+describe('handing a room over', () => {
+  it('keeps a room on a node that beats; moves it once the node missed three beats', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    await a.holderFor('broadcast:2', true);
+    for (let i = 0; i < 5; i++) {
+      clock.advance(BEAT_MS);
+      await a.beat();
+      await b.beat();
+    }
+    expect(await b.holderFor('broadcast:2', true)).toMatchObject({ node: { id: a.nodeId } });
+    // a is killed: b beats on, a does not.
+    clock.advance(BEAT_MS);
+    await b.beat();
+    clock.advance(BEAT_MS);
+    await b.beat();
+    expect(await b.holderFor('broadcast:2', true)).toMatchObject({ node: { id: a.nodeId } });
+    clock.advance(BEAT_MS + 1);
+    await b.beat();
+    // A trickle finds no holder (its resource died with the node); the next offer places the room anew.
+    expect(await b.holderFor('broadcast:2', false)).toBeNull();
+    expect(await b.holderFor('broadcast:2', true)).toMatchObject({ self: true, node: { id: b.nodeId } });
+    expect(await repository.roomsOf(a.nodeId)).toEqual([]);
+  });
+
+  it('lets a room go at once when its node stops cleanly', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    await a.holderFor('live:clean', true);
+    await a.stop();
+    expect(await repository.node(a.nodeId)).toBeNull();
+    expect(await b.holderFor('live:clean', true)).toMatchObject({ self: true });
+  });
+
+  it('after an unreachable holder: waits for it to count as gone, or sees it beat again', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    const holder = (await b.holderFor('live:wait', false)) ?? (await a.holderFor('live:wait', true));
+    let gone: boolean | null = null;
+    void b.waitUntilGone(holder!.node).then((value) => (gone = value));
+    clock.advance(BEAT_MS);
+    await a.beat();
+    clock.advance(BEAT_MS);
+    await waitFor(() => gone !== null, { what: 'the wait to end on the beat' });
+    expect(gone).toBe(false);
+
+    const seen = (await repository.node(a.nodeId))!;
+    const goneAt = b.goneAt(seen).getTime();
+    gone = null;
+    void b.waitUntilGone(seen).then((value) => (gone = value));
+    while (clock.now().getTime() < goneAt - BEAT_MS / 2) {
+      clock.advance(BEAT_MS / 2);
+      await repository.node(a.nodeId); // lets the wait take its look
+      expect(gone).toBeNull();
+    }
+    // A look armed for a moment already passed fires on the clock's next move.
+    await waitFor(
+      () => {
+        clock.advance(BEAT_MS / 2);
+        return gone !== null;
+      },
+      { what: 'the wait to end on silence' },
+    );
+    expect(gone).toBe(true);
+  });
+
+  it('beats on the clock once started, and registers again when its row was swept', async () => {
+    const c = await node('c');
+    await c.start();
+    const first = (await repository.node(c.nodeId))!.heartbeatAt.getTime();
+    clock.advance(BEAT_MS);
+    await waitFor(async () => (await repository.node(c.nodeId))!.heartbeatAt.getTime() > first, { what: 'a beat' });
+    await server.context.database.db.delete(sfuNodes);
+    clock.advance(BEAT_MS);
+    await waitFor(async () => (await repository.node(c.nodeId)) !== null, { what: 'the node to register again' });
+    await c.stop();
+  });
+});
+
+describe('which requests are routed', () => {
+  const rooms = [
+    liveSfuRooms({ session: async (code) => (code === 'LIVE1' ? {} : null) }),
+    broadcastSfuRooms({
+      byBroadcasterCode: async (code) => (code === 'CAST1' ? { userId: 'u1' } : null),
+      byViewerCode: async (code) => (code === 'VIEW1' ? { userId: 'u1' } : null),
+    }),
+  ];
+
+  it('matches WHIP/WHEP offers and their resources, and nothing else', async () => {
+    expect(matchSignalling(rooms, '/api/live/LIVE1/whip')).toMatchObject({ code: 'LIVE1', kind: 'whip' });
+    expect(matchSignalling(rooms, '/api/live/LIVE1/whep/3f2a-11?x=1')).toMatchObject({ kind: 'whep' });
+    expect(matchSignalling(rooms, '/api/broadcast/CAST1/whip/abc')).toMatchObject({ code: 'CAST1' });
+    for (const other of ['/api/live/LIVE1/start', '/api/live/rooms', '/api/broadcast/CAST1/media-token', '/api/health'])
+      expect(matchSignalling(rooms, other)).toBeNull();
+  });
+
+  it('leads a broadcast WHIP code and its WHEP code to one room; unknown codes to none', async () => {
+    const whip = matchSignalling(rooms, '/api/broadcast/CAST1/whip')!;
+    const whep = matchSignalling(rooms, '/api/broadcast/VIEW1/whep')!;
+    expect(await whip.route.roomOf(whip.code, whip.kind)).toBe('broadcast:u1');
+    expect(await whep.route.roomOf(whep.code, whep.kind)).toBe('broadcast:u1');
+    expect(await whip.route.roomOf('VIEW1', 'whip')).toBeNull();
+    const live = matchSignalling(rooms, '/api/live/NOPE/whep')!;
+    expect(await live.route.roomOf(live.code, live.kind)).toBeNull();
+  });
+});
