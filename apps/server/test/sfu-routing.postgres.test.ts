@@ -1,0 +1,188 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BroadcastRoom, PublicBroadcastAccess } from '@mixroom/contracts';
+import { openDatabase, type Database } from '../src/db/database';
+import { sfuNodes, sfuPlacements, users } from '../src/db/schema';
+import { call } from './helpers/api';
+import { freePort } from './helpers/free-port';
+import { postOffer } from './helpers/live';
+import { signInThroughOidc } from './helpers/oidc-flow';
+import { Listener, type Exchange } from './helpers/rtc-clients';
+import { buildWhipClientLibraries, startWhipClient, type WhipClient } from './helpers/rtc-whip-client';
+import { spawnServer, type Spawned } from './helpers/spawn-server';
+import { createTestDatabase } from './helpers/test-server';
+import { waitFor } from './helpers/wait-for';
+
+/**
+ * Two Mixroom processes with every role on one PostgreSQL (a fresh database): a broadcast published
+ * on node A by a real WHIP encoder (Debian's simple-whip-client) is heard by a WHEP listener
+ * (libwebrtc) connected through node B, whose request node B sends on to A. Then A is killed
+ * (SIGKILL): the room moves to B when the encoder and the listener come back through B, as the web
+ * streaming client does after a failure, and the listener hears the encoder again. Runs where
+ * TEST_DATABASE_URL is set.
+ */
+const adminUrl = process.env.TEST_DATABASE_URL ?? '';
+const HZ = 440;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Database;
+let libraries: ReturnType<typeof buildWhipClientLibraries>;
+const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-sfu-routing-'));
+const nodes: Record<'a' | 'b', { url: string; process: Spawned }> = {} as never;
+const encoders: WhipClient[] = [];
+const listeners: Listener[] = [];
+
+beforeAll(async () => {
+  libraries = buildWhipClientLibraries();
+  database = await createTestDatabase(adminUrl);
+  // Migrated once here, so the two nodes start side by side without racing over the schema.
+  db = await openDatabase({ url: database.url, dataDir, poolSize: 2 });
+  const [portA, portB] = [await freePort(), await freePort()];
+  // One installation: the load balancer's PUBLIC_URL (node B here), each node's own internal URL.
+  const shared = { DATABASE_URL: database.url, PUBLIC_URL: `http://localhost:${portB}`, DATA_DIR: dataDir };
+  for (const [name, port] of [
+    ['a', portA],
+    ['b', portB],
+  ] as const) {
+    const url = `http://127.0.0.1:${port}`;
+    nodes[name] = {
+      url,
+      process: spawnServer({
+        ...shared,
+        PORT: String(port),
+        MIXROOM_NODE_URL: url,
+        LOG_LEVEL: 'warn',
+      }),
+    };
+  }
+  for (const node of Object.values(nodes))
+    await waitFor(async () => (await fetch(`${node.url}/api/health`).catch(() => null))?.ok, {
+      timeoutMs: 120_000,
+      what: `a node to start; it said:\n${node.process.output().slice(-2000)}`,
+    });
+}, 180_000);
+
+afterAll(async () => {
+  for (const listener of listeners) listener.close();
+  await Promise.all(encoders.map((encoder) => encoder.stop('SIGKILL')));
+  for (const node of Object.values(nodes))
+    if (node.process.child.exitCode === null && node.process.child.signalCode === null) {
+      node.process.child.kill('SIGKILL');
+      await node.process.exited;
+    }
+  await db?.close();
+  await database?.drop();
+  libraries?.remove();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The node holding a room, by its internal URL. */
+async function holderUrl(roomKey: string): Promise<string | null> {
+  const [row] = await db.db
+    .select({ url: sfuNodes.url })
+    .from(sfuPlacements)
+    .innerJoin(sfuNodes, eq(sfuNodes.id, sfuPlacements.nodeId))
+    .where(eq(sfuPlacements.roomKey, roomKey));
+  return row?.url ?? null;
+}
+
+/** WHEP through one node with the listener's token; the answer's Location must work through any node. */
+const whepVia = (nodeUrl: string, media: PublicBroadcastAccess['media']): Exchange => {
+  return async (offerSdp) => {
+    const answer = await postOffer(`${nodeUrl}${new URL(media.url).pathname}`, media.token, offerSdp);
+    if (answer.status !== 201 || !answer.location) throw new Error(`${answer.status} ${answer.text}`);
+    expect(answer.location).toMatch(/^\/api\/broadcast\/\w+\/whep\/[\w-]+$/);
+    return { answerSdp: answer.text, resourceId: answer.location.split('/').pop()! };
+  };
+};
+
+/** Tries again after 1 s, doubling, as the web streaming client does after a failure. */
+async function withBackoff<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let delay = 1000; ; delay *= 2) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (delay > 8000) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+describe('a broadcast on a cluster of two SFU nodes', { timeout: 180_000 }, () => {
+  it('is heard through the other node, and again through it within 10 s of its holder being killed', async () => {
+    const account = await signInThroughOidc(`http://localhost:${new URL(nodes.b.url).port}`, {
+      email: 'caster@sfu-routing.test',
+      password: 'sfu-routing-password',
+    });
+    const [caster] = await db.db
+      .update(users)
+      .set({ canBroadcast: true })
+      .where(eq(users.email, 'caster@sfu-routing.test'))
+      .returning({ id: users.id });
+    const room = (await call(nodes.b.url, '/api/broadcast', { token: account.access_token })).body as BroadcastRoom;
+    const { streamKey, whipUrl } = (
+      await call(nodes.b.url, '/api/broadcast/stream-key', { method: 'POST', token: account.access_token })
+    ).body as { streamKey: string; whipUrl: string };
+    const roomKey = `broadcast:${caster!.id}`;
+    const publishVia = (nodeUrl: string) => {
+      const encoder = startWhipClient({
+        url: `${nodeUrl}${new URL(whipUrl).pathname}`,
+        token: streamKey,
+        libraries: libraries.dir,
+        hz: HZ,
+      });
+      encoders.push(encoder);
+      return encoder;
+    };
+
+    // The encoder reaches node A first: the room is placed there.
+    const first = publishVia(nodes.a.url);
+    await waitFor(async () => (await holderUrl(roomKey)) === nodes.a.url, {
+      what: `the room placed on node A\n${first.output()}`,
+    });
+    const access = (await call(nodes.b.url, `/api/public/broadcast/${room.viewerCode}/access`, { method: 'POST' }))
+      .body as PublicBroadcastAccess;
+    const before = await Listener.start(whepVia(nodes.b.url, access.media), { slots: 1, probeHz: [HZ, 1000] });
+    listeners.push(before);
+    await waitFor(() => before.slotHearing(HZ), {
+      what: `the tone through node B\n${first.output()}`,
+      timeoutMs: 60_000,
+    });
+
+    // The holder checks what a forwarded request carries, as from any client; a resource's own
+    // Location (a path) reaches it through the other node.
+    const refused = await postOffer(`${nodes.b.url}${new URL(access.media.url).pathname}`, 'not-a-token', 'v=0');
+    expect(refused.status).toBe(401);
+    const extra = await Listener.start(whepVia(nodes.b.url, access.media), { slots: 1 });
+    listeners.push(extra);
+    const stop = await fetch(`${nodes.b.url}/api/broadcast/${room.viewerCode}/whep/${extra.resourceId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${access.media.token}` },
+    });
+    expect(stop.status).toBe(200);
+    const again = await fetch(`${nodes.b.url}/api/broadcast/${room.viewerCode}/whep/${extra.resourceId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${access.media.token}` },
+    });
+    expect(again.status).toBe(404);
+
+    nodes.a.process.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await nodes.a.process.exited;
+    // Both ends notice the failure and come back through the node the balancer gives them: B.
+    await first.stop('SIGKILL');
+    before.close();
+    publishVia(nodes.b.url);
+    const after = await withBackoff(() =>
+      Listener.start(whepVia(nodes.b.url, access.media), { slots: 1, probeHz: [HZ, 1000] }),
+    );
+    listeners.push(after);
+    await waitFor(() => after.slotHearing(HZ), { what: 'the tone again after the kill', timeoutMs: 20_000 });
+    const recoveryMs = Math.round(performance.now() - killedAt);
+    console.log(`SFU handover: audio heard again ${recoveryMs} ms after node A was killed`);
+    expect(recoveryMs).toBeLessThan(10_000);
+    expect(await holderUrl(roomKey)).toBe(nodes.b.url);
+  });
+});
