@@ -37,7 +37,7 @@ const exchangeOf =
     return { answerSdp: answer.text, resourceId: answer.location.split('/').pop()! };
   };
 const slotsOf = async (token: TalkbackToken, resourceId: string) =>
-  call(server.url, `${new URL(token.url).pathname}/${resourceId}`, { token: token.token });
+  call(server.url, `/api/live/${room.guestCode}/talkback/whep/${resourceId}`, { token: token.token });
 
 /** A real offer that sends one Opus track (WHIP) or receives K (WHEP), for the refusal checks. */
 async function offer(mode: 'publish' | 'subscribe'): Promise<string> {
@@ -95,7 +95,7 @@ describe("who may talk and listen in a live room's talkback", () => {
         const token = await tokenOf(user, room.guestCode, mode);
         expect(token).toMatchObject({ mode, role, slotCount: 8 });
         expect(new URL(token.url).pathname).toBe(
-          `/api/live/${room.guestCode}/talkback/${mode === 'publish' ? 'whip' : 'whep'}`,
+          ['', 'api', 'live', room.guestCode, 'talkback', mode === 'publish' ? 'whip' : 'whep'].join('/'),
         );
         expect(await offerStatus(token.url, token.token, mode)).toBe(201);
       }

@@ -15,6 +15,7 @@ import { SaveRecordingDialog } from '../features/live/components/save-recording-
 import { StartPrompt } from '../features/live/components/start-prompt';
 import { useLiveRoom } from '../features/live/hooks/use-live-room';
 import { guestRoomLink } from '../features/live/links';
+import { TalkbackControls, useTalkback } from '../features/talkback';
 import { notify } from '../lib/notify';
 import { Button } from '@mantine/core';
 
@@ -38,6 +39,7 @@ export function LiveRoomPage() {
   }, [publisher, snapshot.publishState]);
 
   const selfId = session?.you.userId ?? null;
+  const talkback = useTalkback(engine, code.trim().toLowerCase(), selfId, room.phase === 'in' && session !== null);
   const participants: Participant[] = useMemo(() => {
     if (!session) return [];
     return session.streams
@@ -100,6 +102,7 @@ export function LiveRoomPage() {
         coHostAllowed={session.coHostAllowed}
         level={level}
         onCoHost={(userId, enabled) => void room.setCoHost(userId, enabled)}
+        speaking={(p) => talkback.snapshot.speaking.has(p.userId)}
         hideTitle={hideTitle}
       />
     );
@@ -155,6 +158,15 @@ export function LiveRoomPage() {
               </Button>
             </Group>
           )}
+          <Card withBorder padding="sm" radius="md">
+            <TalkbackControls
+              snapshot={talkback.snapshot}
+              selfId={selfId}
+              duckDb={talkback.duckDb}
+              onMute={(muted) => talkback.engine?.setMuted(muted)}
+              onDuckDb={talkback.setDuckDb}
+            />
+          </Card>
           <Group align="stretch" gap="md" wrap="nowrap">
             <Card withBorder padding="lg" radius="md" style={{ flex: 1, minWidth: 0 }}>
               <Stack gap="sm">

@@ -3,3 +3,6 @@ export { INITIAL_SNAPSHOT, LiveEngine, type EngineSnapshot, type LiveSourceKind 
 export { StreamingFetchError, type MediaGrant, type StreamState } from './streaming-client';
 export { Viewer, type ReceivedSlot } from './whep-viewer';
 export { BRIDGE_INSTALLER_URL } from './links';
+// What the talkback of a live room builds on: the WHIP publisher and the level reading.
+export { Publisher } from './whip-publisher';
+export { analyserDb, SILENCE_DB } from './audio/level';

@@ -21,6 +21,10 @@ interface Slot {
   quiet: boolean;
 }
 
+/** Ducking ramps (time constants, s): ~95 % of the dip within 3 × 15 ms, back within 3 × 120 ms. */
+const DUCK_ATTACK_S = 0.015;
+const DUCK_RELEASE_S = 0.12;
+
 type TokenSource = (mode: 'publish' | 'subscribe') => Promise<MediaGrant>;
 
 /**
@@ -31,6 +35,9 @@ type TokenSource = (mode: 'publish' | 'subscribe') => Promise<MediaGrant>;
 export class LiveEngine {
   readonly context: AudioContext;
   private readonly master: GainNode;
+  /** Talkback ducking: the music this user hears dips while someone else talks (1 = no dip). */
+  private readonly duck: GainNode;
+  private readonly duckedAnalyser: AnalyserNode;
   private readonly recordBus: GainNode;
   private readonly ownAnalyser: AnalyserNode;
   private readonly masterAnalyser: AnalyserNode;
@@ -55,12 +62,20 @@ export class LiveEngine {
     this.context = new AudioContext({ sampleRate: 48_000, latencyHint: 'interactive' });
     this.master = this.context.createGain();
     this.master.channelCount = LIVE_AUDIO_CHANNELS;
-    this.master.connect(this.context.destination);
+    // The music goes out through the ducking gain; the recording and the room meter take it before.
+    this.duck = this.context.createGain();
+    this.duck.channelCount = LIVE_AUDIO_CHANNELS;
+    this.master.connect(this.duck).connect(this.context.destination);
     this.recordBus = this.context.createGain();
     this.master.connect(this.recordBus);
     this.masterAnalyser = this.analyser();
     this.master.connect(this.masterAnalyser);
     this.ownAnalyser = this.analyser();
+    this.duckedAnalyser = this.analyser();
+    this.duck.connect(this.duckedAnalyser);
+    // A test seam: an e2e run that defines `__mixroomTaps` reads the graph's levels through it.
+    const taps = (window as { __mixroomTaps?: Record<string, unknown> }).__mixroomTaps;
+    if (taps) taps.live = this;
     this.losslessOut = new LosslessSender(this.context, () => this.publisher?.losslessChannel ?? null);
     this.losslessIn = new LosslessReceivers(this.context, this.master, (losslessIn) => {
       this.update({ losslessIn });
@@ -102,6 +117,23 @@ export class LiveEngine {
   /** The level of everything the user hears. */
   masterLevel(): number {
     return analyserDb(this.masterAnalyser, this.scratch);
+  }
+
+  /** The level of the music as this user hears it: after the talkback ducking. */
+  duckedLevel(): number {
+    return analyserDb(this.duckedAnalyser, this.scratch);
+  }
+
+  /**
+   * Ducks the music by `depthDb` (≤ 0) while someone else talks, or lets it back (null), on short
+   * ramps like a console's talkback dim: a fast attack so the first word is heard over the music, a
+   * slower release so the music does not pump between words.
+   */
+  setDuck(depthDb: number | null): void {
+    const target = depthDb === null ? 1 : 10 ** (Math.min(0, depthDb) / 20);
+    const timeConstant = depthDb === null ? DUCK_RELEASE_S : DUCK_ATTACK_S;
+    this.duck.gain.cancelScheduledValues(this.context.currentTime);
+    this.duck.gain.setTargetAtTime(target, this.context.currentTime, timeConstant);
   }
 
   /** The level of one received slot. */

@@ -1,5 +1,5 @@
 import { ActionIcon, Avatar, Group, Menu, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconSearch, IconStar, IconStarFilled } from '@tabler/icons-react';
+import { IconMicrophone, IconSearch, IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LevelMeter } from './level-meter';
 
@@ -20,6 +20,8 @@ interface PanelProps {
   coHostAllowed: boolean;
   level: (participant: Participant) => number;
   onCoHost: (userId: string, enabled: boolean) => void;
+  /** Whether the participant talks on the talkback now (voice activity). */
+  speaking?: (participant: Participant) => boolean;
   /** The drawer (mobile) shows the count in its own title. */
   hideTitle?: boolean;
 }
@@ -62,7 +64,15 @@ function Tag({ participant }: { participant: Participant }) {
 }
 
 /** Who is in the room: avatar, name, live level, tags; a search by name; the host's co-host menu. */
-export function ParticipantsPanel({ participants, hostView, coHostAllowed, level, onCoHost, hideTitle }: PanelProps) {
+export function ParticipantsPanel({
+  participants,
+  hostView,
+  coHostAllowed,
+  level,
+  onCoHost,
+  speaking,
+  hideTitle,
+}: PanelProps) {
   const [query, setQuery] = useState('');
   const shown = participants.filter((p) => p.displayName.toLowerCase().includes(query.trim().toLowerCase()));
   return (
@@ -85,8 +95,16 @@ export function ParticipantsPanel({ participants, hostView, coHostAllowed, level
               </Avatar>
             );
             const menu = hostView && !p.isHost && !p.isSelf;
+            const talking = speaking?.(p) ?? false;
             return (
-              <Group key={p.userId} gap="sm" wrap="nowrap" data-testid="participant" data-name={p.displayName}>
+              <Group
+                key={p.userId}
+                gap="sm"
+                wrap="nowrap"
+                data-testid="participant"
+                data-name={p.displayName}
+                data-speaking={String(talking)}
+              >
                 {menu ? (
                   <Menu position="bottom-start" withinPortal>
                     <Menu.Target>
@@ -119,6 +137,15 @@ export function ParticipantsPanel({ participants, hostView, coHostAllowed, level
                       {p.isSelf ? ' (you)' : ''}
                     </Text>
                     <Tag participant={p} />
+                    {talking && (
+                      <Tooltip label="Speaking">
+                        <IconMicrophone
+                          size={16}
+                          color="var(--mantine-color-teal-6)"
+                          aria-label={`${p.displayName} is speaking`}
+                        />
+                      </Tooltip>
+                    )}
                   </Group>
                   <LevelMeter level={() => level(p)} width="100%" height={4} label={`${p.displayName} level`} />
                 </Stack>
