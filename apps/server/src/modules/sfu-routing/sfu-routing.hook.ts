@@ -38,6 +38,7 @@ export function sfuRoutingHook({ routing, routes, tokens, log }: SfuRoutingHookD
     note: noteFor(request),
   });
 
+  let warnedSameUrl = false;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const signalling = matchSignalling(routes, request.url);
     if (!signalling) return undefined;
@@ -54,10 +55,15 @@ export function sfuRoutingHook({ routing, routes, tokens, log }: SfuRoutingHookD
     const place = request.method === 'POST';
     const holder = await routing.holderFor(room, place);
     if (!holder || holder.self) return undefined;
+    if (holder.node.url === routing.selfUrl && !warnedSameUrl) {
+      // Two nodes naming one URL (a loopback default on each): requests would stay where they arrive.
+      warnedSameUrl = true;
+      log.error({ url: holder.node.url }, "another SFU node advertises this node's URL: set MIXROOM_NODE_URL on each");
+    }
     try {
       return await forwardSignalling(request, reply, targetOf(holder, request));
     } catch (error) {
-      if (!(error instanceof UnreachableError) || error.body === null) throw error;
+      if (!(error instanceof UnreachableError) || error.body === null) throw unavailable(reply, error, log);
       // The holder did not answer: once it counts as gone the room moves (an offer places it anew).
       const gone = await routing.waitUntilGone(holder.node);
       const next = gone ? await routing.holderFor(room, place) : holder;
@@ -66,14 +72,16 @@ export function sfuRoutingHook({ routing, routes, tokens, log }: SfuRoutingHookD
       try {
         return await forwardSignalling(request, reply, targetOf(next, request), error.body);
       } catch (again) {
-        if (!(again instanceof UnreachableError)) throw again;
-        void reply.header('retry-after', '2');
-        throw new AppError(
-          503,
-          'SFU_UNAVAILABLE',
-          'The media server of this room is not reachable; try again shortly.',
-        );
+        throw unavailable(reply, again, log);
       }
     }
   };
+}
+
+/** The holder failed to answer (gone, or too slow): the client tries again by its backoff. */
+function unavailable(reply: FastifyReply, cause: unknown, log: Logger): unknown {
+  if (cause instanceof AppError) return cause;
+  log.warn({ err: cause }, 'a media request could not be forwarded to its room');
+  void reply.header('retry-after', '2');
+  return new AppError(503, 'SFU_UNAVAILABLE', 'The media server of this room is not reachable; try again shortly.');
 }
