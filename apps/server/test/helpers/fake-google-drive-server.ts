@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { bearerOf, json, readBody, type LocalOAuthServer } from './oauth-server';
+
+const FOLDER = 'application/vnd.google-apps.folder';
+
+interface GFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  parents: string[];
+  content: Buffer | null;
+  modifiedTime: string;
+  trashed: boolean;
+}
+
+/**
+ * A local server following the Google Drive API v3 as documented: about?fields=user, files.list with
+ * the query language's clauses Mixroom uses ("'<id>' in parents", "name = '…'", "name contains '…'",
+ * "trashed=false", quotes escaped with a backslash) and pageToken paging (a small page size, so
+ * paging is exercised), files.get with alt=media and Range, files.create for folders, and resumable
+ * uploads (a session URI in Location; the file exists or changes only when its PUT completes with
+ * the announced length). Tokens are checked with the authorization server; a bad one answers 401.
+ */
+export class LocalGoogleDriveServer {
+  private server: Server | null = null;
+  url = '';
+  private readonly files = new Map<string, GFile>();
+  private readonly uploads = new Map<
+    string,
+    { fileId: string | null; name: string; parents: string[]; length: number }
+  >();
+  /** Calls ("GET /drive/v3/files/<id>?alt=media", "PUT /upload/…") whose answer is never sent. */
+  hang: ((call: string) => boolean) | null = null;
+  pageSize = 2;
+  readonly calls: string[] = [];
+
+  constructor(
+    private readonly oauth: LocalOAuthServer,
+    private readonly accounts: Record<string, { displayName: string; email: string }>,
+  ) {
+    this.files.set('root', this.make('root', 'My Drive', FOLDER, [], null));
+  }
+
+  private make(id: string, name: string, mimeType: string, parents: string[], content: Buffer | null): GFile {
+    return { id, name, mimeType, parents, content, modifiedTime: new Date().toISOString(), trashed: false };
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => {
+      void this.handle(request, response).catch((error: unknown) => json(response, 500, { error: String(error) }));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address();
+    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  /** Adds a file or folder by path (folders made on the way); a Google Doc has no bytes (`content` null, its own type). */
+  put(path: string, content: Buffer | null, mimeType = content === null ? FOLDER : 'audio/wav'): string {
+    let parent = 'root';
+    const parts = path.split('/').filter(Boolean);
+    for (const [index, name] of parts.entries()) {
+      const last = index === parts.length - 1;
+      const found = [...this.files.values()].find((f) => f.parents.includes(parent) && f.name === name && !f.trashed);
+      if (found && !last) {
+        parent = found.id;
+        continue;
+      }
+      const id = found?.id ?? randomBytes(12).toString('base64url');
+      this.files.set(id, this.make(id, name, last ? mimeType : FOLDER, [parent], last ? content : null));
+      parent = id;
+    }
+    return parent;
+  }
+
+  /** The bytes of the file at a path, or null. */
+  file(path: string): Buffer | null {
+    let current: GFile | undefined = this.files.get('root');
+    for (const name of path.split('/').filter(Boolean))
+      current = [...this.files.values()].find(
+        (f) => current && f.parents.includes(current.id) && f.name === name && !f.trashed,
+      );
+    return current?.content ?? null;
+  }
+
+  private resource(f: GFile) {
+    return {
+      kind: 'drive#file',
+      id: f.id,
+      name: f.name,
+      mimeType: f.mimeType,
+      modifiedTime: f.modifiedTime,
+      // Google documents size as an int64 in a string, absent for folders and Google Docs.
+      ...(f.content !== null ? { size: String(f.content.length) } : {}),
+    };
+  }
+
+  /** The query clauses Mixroom sends, joined by 'and'; anything else is a 400 as Google answers. */
+  private matcher(q: string): ((f: GFile) => boolean) | null {
+    const tests: ((f: GFile) => boolean)[] = [];
+    const literal = String.raw`'((?:\\.|[^'\\])*)'`;
+    const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
+    for (const clause of q.split(/\s+and\s+(?=(?:[^']*'[^']*')*[^']*$)/)) {
+      let m: RegExpExecArray | null;
+      if ((m = new RegExp(`^${literal}\\s+in\\s+parents$`).exec(clause.trim()))) {
+        const id = unescape(m[1]!);
+        tests.push((f) => f.parents.includes(id));
+      } else if ((m = new RegExp(`^name\\s*=\\s*${literal}$`).exec(clause.trim()))) {
+        const name = unescape(m[1]!);
+        tests.push((f) => f.name === name);
+      } else if ((m = new RegExp(`^name\\s+contains\\s+${literal}$`).exec(clause.trim()))) {
+        const part = unescape(m[1]!).toLowerCase();
+        tests.push((f) => f.name.toLowerCase().includes(part));
+      } else if (/^trashed\s*=\s*false$/.test(clause.trim())) tests.push((f) => !f.trashed);
+      else return null;
+    }
+    return (f) => tests.every((t) => t(f));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', this.url);
+    this.calls.push(`${request.method} ${url.pathname}`);
+    const body = await readBody(request);
+    if (this.hang?.(`${request.method} ${url.pathname}${url.searchParams.get('alt') === 'media' ? '?alt=media' : ''}`))
+      return;
+    const account = this.oauth.validate(bearerOf(request));
+    if (!account)
+      return json(response, 401, {
+        error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
+      });
+    const notFound = () => json(response, 404, { error: { code: 404, message: 'File not found.' } });
+    const path = url.pathname;
+    if (request.method === 'GET' && path === '/drive/v3/about') {
+      if (url.searchParams.get('fields') !== 'user')
+        return json(response, 400, { error: { message: 'fields required' } });
+      const who = this.accounts[account]!;
+      return json(response, 200, {
+        user: { kind: 'drive#user', displayName: who.displayName, emailAddress: who.email, me: true },
+      });
+    }
+    if (request.method === 'GET' && path === '/drive/v3/files') {
+      const matches = this.matcher(url.searchParams.get('q') ?? '');
+      if (!matches) return json(response, 400, { error: { code: 400, message: 'Invalid Value' } });
+      const all = [...this.files.values()]
+        .filter((f) => f.id !== 'root' && matches(f))
+        .sort((a, b) => a.id.localeCompare(b.id));
+      const start = Number(url.searchParams.get('pageToken') ?? '0');
+      const size = Math.min(Number(url.searchParams.get('pageSize') ?? '100'), this.pageSize);
+      const page = all.slice(start, start + size);
+      return json(response, 200, {
+        kind: 'drive#fileList',
+        files: page.map((f) => this.resource(f)),
+        ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}),
+      });
+    }
+    const one = /^\/drive\/v3\/files\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && one) {
+      const file = this.files.get(decodeURIComponent(one[1]!));
+      if (!file || file.trashed) return notFound();
+      if (url.searchParams.get('alt') !== 'media') return json(response, 200, this.resource(file));
+      if (file.content === null)
+        return json(response, 403, {
+          error: { code: 403, message: 'Only files with binary content can be downloaded.' },
+        });
+      return this.media(request, response, file.content);
+    }
+    if (request.method === 'POST' && path === '/drive/v3/files') {
+      const meta = JSON.parse(body.toString('utf8')) as { name: string; mimeType?: string; parents?: string[] };
+      const id = randomBytes(12).toString('base64url');
+      this.files.set(
+        id,
+        this.make(
+          id,
+          meta.name,
+          meta.mimeType ?? 'application/octet-stream',
+          meta.parents ?? ['root'],
+          meta.mimeType === FOLDER ? null : Buffer.alloc(0),
+        ),
+      );
+      return json(response, 200, { id });
+    }
+    const upload = /^\/upload\/drive\/v3\/files(?:\/([^/]+))?$/.exec(path);
+    if (upload && url.searchParams.get('uploadType') === 'resumable') {
+      const uploadId = url.searchParams.get('upload_id');
+      if (!uploadId && (request.method === 'POST' || request.method === 'PATCH')) {
+        const meta = body.length ? (JSON.parse(body.toString('utf8')) as { name?: string; parents?: string[] }) : {};
+        const fileId = upload[1] ? decodeURIComponent(upload[1]) : null;
+        if (fileId && !this.files.get(fileId)) return notFound();
+        const length = Number(request.headers['x-upload-content-length']);
+        const id = randomBytes(12).toString('base64url');
+        this.uploads.set(id, { fileId, name: meta.name ?? '', parents: meta.parents ?? ['root'], length });
+        response.writeHead(200, { location: `${this.url}/upload/drive/v3/files?uploadType=resumable&upload_id=${id}` });
+        return void response.end();
+      }
+      const session = uploadId ? this.uploads.get(uploadId) : undefined;
+      if (request.method === 'PUT' && session) {
+        if (Number.isFinite(session.length) && body.length !== session.length)
+          return json(response, 400, { error: { code: 400, message: 'Content length does not match.' } });
+        this.uploads.delete(uploadId!);
+        const id = session.fileId ?? randomBytes(12).toString('base64url');
+        const existing = this.files.get(id);
+        this.files.set(id, {
+          ...(existing ?? this.make(id, session.name, 'application/octet-stream', session.parents, null)),
+          content: body,
+          modifiedTime: new Date().toISOString(),
+        });
+        return json(response, 200, this.resource(this.files.get(id)!));
+      }
+      return notFound();
+    }
+    json(response, 404, { error: { code: 404, message: `No such endpoint ${request.method} ${path}` } });
+  }
+
+  private media(request: IncomingMessage, response: ServerResponse, data: Buffer): void {
+    const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''));
+    if (range) {
+      const start = Number(range[1]);
+      const end = Math.min(range[2] ? Number(range[2]) : data.length - 1, data.length - 1);
+      response.writeHead(206, {
+        'content-range': `bytes ${start}-${end}/${data.length}`,
+        'content-length': end - start + 1,
+      });
+      return void response.end(data.subarray(start, end + 1));
+    }
+    response.writeHead(200, { 'content-length': data.length, 'content-type': 'application/octet-stream' });
+    response.end(data);
+  }
+}
