@@ -17,12 +17,12 @@ import { createTestDatabase } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 
 /**
- * Two Mixroom processes with every role on one PostgreSQL (a fresh database): a broadcast published
- * on node A by a real WHIP encoder (Debian's simple-whip-client) is heard by a WHEP listener
- * (libwebrtc) connected through node B, whose request node B sends on to A. Then A is killed
- * (SIGKILL): the room moves to B when the encoder and the listener come back through B, as the web
- * streaming client does after a failure, and the listener hears the encoder again. Runs where
- * TEST_DATABASE_URL is set.
+ * Three Mixroom processes on one PostgreSQL (a fresh database): A and B with every role, C a web
+ * node without media. A broadcast published on node A by a real WHIP encoder (Debian's
+ * simple-whip-client) is heard by WHEP listeners (libwebrtc) connected through B and through C,
+ * whose requests are sent on to A. Then A is killed (SIGKILL): the room moves to B when the encoder
+ * and the listener come back through B, as the web streaming client does after a failure, and the
+ * listener hears the encoder again. Runs where TEST_DATABASE_URL is set.
  */
 const adminUrl = process.env.TEST_DATABASE_URL ?? '';
 const HZ = 440;
@@ -30,7 +30,7 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Database;
 let libraries: ReturnType<typeof buildWhipClientLibraries>;
 const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-sfu-routing-'));
-const nodes: Record<'a' | 'b', { url: string; process: Spawned }> = {} as never;
+const nodes: Record<'a' | 'b' | 'c', { url: string; process: Spawned }> = {} as never;
 const encoders: WhipClient[] = [];
 const listeners: Listener[] = [];
 
@@ -39,12 +39,14 @@ beforeAll(async () => {
   database = await createTestDatabase(adminUrl);
   // Migrated once here, so the two nodes start side by side without racing over the schema.
   db = await openDatabase({ url: database.url, dataDir, poolSize: 2 });
-  const [portA, portB] = [await freePort(), await freePort()];
+  const [portA, portB, portC] = [await freePort(), await freePort(), await freePort()];
   // One installation: the load balancer's PUBLIC_URL (node B here), each node's own internal URL.
   const shared = { DATABASE_URL: database.url, PUBLIC_URL: `http://localhost:${portB}`, DATA_DIR: dataDir };
-  for (const [name, port] of [
-    ['a', portA],
-    ['b', portB],
+  for (const [name, port, roles] of [
+    ['a', portA, 'api,worker,sfu'],
+    ['b', portB, 'api,worker,sfu'],
+    // A web node without media: it only sends a room's requests on.
+    ['c', portC, 'api'],
   ] as const) {
     const url = `http://127.0.0.1:${port}`;
     nodes[name] = {
@@ -52,6 +54,7 @@ beforeAll(async () => {
       process: spawnServer({
         ...shared,
         PORT: String(port),
+        MIXROOM_ROLES: roles,
         MIXROOM_NODE_URL: url,
         LOG_LEVEL: 'warn',
       }),
@@ -110,7 +113,7 @@ async function withBackoff<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-describe('a broadcast on a cluster of two SFU nodes', { timeout: 180_000 }, () => {
+describe('a broadcast on a cluster of two SFU nodes and a web node', { timeout: 180_000 }, () => {
   it('is heard through the other node, and again through it within 10 s of its holder being killed', async () => {
     const account = await signInThroughOidc(`http://localhost:${new URL(nodes.b.url).port}`, {
       email: 'caster@sfu-routing.test',
@@ -151,18 +154,19 @@ describe('a broadcast on a cluster of two SFU nodes', { timeout: 180_000 }, () =
       timeoutMs: 60_000,
     });
 
-    // The holder checks what a forwarded request carries, as from any client; a resource's own
-    // Location (a path) reaches it through the other node.
+    // The holder checks what a forwarded request carries, as from any client; a resource's
+    // Location (a path) reaches it through any node, with or without media.
     const refused = await postOffer(`${nodes.b.url}${new URL(access.media.url).pathname}`, 'not-a-token', 'v=0');
     expect(refused.status).toBe(401);
-    const extra = await Listener.start(whepVia(nodes.b.url, access.media), { slots: 1 });
+    const extra = await Listener.start(whepVia(nodes.c.url, access.media), { slots: 1, probeHz: [HZ, 1000] });
     listeners.push(extra);
+    await waitFor(() => extra.slotHearing(HZ), { what: 'the tone through the node without media' });
     const stop = await fetch(`${nodes.b.url}/api/broadcast/${room.viewerCode}/whep/${extra.resourceId}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${access.media.token}` },
     });
     expect(stop.status).toBe(200);
-    const again = await fetch(`${nodes.b.url}/api/broadcast/${room.viewerCode}/whep/${extra.resourceId}`, {
+    const again = await fetch(`${nodes.c.url}/api/broadcast/${room.viewerCode}/whep/${extra.resourceId}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${access.media.token}` },
     });
