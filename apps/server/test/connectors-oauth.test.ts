@@ -438,6 +438,15 @@ describe('authorization', () => {
     }
     expect((await api('alice', `/api/connectors/${dropboxId}/files?path=/`)).status).toBe(200);
   });
+
+  it('anonymous callers can neither start nor finish a link', async () => {
+    const start = await call(server.url, '/api/connectors/oauth/start', { method: 'POST', body: { kind: 'dropbox' } });
+    const finish = await call(server.url, '/api/connectors/oauth/callback', {
+      method: 'POST',
+      body: { state: 'x', code: 'y' },
+    });
+    expect([start.status, finish.status]).toEqual([401, 401]);
+  });
 });
 
 describe('unlinking', () => {
