@@ -188,5 +188,10 @@ describe('a broadcast on a cluster of two SFU nodes and a web node', { timeout: 
     console.log(`SFU handover: audio heard again ${recoveryMs} ms after node A was killed`);
     expect(recoveryMs).toBeLessThan(10_000);
     expect(await holderUrl(roomKey)).toBe(nodes.b.url);
+
+    // A node stopping cleanly lets its rooms go at once: the next offer places them anew.
+    nodes.b.process.child.kill('SIGTERM');
+    expect(await nodes.b.process.exited).toBe(0);
+    expect(await holderUrl(roomKey)).toBeNull();
   });
 });
