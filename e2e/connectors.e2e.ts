@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../apps/server/test/helpers/api';
 import { makeAudio } from '../apps/server/test/helpers/audio';
+import { LocalDropboxServer } from '../apps/server/test/helpers/fake-dropbox-server';
+import { LocalOAuthServer } from '../apps/server/test/helpers/oauth-server';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
@@ -12,6 +14,8 @@ import { launchBrowser, screenshot, signInAt } from './helpers/browser';
 
 let server: TestServer;
 let dav: TestWebdav;
+let dropboxAuth: LocalOAuthServer;
+let dropbox: LocalDropboxServer;
 let browser: Browser;
 let page: Page;
 let token: string;
@@ -25,7 +29,29 @@ beforeAll(async () => {
   sourceSize = statSync(makeAudio('Final Mix.wav', { seconds: 6, dir: album })).size;
   makeAudio('Stem Bass.flac', { seconds: 2, dir: album, codec: 'flac' });
   makeAudio('notes.txt.wav', { seconds: 1, dir: join(dav.directory, 'Sessions') });
-  server = await startTestServer({ CONNECTORS_ENABLED: 'webdav,s3', CONNECTORS_ALLOW_HOSTS: '127.0.0.1' });
+  // Dropbox: a local OAuth server and a local server following Dropbox's documented API.
+  dropboxAuth = await new LocalOAuthServer({
+    clientId: 'e2e-app',
+    clientSecret: 'e2e-secret',
+    clientAuth: 'basic',
+    now: () => Date.now(),
+  }).start();
+  dropboxAuth.consentAs = 'ana';
+  dropbox = await new LocalDropboxServer(dropboxAuth, {
+    ana: { displayName: 'Ana Mixer', email: 'ana@dropbox.example' },
+  }).start();
+  dropbox.put('/Takes/Vocal take.wav', readFileSync(makeAudio('Vocal take.wav', { seconds: 1, dir: dav.directory })));
+  // The provider sends the browser back to PUBLIC_URL/settings, which defaults to the page's origin.
+  server = await startTestServer({
+    CONNECTORS_ENABLED: 'webdav,s3,dropbox',
+    CONNECTORS_ALLOW_HOSTS: '127.0.0.1',
+    CONNECTORS_DROPBOX_CLIENT_ID: 'e2e-app',
+    CONNECTORS_DROPBOX_CLIENT_SECRET: 'e2e-secret',
+    CONNECTORS_DROPBOX_AUTH_URL: `${dropboxAuth.url}/authorize`,
+    CONNECTORS_DROPBOX_TOKEN_URL: `${dropboxAuth.url}/token`,
+    CONNECTORS_DROPBOX_API_URL: dropbox.url,
+    CONNECTORS_DROPBOX_CONTENT_URL: dropbox.url,
+  });
   token = (await signInThroughOidc(server.url, ana)).access_token;
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
@@ -34,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await dav?.stop();
+  await Promise.all([dav?.stop(), dropbox?.stop(), dropboxAuth?.stop()]);
 });
 
 describe('connectors in the browser', () => {
@@ -64,6 +90,20 @@ describe('connectors in the browser', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
+  it('links Dropbox through its consent page and comes back to Settings with the account', async () => {
+    const row = page.getByTestId('connector-dropbox');
+    await row.getByRole('button', { name: 'Link' }).click();
+    // Link → the provider's consent page (automatic here) → back to Settings, which finishes the link.
+    await row.getByText('ana@dropbox.example').waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).search).toBe('');
+    await screenshot(page, 'connectors-dropbox-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.getByRole('button', { name: 'Unlink' }).scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'connectors-dropbox-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 60_000);
+
   it('New Project → Project from File → a file from the linked folder → the project plays', async () => {
     await page.goto(`${server.url}/groups`);
     await page.getByRole('button', { name: 'New' }).click();
@@ -75,6 +115,12 @@ describe('connectors in the browser', () => {
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByText('Step 2/3').waitFor();
     await wizard.getByRole('tab', { name: 'This computer' }).waitFor();
+    // Dropbox is listed like the others.
+    await wizard.getByRole('tab', { name: 'Dropbox' }).click();
+    await wizard.locator('[data-entry="Takes"]').click();
+    await wizard.locator('[data-entry="Vocal take.wav"]').waitFor();
+    await wizard.getByPlaceholder('Search this folder and below by name').waitFor();
+    await screenshot(page, 'connectors-browser-dropbox-1440', { fullPage: false });
     await wizard.getByRole('tab', { name: 'Nextcloud / WebDAV' }).click();
     await wizard.locator('[data-entry="Sessions"]').click();
     await wizard.locator('[data-entry^="Album Two"]').click();

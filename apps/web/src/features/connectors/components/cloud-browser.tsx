@@ -131,7 +131,8 @@ function FolderView({
       </Breadcrumbs>
       <TextInput
         size="xs"
-        placeholder="Filter this folder by name"
+        // Dropbox searches below the open folder; the others filter the folder's own entries.
+        placeholder={folder.data?.searchable ? 'Search this folder and below by name' : 'Filter this folder by name'}
         leftSection={<IconSearch size={14} />}
         value={search}
         onChange={(e) => setSearch(e.currentTarget.value)}
