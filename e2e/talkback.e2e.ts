@@ -31,7 +31,7 @@ const HEAR_TALKBACK = `() => {
   window.__tbEars = { ctx, tracks: window.__tbEars?.tracks ?? new Map() };
   for (const r of pc.getReceivers()) {
     const track = r.track;
-    if (!track || track.readyState !== 'live' || window.__tbEars.tracks.has(track.id)) continue;
+    if (!track || track.kind !== 'audio' || track.readyState !== 'live' || window.__tbEars.tracks.has(track.id)) continue;
     const stream = new MediaStream([track]);
     const element = new Audio(); element.srcObject = stream; element.muted = true; element.play().catch(() => {});
     const analyser = ctx.createAnalyser(); analyser.fftSize = 4096; analyser.smoothingTimeConstant = 0.8;
@@ -68,6 +68,14 @@ const PROCESSING = `async () => {
     music: { ec: m.echoCancellation, ns: m.noiseSuppression, agc: m.autoGainControl, target, answer: live.publisherPeer.remoteDescription.sdp },
     talk: { ec: t.echoCancellation, ns: t.noiseSuppression, agc: t.autoGainControl, answer: talkback.talkPeer.remoteDescription.sdp },
   };
+}`;
+
+/** Frames the page decoded from the talkback's video slots, and the largest frame width. */
+const CAMERA_FRAMES = `async () => {
+  const pc = window.__mixroomTaps.talkback?.hearPeer;
+  let frames = 0; let width = 0;
+  if (pc) (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'video') { frames += s.framesDecoded ?? 0; width = Math.max(width, s.frameWidth ?? 0); } });
+  return { frames, width };
 }`;
 
 const PAINTED = `() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(undefined))))`;
@@ -197,6 +205,20 @@ describe('talkback in a live room', () => {
     const ducked = await duckNow(guest);
     console.log(`music at the guest while the host talks: ${ducked.toFixed(2)} dB`);
     expect(Math.abs(ducked - -12)).toBeLessThanOrEqual(1.5);
+
+    // The guest shows its camera: the host's page decodes it and draws it under the guest's name.
+    await guest.getByRole('button', { name: 'Turn camera on' }).click();
+    await expect
+      .poll(async () => (await host.evaluate<{ frames: number }>(`(${CAMERA_FRAMES})()`)).frames, { timeout: 20_000 })
+      .toBeGreaterThan(10);
+    await host.locator('[data-testid=camera-tile][data-name="Gus Guest"] video').waitFor();
+    await expect
+      .poll(() =>
+        host
+          .locator('[data-testid=camera-tile][data-name="Gus Guest"] video')
+          .evaluate((v: HTMLVideoElement) => v.videoWidth),
+      )
+      .toBeGreaterThan(0);
     await shoot(guest, 'talkback-guest');
     await shoot(host, 'talkback-host');
 

@@ -164,6 +164,8 @@ export function LiveRoomPage() {
               selfId={selfId}
               duckDb={talkback.duckDb}
               onMute={(muted) => talkback.engine?.setMuted(muted)}
+              onCamera={(on) => void talkback.engine?.setCamera(on)}
+              nameOf={(userId) => session.streams.find((s) => s.userId === userId)?.displayName ?? ''}
               onDuckDb={talkback.setDuckDb}
             />
           </Card>

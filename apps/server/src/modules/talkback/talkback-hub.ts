@@ -29,13 +29,14 @@ export class TalkbackHub {
   async publish(grant: TalkbackGrant, offerSdp: string): Promise<SdpExchange> {
     const exchange = await this.sfu.publish(grant.room, grant.participant, offerSdp, {
       maxAverageBitrate: TALKBACK_BITRATE,
+      video: true,
     });
     this.resources.set(exchange.resourceId, { kind: 'publisher', room: grant.room, participant: grant.participant });
     return exchange;
   }
 
   async subscribe(grant: TalkbackGrant, offerSdp: string): Promise<SdpExchange> {
-    const exchange = await this.sfu.subscribe(grant.room, grant.participant, offerSdp);
+    const exchange = await this.sfu.subscribe(grant.room, grant.participant, offerSdp, { video: true });
     this.resources.set(exchange.resourceId, { kind: 'subscriber', room: grant.room, participant: grant.participant });
     return exchange;
   }

@@ -12,10 +12,10 @@
 
 const SEQ_MOD = 0x1_0000;
 const TS_MOD = 0x1_0000_0000;
-/** Opus runs a 48 kHz RTP clock. */
-const TICKS_PER_MS = 48;
-/** One 20 ms Opus frame: the smallest timestamp step between two sources. */
-const MIN_SOURCE_GAP_TICKS = 960;
+/** Opus runs a 48 kHz RTP clock (a talkback camera's VP8 runs 90 kHz: its slots pass 90). */
+const OPUS_TICKS_PER_MS = 48;
+/** One 20 ms frame: the smallest timestamp step between two sources. */
+const MIN_SOURCE_GAP_MS = 20;
 
 export interface RewrittenHeader {
   sequenceNumber: number;
@@ -34,6 +34,8 @@ export class RtpSlotRewriter {
   private tsOffset = 0;
   private last: { seq: number; ts: number; atMs: number } | undefined;
 
+  constructor(private readonly ticksPerMs: number = OPUS_TICKS_PER_MS) {}
+
   /**
    * Maps one packet of `source` (any key naming a stream: a publisher resource and its SSRC) onto
    * the slot's stream. `nowMs` is a monotonic time in milliseconds (performance.now()).
@@ -42,7 +44,8 @@ export class RtpSlotRewriter {
     if (source !== this.source) {
       this.source = source;
       if (this.last) {
-        const gapTicks = Math.max(MIN_SOURCE_GAP_TICKS, Math.round((nowMs - this.last.atMs) * TICKS_PER_MS));
+        const gapMs = Math.max(MIN_SOURCE_GAP_MS, nowMs - this.last.atMs);
+        const gapTicks = Math.round(gapMs * this.ticksPerMs);
         this.seqOffset = (this.last.seq + 1 - sequenceNumber + SEQ_MOD * 2) % SEQ_MOD;
         this.tsOffset = (this.last.ts + gapTicks - timestamp + TS_MOD * 2) % TS_MOD;
       } else {

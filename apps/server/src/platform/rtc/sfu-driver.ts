@@ -34,6 +34,19 @@ export interface PublishOptions {
    * binary message unchanged to every subscriber that offered a data channel.
    */
   lossless?: boolean;
+  /**
+   * The publisher may also send one camera track (VP8; talkback only, never the music), forwarded
+   * on each video-subscriber's video slot paired with the publisher's audio slot.
+   */
+  video?: boolean;
+}
+
+export interface SubscribeOptions {
+  /**
+   * The offer also carries recvonly video transceivers (one per audio slot): the i-th carries the
+   * camera of whoever the i-th audio slot carries, and the slot map lists them after the audio.
+   */
+  video?: boolean;
 }
 
 export interface SdpExchange {
@@ -88,7 +101,7 @@ export interface SfuDriver {
    */
   publish(room: string, participant: string, offerSdp: string, options: PublishOptions): Promise<SdpExchange>;
   /** WHEP. Refuses an offer without a recvonly audio m-line (400). */
-  subscribe(room: string, participant: string, offerSdp: string): Promise<SdpExchange>;
+  subscribe(room: string, participant: string, offerSdp: string, options?: SubscribeOptions): Promise<SdpExchange>;
   /** WHIP/WHEP PATCH (trickle ICE): the `a=candidate` lines of an SDP fragment. False: unknown resource. */
   addIceCandidates(resourceId: string, sdpFragment: string): Promise<boolean>;
   /** WHIP/WHEP DELETE: frees the resource at once. False when it is unknown (already gone). */

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { RTCPeerConnection, RTCRtpCodecParameters, type RTCDataChannel, type RtpPacket } from 'werift';
+import {
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RtcpPayloadSpecificFeedback,
+  useVP8,
+  type RTCDataChannel,
+  type RtpPacket,
+} from 'werift';
 import type { Clock } from '../clock/clock';
 import type { DatagramLoss } from './datagram-loss';
 import { candidatesOfFragment } from './opus-sdp';
@@ -19,6 +26,9 @@ export interface PeerSettings {
   datagramLoss: DatagramLoss | undefined;
 }
 
+/** VP8 runs a 90 kHz RTP clock. */
+const VIDEO_TICKS_PER_MS = 90;
+
 /** Opus only, stereo: the SFU forwards Opus and nothing else (no RED, no G.711 fallback). */
 function opusCodec(): RTCRtpCodecParameters {
   return new RTCRtpCodecParameters({
@@ -26,6 +36,16 @@ function opusCodec(): RTCRtpCodecParameters {
     clockRate: 48000,
     channels: 2,
     rtcpFeedback: [{ type: 'transport-cc' }],
+  });
+}
+
+/**
+ * VP8 for the optional camera of a talkback peer: NACK and PLI so a receiver can ask for what it
+ * lost and for a keyframe when it starts or switches publisher.
+ */
+function vp8Codec(): RTCRtpCodecParameters {
+  return useVP8({
+    rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'transport-cc' }],
   });
 }
 
@@ -47,11 +67,13 @@ export abstract class SfuPeer {
      * gone. Listeners send no media, so their STUN checks and RTCP reports are what counts.
      */
     signsOfLife: 'media' | 'any',
+    /** Also negotiate VP8 video m-lines (talkback cameras); music peers have none. */
+    readonly video = false,
   ) {
     this.loss = settings.datagramLoss;
     this.watchdog = new PeerWatchdog(settings.clock, settings.deadPeerTimeoutMs, () => void this.end('timeout'));
     this.pc = new RTCPeerConnection({
-      codecs: { audio: [opusCodec()], video: [] },
+      codecs: { audio: [opusCodec()], video: video ? [vp8Codec()] : [] },
       headerExtensions: { audio: [], video: [] },
       iceServers: settings.iceServers,
       icePortRange: settings.icePortRange,
@@ -75,7 +97,8 @@ export abstract class SfuPeer {
   protected async answer(offerSdp: string, direction: 'sendonly' | 'recvonly'): Promise<string> {
     await this.pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
     for (const transceiver of this.pc.getTransceivers()) {
-      if (transceiver.kind === 'audio') transceiver.setDirection(direction);
+      if (transceiver.kind === 'audio' || (this.video && transceiver.kind === 'video'))
+        transceiver.setDirection(direction);
     }
     await this.pc.setLocalDescription(await this.pc.createAnswer());
     this.loss?.attach(this.pc);
@@ -102,6 +125,8 @@ export abstract class SfuPeer {
 
 export interface PublisherHooks {
   onRtp(publisher: SfuPublisher, packet: RtpPacket): void;
+  /** A video packet (a talkback camera); only peers made with video receive any. */
+  onVideoRtp?(publisher: SfuPublisher, packet: RtpPacket): void;
   onData(publisher: SfuPublisher, channel: RTCDataChannel, message: Buffer): void;
   onDataChannel(publisher: SfuPublisher, channel: RTCDataChannel): void;
 }
@@ -119,15 +144,17 @@ export class SfuPublisher extends SfuPeer {
     settings: PeerSettings,
     hooks: PublisherHooks,
     onEnd: (peer: SfuPeer, reason: StopReason) => void,
+    video = false,
   ) {
-    super(room, participant, settings, onEnd, 'media');
+    super(room, participant, settings, onEnd, 'media', video);
     this.pc.onTrack.subscribe((track) => {
       track.onReceiveRtp.subscribe((packet) => {
         if (this.isEnded) return;
         this.watchdog.touch();
         this.packetsIn += 1;
         this.bytesIn += packet.payload.length;
-        hooks.onRtp(this, packet);
+        if (track.kind === 'video') hooks.onVideoRtp?.(this, packet);
+        else hooks.onRtp(this, packet);
       });
     });
     this.pc.onDataChannel.subscribe((channel) => {
@@ -146,6 +173,16 @@ export class SfuPublisher extends SfuPeer {
 
   negotiate(offerSdp: string): Promise<string> {
     return this.answer(offerSdp, 'recvonly');
+  }
+
+  /** Asks the camera for a keyframe (PLI): a receiver that starts or switches needs one to decode. */
+  requestKeyframe(): void {
+    if (!this.video || this.isEnded) return;
+    for (const transceiver of this.pc.getTransceivers()) {
+      if (transceiver.kind !== 'video') continue;
+      for (const track of transceiver.receiver.tracks)
+        if (track.ssrc !== undefined) void transceiver.receiver.sendRtcpPLI(track.ssrc).catch(() => undefined);
+    }
   }
 }
 
@@ -166,11 +203,16 @@ export class SfuSubscriber extends SfuPeer {
     participant: string,
     settings: PeerSettings,
     onEnd: (peer: SfuPeer, reason: StopReason) => void,
+    video = false,
+    /** A receiver asked for a keyframe of the participant its video slot carries. */
+    private readonly onKeyframeWanted: (participant: string) => void = () => undefined,
   ) {
-    super(room, participant, settings, onEnd, 'any');
+    super(room, participant, settings, onEnd, 'any', video);
   }
 
   private slots: Slot[] = [];
+  /** Video slots (talkback cameras): the i-th carries the camera of whoever the i-th audio slot carries. */
+  private videoSlots: Slot[] = [];
   /** Relay channels by the publisher's resource and channel id. */
   private readonly relays = new Map<string, RTCDataChannel>();
   private hasSctp = false;
@@ -191,13 +233,46 @@ export class SfuSubscriber extends SfuPeer {
         live: false,
         idleSince: 0,
       }));
-    // RTCP receiver reports from the client also prove it is alive.
-    for (const t of this.pc.getTransceivers()) t.sender.onRtcp.subscribe(() => this.watchdog.touch());
+    this.videoSlots = this.pc
+      .getTransceivers()
+      .filter((t) => t.kind === 'video' && t.mid !== null)
+      .map((t) => ({
+        mid: t.mid!,
+        send: (packet: RtpPacket) => void t.sender.sendRtp(packet).catch(() => undefined),
+        rewriter: new RtpSlotRewriter(VIDEO_TICKS_PER_MS),
+        participant: null,
+        live: false,
+        idleSince: 0,
+      }));
+    // RTCP receiver reports from the client also prove it is alive; a video PLI asks for a keyframe.
+    for (const t of this.pc.getTransceivers())
+      t.sender.onRtcp.subscribe((packet) => {
+        this.watchdog.touch();
+        if (t.kind !== 'video' || packet.type !== RtcpPayloadSpecificFeedback.type) return;
+        const owner = this.videoSlots.find((slot) => slot.mid === t.mid)?.participant;
+        if (owner) this.onKeyframeWanted(owner);
+      });
     return sdp;
   }
 
+  /** The audio slots, then the video slots (each paired with the audio slot of the same index). */
   assignments(): SlotAssignment[] {
-    return this.slots.map(({ mid, participant, live }) => ({ mid, participant, live }));
+    return [...this.slots, ...this.videoSlots.slice(0, this.slots.length)].map(({ mid, participant, live }) => ({
+      mid,
+      participant,
+      live,
+    }));
+  }
+
+  /** Keeps each video slot on the participant of its audio slot. */
+  private pairVideo(): void {
+    this.videoSlots.forEach((video, index) => {
+      const audio = this.slots[index];
+      if (!audio) return;
+      video.participant = audio.participant;
+      video.live = audio.live;
+      video.idleSince = audio.idleSince;
+    });
   }
 
   /**
@@ -209,6 +284,7 @@ export class SfuSubscriber extends SfuPeer {
     if (own) {
       if (own.live) return false;
       own.live = true;
+      this.pairVideo();
       return true;
     }
     const slot =
@@ -217,6 +293,7 @@ export class SfuSubscriber extends SfuPeer {
     if (!slot) return false;
     slot.participant = participant;
     slot.live = true;
+    this.pairVideo();
     return true;
   }
 
@@ -226,6 +303,7 @@ export class SfuSubscriber extends SfuPeer {
     if (!slot) return false;
     slot.live = false;
     slot.idleSince = nowMs;
+    this.pairVideo();
     return true;
   }
 
@@ -237,6 +315,21 @@ export class SfuSubscriber extends SfuPeer {
     out.header.sequenceNumber = mapped.sequenceNumber;
     out.header.timestamp = mapped.timestamp;
     // The publisher's extension ids mean nothing in this peer's negotiation (it negotiated none).
+    out.header.extensions = [];
+    out.header.extension = false;
+    this.packetsOut += 1;
+    this.bytesOut += out.payload.length;
+    slot.send(out);
+  }
+
+  /** A camera packet onto the video slot paired with the participant's audio slot. */
+  forwardVideo(participant: string, source: string, packet: RtpPacket, nowMs: number): void {
+    const slot = this.videoSlots.find((s) => s.participant === participant && s.live);
+    if (!slot) return;
+    const out = packet.clone();
+    const mapped = slot.rewriter.rewrite(source, out.header.sequenceNumber, out.header.timestamp, nowMs);
+    out.header.sequenceNumber = mapped.sequenceNumber;
+    out.header.timestamp = mapped.timestamp;
     out.header.extensions = [];
     out.header.extension = false;
     this.packetsOut += 1;

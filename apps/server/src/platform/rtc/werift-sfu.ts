@@ -15,6 +15,7 @@ import {
   type SfuStats,
   type SlotAssignment,
   type StopReason,
+  type SubscribeOptions,
 } from './sfu-driver';
 import { type PeerSettings, type SfuPeer, SfuPublisher, SfuSubscriber } from './werift-peers';
 
@@ -87,6 +88,9 @@ export class WeriftSfu implements SfuDriver {
     if (audio.length !== 1 || !audio[0]!.hasOpus || !['sendonly', 'sendrecv'].includes(audio[0]!.direction)) {
       throw DomainError.badRequest('A WHIP offer must send exactly one Opus audio track.');
     }
+    const video = options.video === true;
+    if (video && describeOffer(offerSdp).filter((m) => m.kind === 'video' && !m.rejected).length > 1)
+      throw DomainError.badRequest('A WHIP offer may send at most one camera track.');
     if (this.isFull(room, participant)) throw roomFull();
     const publisher = new SfuPublisher(
       room,
@@ -97,8 +101,10 @@ export class WeriftSfu implements SfuDriver {
         onRtp: (p, packet) => this.forwardRtp(p, packet),
         onData: (p, channel, message) => this.forwardData(p, channel, message),
         onDataChannel: (p, channel) => this.openRelays(p, channel),
+        onVideoRtp: (p, packet) => this.forwardVideoRtp(p, packet),
       },
       (peer, reason) => this.peerEnded(peer, reason),
+      video,
     );
     const answer = await this.negotiate(publisher, () => publisher.negotiate(offerSdp));
     // Another participant may have taken the last slot while this offer was being answered.
@@ -120,13 +126,23 @@ export class WeriftSfu implements SfuDriver {
     return { answerSdp: musicAnswerSdp(answer, { maxAverageBitrate: bitrate }), resourceId: publisher.resourceId };
   }
 
-  async subscribe(room: string, participant: string, offerSdp: string): Promise<SdpExchange> {
+  async subscribe(
+    room: string,
+    participant: string,
+    offerSdp: string,
+    options: SubscribeOptions = {},
+  ): Promise<SdpExchange> {
     const audio = describeOffer(offerSdp).filter((m) => m.kind === 'audio' && !m.rejected);
     if (!audio.some((m) => m.hasOpus && ['recvonly', 'sendrecv'].includes(m.direction))) {
       throw DomainError.badRequest('A WHEP offer must receive at least one Opus audio track.');
     }
-    const subscriber = new SfuSubscriber(room, participant, this.settings, (peer, reason) =>
-      this.peerEnded(peer, reason),
+    const subscriber = new SfuSubscriber(
+      room,
+      participant,
+      this.settings,
+      (peer, reason) => this.peerEnded(peer, reason),
+      options.video === true,
+      (owner) => this.rooms.get(room)?.active.get(owner)?.requestKeyframe(),
     );
     const answer = await this.negotiate(subscriber, () => subscriber.negotiate(offerSdp));
     const state = this.roomOf(room);
@@ -136,6 +152,8 @@ export class WeriftSfu implements SfuDriver {
       if (publisher.participant === participant) continue;
       subscriber.assign(publisher.participant);
       for (const channel of publisher.dataChannels) subscriber.openRelay(publisher, channel);
+      // A camera's next keyframe may be seconds away: the new viewer asks for one now.
+      if (subscriber.video) publisher.requestKeyframe();
     }
     this.emitSlots(subscriber);
     // The subscriber's own offer decides stereo decoding; the answer says what the room sends.
@@ -276,6 +294,19 @@ export class WeriftSfu implements SfuDriver {
     const nowMs = performance.now();
     for (const subscriber of room.subscribers.values()) {
       if (subscriber.participant !== participant) subscriber.forward(participant, source, packet, nowMs);
+    }
+  }
+
+  /** A camera's packets follow its publisher's audio: only the active stream is seen. */
+  private forwardVideoRtp(publisher: SfuPublisher, packet: RtpPacket): void {
+    const room = this.rooms.get(publisher.room);
+    const { participant } = publisher;
+    if (!room || room.active.get(participant) !== publisher) return;
+    const source = `${publisher.resourceId}:${packet.header.ssrc}`;
+    const nowMs = performance.now();
+    for (const subscriber of room.subscribers.values()) {
+      if (subscriber.participant !== participant && subscriber.video)
+        subscriber.forwardVideo(participant, source, packet, nowMs);
     }
   }
 

@@ -1,12 +1,18 @@
 import type { TalkbackToken } from '@mixroom/contracts';
-import { analyserDb, Publisher, SILENCE_DB, Viewer, type ReceivedSlot, type StreamState } from '../live';
+import { analyserDb, SILENCE_DB, type StreamState } from '../live';
 import { talkbackApi } from './api';
 import { SpeakingDetector } from './speaking';
+import { TalkPublisher } from './talk-publisher';
+import { TalkViewer, type TalkSlot } from './talk-viewer';
 
 export interface TalkbackSnapshot {
   talkState: StreamState;
   hearState: StreamState;
   muted: boolean;
+  /** This user's camera is on. */
+  camera: boolean;
+  /** Whose cameras show now: user id → the stream to draw (this user's own preview included). */
+  cameras: ReadonlyMap<string, MediaStream>;
   /** Who is speaking now, this user included (user ids). */
   speaking: ReadonlySet<string>;
   error: string | null;
@@ -16,9 +22,19 @@ export const INITIAL_TALKBACK: TalkbackSnapshot = {
   talkState: 'new',
   hearState: 'new',
   muted: false,
+  camera: false,
+  cameras: new Map(),
   speaking: new Set(),
   error: null,
 };
+
+interface VideoSlot {
+  stream: MediaStream;
+  receiver: RTCRtpReceiver;
+  framesDecoded: number;
+  /** Frames kept coming since the last look: the camera is on. */
+  live: boolean;
+}
 
 interface Slot {
   element: HTMLAudioElement;
@@ -39,8 +55,6 @@ export interface TalkbackEngineOptions {
 /** How often speaking is read (ms), and how often the slot map is asked for (ms). */
 const VAD_INTERVAL_MS = 25;
 const SLOTS_INTERVAL_MS = 1000;
-/** Voice over Opus: the server answers with this too. */
-const TALKBACK_BITRATE = 32_000;
 
 /**
  * The talkback of a live room, outside React: this user's microphone captured WITH echo
@@ -50,8 +64,10 @@ const TALKBACK_BITRATE = 32_000;
  * while anyone else speaks.
  */
 export class TalkbackEngine {
-  private publisher: Publisher | null = null;
-  private viewer: Viewer | null = null;
+  private publisher: TalkPublisher | null = null;
+  private viewer: TalkViewer | null = null;
+  private cameraTrack: MediaStream | null = null;
+  private readonly videoSlots = new Map<string, VideoSlot>();
   private mic: MediaStream | null = null;
   private micNode: MediaStreamAudioSourceNode | null = null;
   private readonly micAnalyser: AnalyserNode;
@@ -94,7 +110,7 @@ export class TalkbackEngine {
 
   async start(): Promise<void> {
     const { code } = this.options;
-    this.viewer = new Viewer(
+    this.viewer = new TalkViewer(
       {
         tokenGenerator: async () => {
           const grant = await talkbackApi.token(code, 'subscribe');
@@ -111,7 +127,7 @@ export class TalkbackEngine {
     );
     this.vadTimer = setInterval(() => this.readVoices(), VAD_INTERVAL_MS);
     this.slotsTimer = setInterval(() => void this.readSlots(), SLOTS_INTERVAL_MS);
-    await Promise.all([this.viewer.view({ slots: 8 }), this.talk()]);
+    await Promise.all([this.viewer.view(), this.talk()]);
   }
 
   private async talk(): Promise<void> {
@@ -127,7 +143,7 @@ export class TalkbackEngine {
     this.micNode = this.options.context.createMediaStreamSource(this.mic);
     this.micNode.connect(this.micAnalyser);
     this.applyMute();
-    this.publisher = new Publisher({
+    this.publisher = new TalkPublisher(this.mic, {
       tokenGenerator: async () => {
         const grant = await talkbackApi.token(this.options.code, 'publish');
         return { url: grant.url, token: grant.token, iceServers: grant.iceServers };
@@ -135,7 +151,32 @@ export class TalkbackEngine {
       onState: (talkState) => this.update({ talkState }),
       onError: (error) => this.update({ error: error.message }),
     });
-    await this.publisher.publish({ mediaStream: this.mic, bitrate: TALKBACK_BITRATE });
+    await this.publisher.publish();
+  }
+
+  /** Shows this user's camera to everyone (or stops), on the running talkback connection. */
+  async setCamera(on: boolean): Promise<void> {
+    if (on === this.snap.camera) return;
+    if (!on) {
+      this.cameraTrack?.getTracks().forEach((track) => track.stop());
+      this.cameraTrack = null;
+      this.update({ camera: false });
+      this.showCameras();
+      await this.publisher?.setCamera(null);
+      return;
+    }
+    try {
+      this.cameraTrack = await navigator.mediaDevices.getUserMedia({
+        video: { width: { ideal: 640 }, height: { ideal: 360 }, frameRate: { ideal: 15 } },
+      });
+    } catch (error) {
+      this.update({ error: `Camera: ${(error as Error).message}` });
+      return;
+    }
+    if (this.stopped) return this.cameraTrack.getTracks().forEach((t) => t.stop());
+    this.update({ camera: true });
+    this.showCameras();
+    await this.publisher?.setCamera(this.cameraTrack.getVideoTracks()[0] ?? null);
   }
 
   get talkPeer(): RTCPeerConnection | null {
@@ -170,7 +211,11 @@ export class TalkbackEngine {
     return best;
   }
 
-  private addSlot({ mid, stream }: ReceivedSlot): void {
+  private addSlot({ mid, kind, stream, receiver }: TalkSlot): void {
+    if (kind === 'video') {
+      this.videoSlots.set(mid, { stream, receiver, framesDecoded: 0, live: false });
+      return;
+    }
     this.removeSlot(mid);
     const { context } = this.options;
     // Chromium feeds a remote track into Web Audio only while a media element also consumes it.
@@ -209,6 +254,34 @@ export class TalkbackEngine {
       return;
     }
     this.owners = new Map(answer.slots.flatMap((s) => (s.live && s.participant ? [[s.mid, s.participant]] : [])));
+    await this.readCameras();
+  }
+
+  /** A camera shows while its slot keeps decoding frames (a camera turned off sends none). */
+  private async readCameras(): Promise<void> {
+    for (const slot of this.videoSlots.values()) {
+      let frames = 0;
+      (await slot.receiver.getStats().catch(() => new Map())).forEach(
+        (stat: { type?: string; framesDecoded?: number }) => {
+          if (stat.type === 'inbound-rtp') frames = stat.framesDecoded ?? 0;
+        },
+      );
+      slot.live = frames > slot.framesDecoded;
+      slot.framesDecoded = frames;
+    }
+    this.showCameras();
+  }
+
+  private showCameras(): void {
+    const cameras = new Map<string, MediaStream>();
+    if (this.cameraTrack) cameras.set(this.options.selfId, this.cameraTrack);
+    for (const [mid, slot] of this.videoSlots) {
+      const owner = this.owners.get(mid);
+      if (slot.live && owner && owner !== this.options.selfId) cameras.set(owner, slot.stream);
+    }
+    const before = this.snap.cameras;
+    if (before.size !== cameras.size || [...cameras].some(([id, stream]) => before.get(id) !== stream))
+      this.update({ cameras });
   }
 
   /** Voice activity of everyone, and the music's ducking while anyone else speaks. */
@@ -247,6 +320,8 @@ export class TalkbackEngine {
     this.publisher = null;
     this.viewer = null;
     this.mic?.getTracks().forEach((track) => track.stop());
+    this.cameraTrack?.getTracks().forEach((track) => track.stop());
+    this.videoSlots.clear();
     this.micNode?.disconnect();
     for (const mid of [...this.slots.keys()]) this.removeSlot(mid);
     this.out.disconnect();

@@ -1,13 +1,16 @@
 import { Badge, Box, Button, Group, Slider, Stack, Text, Tooltip } from '@mantine/core';
-import { IconMicrophone, IconMicrophoneOff } from '@tabler/icons-react';
+import { IconMicrophone, IconMicrophoneOff, IconVideo, IconVideoOff } from '@tabler/icons-react';
 import type { TalkbackSnapshot } from '../talkback-engine';
 import { DUCK_MIN_DB } from '../talkback-settings';
+import { CameraTiles } from './camera-tiles';
 
 interface Props {
   snapshot: TalkbackSnapshot;
   selfId: string | null;
   duckDb: number;
   onMute: (muted: boolean) => void;
+  onCamera: (on: boolean) => void;
+  nameOf: (userId: string) => string;
   onDuckDb: (db: number) => void;
 }
 
@@ -21,7 +24,7 @@ const STATE_LABEL: Record<TalkbackSnapshot['talkState'], string> = {
 };
 
 /** Talkback: this user's talk mic (mute, speaking), and how far the music dips while others talk. */
-export function TalkbackControls({ snapshot, selfId, duckDb, onMute, onDuckDb }: Props) {
+export function TalkbackControls({ snapshot, selfId, duckDb, onMute, onCamera, nameOf, onDuckDb }: Props) {
   const speaking = selfId !== null && snapshot.speaking.has(selfId);
   const connected = snapshot.talkState === 'connected';
   return (
@@ -72,6 +75,17 @@ export function TalkbackControls({ snapshot, selfId, duckDb, onMute, onDuckDb }:
         >
           {snapshot.muted ? 'Unmute talkback' : 'Mute talkback'}
         </Button>
+        <Button
+          size="xs"
+          variant={snapshot.camera ? 'filled' : 'default'}
+          leftSection={snapshot.camera ? <IconVideo size={14} /> : <IconVideoOff size={14} />}
+          onClick={() => onCamera(!snapshot.camera)}
+          aria-pressed={snapshot.camera}
+          disabled={!connected}
+          data-testid="talkback-camera"
+        >
+          {snapshot.camera ? 'Turn camera off' : 'Turn camera on'}
+        </Button>
         <Box style={{ flex: 1, minWidth: 180 }}>
           <Text size="xs" c="dimmed" mb={4} id="talkback-duck-label">
             Dim music while others talk: {duckDb === 0 ? 'off' : `${duckDb} dB`}
@@ -94,6 +108,7 @@ export function TalkbackControls({ snapshot, selfId, duckDb, onMute, onDuckDb }:
           />
         </Box>
       </Group>
+      <CameraTiles cameras={snapshot.cameras} selfId={selfId} nameOf={nameOf} />
       {snapshot.error && snapshot.talkState !== 'connected' && (
         <Text size="xs" c="red">
           {snapshot.error}
