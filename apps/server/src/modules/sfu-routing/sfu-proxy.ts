@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { finished } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The header a forwarded request carries: a short signed note of the sending node and the client's address. */
@@ -94,9 +95,7 @@ export async function forwardSignalling(
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (answered) return;
       // Nothing came back: the node is down or away, and the request may go elsewhere.
-      if (UNREACHABLE.has(error.code ?? ''))
-        reject(new UnreachableError(body ?? (keptBytes <= RESEND_LIMIT ? Buffer.concat(kept) : null), error));
-      else reject(error);
+      reject(UNREACHABLE.has(error.code ?? '') ? new UnreachableError(body, error) : error);
     });
     if (body) {
       outgoing.end(body);
@@ -107,6 +106,13 @@ export async function forwardSignalling(
       if (keptBytes <= RESEND_LIMIT) kept.push(chunk);
     });
     request.raw.pipe(outgoing);
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof UnreachableError) || body) throw error;
+    // The client may still be sending: the rest of a small body is read, to be sent elsewhere.
+    request.raw.unpipe();
+    if (keptBytes > RESEND_LIMIT) throw new UnreachableError(null, error.cause);
+    await finished(request.raw.resume());
+    throw new UnreachableError(keptBytes <= RESEND_LIMIT ? Buffer.concat(kept) : null, error.cause);
   });
   reply.code(answer.statusCode ?? 502);
   for (const name of ANSWER_HEADERS) {
