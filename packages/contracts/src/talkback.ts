@@ -10,8 +10,10 @@ export const talkbackTokenBody = z.object({ mode: z.enum(['publish', 'subscribe'
 
 /**
  * A bearer for the talkback WHIP/WHEP endpoint `url`, bound to this room, this user and its role
- * there. A WHEP offer carries `slotCount` recvonly audio transceivers; `GET {url}/{resourceId}`
- * tells which participant each one carries.
+ * there. A WHIP offer sends one Opus track and may add one VP8 camera track. A WHEP offer carries
+ * `slotCount` recvonly audio transceivers, then as many recvonly video ones (the i-th video slot
+ * carries the camera of whoever the i-th audio slot carries); `GET {url}/{resourceId}` tells which
+ * participant each mid carries.
  */
 export const talkbackToken = z.object({
   token: z.string(),
