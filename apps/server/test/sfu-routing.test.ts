@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sfuNodes } from '../src/db/schema';
-import { broadcastSfuRooms, liveSfuRooms, matchSignalling } from '../src/modules/sfu-routing/sfu-rooms';
+import {
+  broadcastSfuRooms,
+  liveSfuRooms,
+  matchSignalling,
+  talkbackSfuRooms,
+} from '../src/modules/sfu-routing/sfu-rooms';
 import { SfuRoutingRepository } from '../src/modules/sfu-routing/sfu-routing.repository';
 import { SfuRoutingService } from '../src/modules/sfu-routing/sfu-routing.service';
 import type { TestClock } from '../src/platform/clock/clock';
@@ -163,8 +168,10 @@ describe('handing a room over', () => {
 });
 
 describe('which requests are routed', () => {
+  const sessions = { session: async (code: string) => (code === 'LIVE1' ? {} : null) };
   const rooms = [
-    liveSfuRooms({ session: async (code) => (code === 'LIVE1' ? {} : null) }),
+    liveSfuRooms(sessions),
+    talkbackSfuRooms(sessions),
     broadcastSfuRooms({
       byBroadcasterCode: async (code) => (code === 'CAST1' ? { userId: 'u1' } : null),
       byViewerCode: async (code) => (code === 'VIEW1' ? { userId: 'u1' } : null),
@@ -175,7 +182,18 @@ describe('which requests are routed', () => {
     expect(matchSignalling(rooms, '/api/live/LIVE1/whip')).toMatchObject({ code: 'LIVE1', kind: 'whip' });
     expect(matchSignalling(rooms, '/api/live/LIVE1/whep/3f2a-11?x=1')).toMatchObject({ kind: 'whep' });
     expect(matchSignalling(rooms, '/api/broadcast/CAST1/whip/abc')).toMatchObject({ code: 'CAST1' });
-    for (const other of ['/api/live/LIVE1/start', '/api/live/rooms', '/api/broadcast/CAST1/media-token', '/api/health'])
+    const talkback = matchSignalling(rooms, '/api/live/LIVE1/talkback/whep/3f2a-11');
+    expect(talkback).toMatchObject({ code: 'LIVE1', kind: 'whep', route: { between: 'talkback/' } });
+    // The talkback of a session goes where its music is.
+    expect(await talkback!.route.roomOf('LIVE1', 'whep')).toBe('live:LIVE1');
+    for (const other of [
+      '/api/live/LIVE1/start',
+      '/api/live/rooms',
+      '/api/live/LIVE1/talkback/token',
+      '/api/live/LIVE1/other/whip',
+      '/api/broadcast/CAST1/media-token',
+      '/api/health',
+    ])
       expect(matchSignalling(rooms, other)).toBeNull();
   });
 

@@ -19,7 +19,7 @@ import type { AppModule } from './module';
 import { DEFAULT_SLOT_COUNT } from '../platform/rtc/sfu-driver';
 import { createPushModule } from './push/push.module';
 import { createReviewModule } from './review/review.module';
-import { broadcastSfuRooms, liveSfuRooms } from './sfu-routing/sfu-rooms';
+import { broadcastSfuRooms, liveSfuRooms, talkbackSfuRooms } from './sfu-routing/sfu-rooms';
 import { createSfuRoutingModule } from './sfu-routing/sfu-routing.module';
 import { createSharingModule } from './sharing/sharing.module';
 import { createSignInModule } from './sign-in/sign-in.module';
@@ -123,7 +123,11 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     // Before the media modules: its hook sends a room's WHIP/WHEP to the node holding the room.
     createSfuRoutingModule(core, {
       clustered: database.kind === 'postgres',
-      rooms: [liveSfuRooms(live.services.repository), broadcastSfuRooms(new BroadcastRepository(core.db))],
+      rooms: [
+        liveSfuRooms(live.services.repository),
+        talkbackSfuRooms(live.services.repository),
+        broadcastSfuRooms(new BroadcastRepository(core.db)),
+      ],
     }),
     signIn,
     users,
