@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
 import type { TestClock } from '../src/platform/clock/clock';
+import { loadConfig } from '../src/config/config';
 import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
 import { LocalDropboxServer } from './helpers/fake-dropbox-server';
@@ -189,6 +190,26 @@ async function importAndCheck(connector: string, path: string): Promise<{ projec
 let dropboxId: string;
 let googleId: string;
 let exportable: string;
+
+describe('configuration', () => {
+  it('refuses to start with an OAuth kind enabled but no app for it', () => {
+    expect(() => loadConfig({ DATA_DIR: tmpdir(), CONNECTORS_ENABLED: 'webdav,gdrive' })).toThrow(
+      /CONNECTORS_GDRIVE_CLIENT_ID and CONNECTORS_GDRIVE_CLIENT_SECRET are required/,
+    );
+    const config = loadConfig({
+      DATA_DIR: tmpdir(),
+      CONNECTORS_ENABLED: 'dropbox',
+      CONNECTORS_DROPBOX_CLIENT_ID: 'key',
+      CONNECTORS_DROPBOX_CLIENT_SECRET: 'secret',
+    });
+    expect(config.connectors.oauth.dropbox).toMatchObject({
+      authUrl: 'https://www.dropbox.com/oauth2/authorize',
+      revokeUrl: 'https://api.dropboxapi.com/2/auth/token/revoke',
+      contentUrl: 'https://content.dropboxapi.com',
+    });
+    expect(config.connectors.oauth.gdrive).toBeNull();
+  });
+});
 
 describe('linking with OAuth 2.0 and PKCE', () => {
   it('lists both kinds and sends the browser to the provider with a state and an S256 challenge', async () => {

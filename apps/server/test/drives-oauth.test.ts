@@ -81,6 +81,15 @@ describe('Dropbox driver', () => {
     const ranged = await drive.read('/Big take.wav', { range: { start: 1000, end: 1999 } });
     expect([ranged.length, ranged.size]).toEqual([1000, data.length]);
     expect((await readAll(ranged.body)).equals(data.subarray(1000, 2000))).toBe(true);
+    // An answer without Content-Length: its length is the listed size.
+    dropbox.chunkedDownloads = true;
+    try {
+      const whole = await drive.read('/Big take.wav');
+      expect([whole.length, whole.size]).toEqual([data.length, data.length]);
+      expect(sha(await readAll(whole.body))).toBe(sha(data));
+    } finally {
+      dropbox.chunkedDownloads = false;
+    }
   });
 
   it('a session whose source fails midway leaves no file', async () => {

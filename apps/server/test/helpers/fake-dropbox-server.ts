@@ -29,6 +29,8 @@ export class LocalDropboxServer {
   /** Routes whose answer is never sent (a provider that times out). */
   hang: ((route: string) => boolean) | null = null;
   pageSize = 2;
+  /** Downloads sent chunked, without a Content-Length (as HTTP allows). */
+  chunkedDownloads = false;
   /** Calls by route, for the tests (e.g. that a large upload went through a session). */
   readonly calls: string[] = [];
 
@@ -227,6 +229,11 @@ export class LocalDropboxServer {
         'content-length': end - start + 1,
       });
       return void response.end(data.subarray(start, end + 1));
+    }
+    if (this.chunkedDownloads) {
+      response.writeHead(200, { 'dropbox-api-result': result });
+      response.write(data.subarray(0, data.length >> 1));
+      return void response.end(data.subarray(data.length >> 1));
     }
     response.writeHead(200, { 'dropbox-api-result': result, 'content-length': data.length });
     response.end(data);

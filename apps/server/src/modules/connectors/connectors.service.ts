@@ -97,9 +97,16 @@ export class ConnectorsService {
    * provider was not told, so the user can remove the app there). Credential kinds end with their row.
    */
   async unlink(actor: Actor, id: string): Promise<UnlinkAnswer> {
-    const drive = await this.open(actor.userId, id);
-    let providerRevoked: boolean | null = null;
-    if (isRevocable(drive))
+    const row = await this.deps.repository.account(actor.userId, id);
+    if (!row) throw DomainError.notFound(CONNECTOR_MESSAGES.noSuchAccount);
+    // An account whose kind the operator has since disabled can't reach its provider: erased all the same.
+    const drive = await this.open(actor.userId, id).catch((error: unknown) => {
+      if (error instanceof DriveError) return null;
+      throw error;
+    });
+    let providerRevoked: boolean | null =
+      drive === null && (row.kind === 'dropbox' || row.kind === 'gdrive') ? false : null;
+    if (drive && isRevocable(drive))
       providerRevoked = await drive.revoke().then(
         () => true,
         (error: unknown) => {

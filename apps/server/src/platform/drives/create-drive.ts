@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock';
 import type { Drive, RevocableDrive } from './drive';
+import { DriveError } from './drive-error';
 import type { DriveNetwork } from './drive-http';
 import { DropboxDrive } from './dropbox-drive';
 import { GdriveDrive } from './gdrive-drive';
@@ -41,7 +42,9 @@ export function createDrive(
     case 'dropbox':
     case 'gdrive': {
       const app = oauth?.apps[credentials.kind];
-      if (!app || !oauth) throw new Error(`The ${credentials.kind} app is not configured`);
+      // The operator removed the app since the account was linked: a clear refusal, not a crash.
+      if (!app || !oauth)
+        throw new DriveError(422, 'CONNECTOR_DISABLED', 'This kind of storage is not enabled on this server.');
       const session = new OAuthSession(
         app,
         CLIENT_AUTH[credentials.kind],

@@ -158,7 +158,7 @@ export class DropboxDrive implements RevocableDrive {
       }),
     );
     if (answer.status !== 200 && answer.status !== 206) throw this.errorOf(answer.status, await readText(answer));
-    const length = Number(answer.headers['content-length']);
+    let length = Number(answer.headers['content-length']);
     let size = Number.NaN;
     try {
       size = Number((JSON.parse(String(answer.headers['dropbox-api-result'] ?? '{}')) as DropboxMetadata).size);
@@ -166,6 +166,8 @@ export class DropboxDrive implements RevocableDrive {
       // The size is then read from the range's total below.
     }
     if (!Number.isFinite(size)) size = Number(/\/(\d+)$/.exec(String(answer.headers['content-range'] ?? ''))?.[1]);
+    // A chunked answer names no length: the range's bounds or the file's size say it.
+    if (!Number.isFinite(length)) length = range ? Math.min(range.end, size - 1) - range.start + 1 : size;
     if (!Number.isFinite(length) || !Number.isFinite(size) || (range && answer.status !== 206)) {
       discard(answer);
       throw DriveError.fromStatus(range ? 416 : 411);

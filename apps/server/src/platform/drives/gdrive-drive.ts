@@ -171,13 +171,15 @@ export class GdriveDrive implements RevocableDrive {
       discard(answer);
       throw revokedOr(answer.status);
     }
-    const length = Number(answer.headers['content-length']);
+    let length = Number(answer.headers['content-length']);
     const size =
       answer.status === 206
         ? Number(/\/(\d+)$/.exec(String(answer.headers['content-range'] ?? ''))?.[1])
         : file.size !== undefined
           ? Number(file.size)
           : length;
+    // A chunked answer names no length: the range's bounds or the file's size say it.
+    if (!Number.isFinite(length)) length = range ? Math.min(range.end, size - 1) - range.start + 1 : size;
     if (!Number.isFinite(length) || !Number.isFinite(size) || (range && answer.status !== 206)) {
       discard(answer);
       throw DriveError.fromStatus(range ? 416 : 411);
