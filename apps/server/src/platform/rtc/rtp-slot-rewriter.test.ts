@@ -31,4 +31,11 @@ describe('RtpSlotRewriter', () => {
     expect(slot.rewrite('a', 11, 960, 45)).toEqual({ sequenceNumber: 11, timestamp: 960 });
     expect(slot.rewrite('b', 500, 0, 60)).toEqual({ sequenceNumber: 13, timestamp: 1920 + 960 });
   });
+
+  it("re-bases a camera's slot on the 90 kHz video clock", () => {
+    const slot = new RtpSlotRewriter(90);
+    slot.rewrite('a', 1, 90_000, 0);
+    // A camera that comes back 500 ms later continues 45 000 ticks on, not 24 000.
+    expect(slot.rewrite('b', 900, 7, 500)).toEqual({ sequenceNumber: 2, timestamp: 90_000 + 45_000 });
+  });
 });
