@@ -86,6 +86,13 @@ async function shoot(page: Page, name: string) {
     await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
     await page.evaluate(PAINTED);
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    if (width > 1000) continue;
+    // On a phone the participants, with who is speaking, sit in a drawer.
+    await page.getByRole('button', { name: /^Participants/ }).click();
+    await page.getByRole('dialog').getByTestId('participants').waitFor();
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}-participants.png`) });
+    await page.keyboard.press('Escape');
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -227,7 +234,8 @@ describe('talkback in a live room', () => {
     await expect
       .poll(() => guest.locator('[data-testid=participant][data-name="Tara Host"]').getAttribute('data-speaking'))
       .toBe('false');
-    await expect.poll(() => duckNow(guest), { timeout: 20_000 }).toBeGreaterThan(-1.5);
+    // The release ramp settles within half a second: the reading is taken once it has.
+    await expect.poll(() => duckNow(guest), { timeout: 20_000 }).toBeGreaterThan(-0.5);
     const back = await duckNow(guest);
     console.log(`music at the guest once the host is muted: ${back.toFixed(2)} dB`);
     expect(Math.abs(back)).toBeLessThanOrEqual(1.5);
