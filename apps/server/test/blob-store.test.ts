@@ -70,6 +70,8 @@ describe.each(drivers)('blob store: $name', (driver) => {
     expect(await blobs.head('t/two/c.bin')).toEqual({ size: 5 });
     await blobs.delete('t/two/c.bin');
     expect(await blobs.head('t/two/c.bin')).toBeNull();
+    // Reading what is gone (removed between a listing and the read) is a missing file, a 404.
+    await expect(blobs.get('t/two/c.bin')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await server.context.blobs.check()).toBeUndefined();
   });
 

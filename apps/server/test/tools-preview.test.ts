@@ -117,8 +117,9 @@ describe('the preview of a running separation', () => {
     expect(done.status).toBe('COMPLETED');
     expect(done.sessions[0]!.preview).toBeNull();
     expect((await tools.api<TaskPartialPreview>(path)).items).toEqual([]);
-    // The preview's files went with it.
-    expect((await fetch(preview.items[0]!.audioUrl)).status).toBe(404);
+    // The preview's files go with it (removed just after the completion is stored): their URLs
+    // answer 404, never a server error, also while they are being removed.
+    await expect.poll(async () => (await fetch(preview.items[0]!.audioUrl)).status, { timeout: 30_000 }).toBe(404);
 
     // The preview holds exactly the final stems' first seconds (16-bit: within half a step).
     for (const kind of ['vocals', 'no_vocals']) {

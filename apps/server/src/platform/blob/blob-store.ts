@@ -1,3 +1,4 @@
+import { MESSAGES } from '@mixroom/shared';
 import { DomainError } from '../errors/domain-error';
 import type { Readable } from 'node:stream';
 
@@ -80,6 +81,16 @@ export function assertSafeKey(key: string): void {
     key.split('/').some((s) => s === '..' || s === '.' || s === '')
   ) {
     throw new Error(`Invalid blob key: ${key}`);
+  }
+}
+
+/**
+ * `get` of a key that holds nothing (never written, or removed between a listing and the read):
+ * a missing file, answered 404 wherever it surfaces, never a server error.
+ */
+export class BlobMissingError extends DomainError {
+  constructor() {
+    super(404, 'NOT_FOUND', MESSAGES.notFound);
   }
 }
 

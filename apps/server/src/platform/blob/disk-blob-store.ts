@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertSafeKey,
+  BlobMissingError,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -79,7 +80,9 @@ export class DiskBlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.path(key);
-    await stat(path);
+    await stat(path).catch((error: unknown) => {
+      throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobMissingError() : error;
+    });
     // 1 MiB reads: whole-file streams (ZIPs, transfers) run near disk speed instead of in 64 KiB steps.
     return createReadStream(path, {
       highWaterMark: READ_CHUNK,

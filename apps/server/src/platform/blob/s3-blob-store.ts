@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import { contentDisposition } from './content-disposition';
 import {
   assertSafeKey,
+  BlobMissingError,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -72,13 +73,18 @@ export class S3BlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     assertSafeKey(key);
-    const result = await this.client.send(
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-      }),
-    );
+    const result = await this.client
+      .send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      )
+      .catch((error: unknown) => {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        throw status === 404 ? new BlobMissingError() : error;
+      });
     if (!(result.Body instanceof Readable)) throw new Error('Unexpected S3 body');
     return result.Body;
   }
