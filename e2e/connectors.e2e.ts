@@ -155,6 +155,24 @@ describe('connectors in the browser', () => {
         timeoutMs: 60_000,
       },
     );
+    // New Version from a linked account: the same browser, in a dialog of the project view.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await view.getByRole('button', { name: 'From storage…' }).waitFor();
+    await screenshot(page, 'connectors-project-view-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await view.getByRole('button', { name: 'From storage…' }).click();
+    const pick = page.getByRole('dialog', { name: 'Pick a file' });
+    await pick.getByRole('tab', { name: 'Dropbox' }).click();
+    await pick.locator('[data-entry="Takes"]').click();
+    await pick.locator('[data-entry="Vocal take.wav"]').click();
+    await screenshot(page, 'connectors-new-version-1440', { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'connectors-new-version-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await pick.getByRole('button', { name: 'Use this file' }).click();
+    await expect(view.getByLabel('Version name').inputValue()).resolves.toBe('Vocal take');
+    await view.getByRole('button', { name: 'Upload' }).click();
+    await view.getByText('v2', { exact: true }).waitFor({ timeout: 60_000 });
     await page.keyboard.press('Escape');
     const listing = await call(server.url, '/api/groups/root/items', { token });
     const project = (listing.body.items as { id: string; name: string }[]).find((i) => i.name === 'Cloud Album');

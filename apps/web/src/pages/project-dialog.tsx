@@ -1,10 +1,15 @@
+import { CloudBrowser } from '../features/connectors/components/cloud-browser';
 import { AttachmentsDialog } from '../features/review/components/attachments-dialog';
 import { ShareDialog } from '../features/sharing/components/share-dialog';
 import { ProjectViewDialog, type ProjectViewSlots } from '../features/storage/components/project-view-dialog';
 
-const SLOTS: ProjectViewSlots = { ShareDialog, AttachmentsDialog };
+const SLOTS: ProjectViewSlots = {
+  ShareDialog,
+  AttachmentsDialog,
+  FilePicker: (picker) => <CloudBrowser {...picker} />,
+};
 
-/** The storage feature's project view, with sharing and attachments from their own features. */
+/** The storage feature's project view, with sharing, attachments and the cloud storage browser from their own features. */
 export function ProjectDialog({ projectId, onClose }: { projectId: string | null; onClose: () => void }) {
   return <ProjectViewDialog projectId={projectId} onClose={onClose} slots={SLOTS} />;
 }

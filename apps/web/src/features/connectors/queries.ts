@@ -68,7 +68,12 @@ export function useFinishOAuthLink() {
   return useMutation({
     mutationFn: finishOAuthLink,
     meta: { silent: true },
-    onSettled: () => client.invalidateQueries({ queryKey: connectorKeys.all() }),
+    // The page's first list request may have left before the account existed; a refetch would join
+    // that request (the list has no data yet), so it is cancelled first and asked again.
+    onSettled: async () => {
+      await client.cancelQueries({ queryKey: connectorKeys.all() });
+      await client.invalidateQueries({ queryKey: connectorKeys.all() });
+    },
   });
 }
 

@@ -42,8 +42,12 @@ import {
 } from '@mixroom/shared';
 import { formatDate } from '../../../lib/format/format';
 import { notify } from '../../../lib/notify';
+import { importFromConnector, type PickedFile } from '../../connectors/api';
+import { followTransfer } from '../../connectors/queries';
 import { useVersionUpload } from '../../uploads/use-version-upload';
 import { useProject, useTrashItems } from '../queries';
+import { LinkedFileButton } from './linked-file-button';
+import type { FilePicker } from './new-project-wizard';
 import { PeopleAvatars } from './people-avatars';
 import { ProjectNotesDialog } from './project-notes-dialog';
 import { SettingsDialog } from './settings-dialog';
@@ -122,13 +126,15 @@ function ProjectMenu({
 export interface ProjectViewSlots {
   ShareDialog: ComponentType<{ target: { type: 'project'; id: string; name: string }; onClose: () => void }>;
   AttachmentsDialog: ComponentType<{ projectId: string; opened: boolean; onClose: () => void }>;
+  /** The cloud storage browser, so a new version can come from a linked account. */
+  FilePicker?: FilePicker;
 }
 
 /** The project view: thumbnail, people, Share, Attachments, the publisher's menu, versions (newest first), a new version. */
 export function ProjectViewDialog({
   projectId,
   onClose,
-  slots: { ShareDialog, AttachmentsDialog },
+  slots: { ShareDialog, AttachmentsDialog, FilePicker },
 }: {
   projectId: string | null;
   onClose: () => void;
@@ -145,7 +151,7 @@ export function ProjectViewDialog({
   const [attachmentsOpen, setAttachmentsOpen] = useState(false);
   const [panel, setPanel] = useState<'share' | 'settings' | 'notes' | null>(null);
   const uploadVersion = useVersionUpload();
-  const [file, setFile] = useState<File | null>(null);
+  const [file, setFile] = useState<PickedFile | null>(null);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -160,7 +166,7 @@ export function ProjectViewDialog({
   const data = projectId ? query.data : shown;
   const last = data?.versions[0];
 
-  const choose = (picked: File | null) => {
+  const choose = (picked: PickedFile | null) => {
     setError(null);
     if (!picked) return;
     const allowed = data?.project.type === 'AUDIO' ? allowedVersionExtensions(last?.fileExtension ?? null) : null;
@@ -181,7 +187,14 @@ export function ProjectViewDialog({
     }
     const picked = file;
     setFile(null);
-    await uploadVersion(projectId, name.trim(), picked).catch((failure: unknown) =>
+    // A linked file is copied by the server; the Activities panel follows the copy.
+    const sent =
+      picked.source === 'device'
+        ? uploadVersion(projectId, name.trim(), picked.file)
+        : importFromConnector(picked.connectorId, { path: picked.path, projectId, versionName: name.trim() }).then(
+            ({ transfer }) => followTransfer(transfer, picked.name),
+          );
+    await sent.catch((failure: unknown) =>
       notify('error', 'Error', failure instanceof Error ? failure.message : String(failure)),
     );
   };
@@ -286,7 +299,9 @@ export function ProjectViewDialog({
               <Stack gap="xs">
                 <Group gap="sm" wrap="nowrap">
                   <FileButton
-                    onChange={choose}
+                    onChange={(picked) =>
+                      choose(picked && { source: 'device', file: picked, name: picked.name, size: picked.size })
+                    }
                     accept={
                       data.project.type === 'AUDIO'
                         ? allowedVersionExtensions(last?.fileExtension ?? null)
@@ -301,6 +316,13 @@ export function ProjectViewDialog({
                       </Button>
                     )}
                   </FileButton>
+                  {FilePicker && data.project.type === 'AUDIO' && (
+                    <LinkedFileButton
+                      filePicker={FilePicker}
+                      accept={allowedVersionExtensions(last?.fileExtension ?? null)}
+                      onPick={choose}
+                    />
+                  )}
                   <Text size="sm" c="dimmed" truncate>
                     {file ? file.name : 'Add a new version from a file'}
                   </Text>
