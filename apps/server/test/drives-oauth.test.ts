@@ -116,6 +116,24 @@ describe('Dropbox driver', () => {
   });
 });
 
+describe('token endpoint', () => {
+  it("a wrong client secret is the operator's to fix, not the user's link", async () => {
+    const app = { ...appOf(dropbox.url), clientSecret: 'wrong' };
+    const tokens = auth.grantFor('someone');
+    const session = new OAuthSession(app, 'basic', network, clock, { ...tokens, expiresAt: 0 }, async () => {});
+    await expect(session.accessToken()).rejects.toMatchObject({ code: 'OAUTH_CLIENT', status: 502 });
+    const right = new OAuthSession(
+      appOf(dropbox.url),
+      'basic',
+      network,
+      clock,
+      { ...tokens, expiresAt: 0 },
+      async () => {},
+    );
+    expect(auth.validate(await right.accessToken())).toBe('someone');
+  });
+});
+
 describe('Google Drive driver', () => {
   it('replaces a file with a resumable upload and reads a range of it', async () => {
     const app = appOf(google.url);

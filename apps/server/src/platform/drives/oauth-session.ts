@@ -27,6 +27,7 @@ export const OAUTH_MESSAGES = {
   revoked:
     'The storage provider no longer accepts this link (it was revoked or expired). Unlink the account and link it again.',
   refused: 'The storage provider refused the authorization. Try linking again.',
+  client: "The storage provider refused this server's app credentials. Tell the server's operator.",
 } as const;
 
 /** A token this close to its expiry is refreshed first, so a call does not start with a dying token. */
@@ -62,9 +63,11 @@ export async function tokenRequest(
 ): Promise<OAuthTokens> {
   const body = new URLSearchParams(form);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (auth === 'basic')
-    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString('base64')}`;
-  else {
+  if (auth === 'basic') {
+    // RFC 6749 §2.3.1: the id and secret are form-encoded, then joined for HTTP Basic.
+    const pair = `${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+  } else {
     body.set('client_id', app.clientId);
     body.set('client_secret', app.clientSecret);
   }
@@ -74,7 +77,9 @@ export async function tokenRequest(
     body: Buffer.from(body.toString()),
   });
   const text = await readText(answer);
-  if (answer.status === 400 || answer.status === 401)
+  // 401 is the provider refusing the app itself (a wrong client secret): the operator's to fix.
+  if (answer.status === 401) throw new DriveError(502, 'OAUTH_CLIENT', OAUTH_MESSAGES.client);
+  if (answer.status === 400)
     throw new DriveError(
       422,
       form.grant_type === 'refresh_token' ? 'DRIVE_REVOKED' : 'OAUTH_REFUSED',
