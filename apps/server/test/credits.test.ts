@@ -66,6 +66,7 @@ const bus: EventBus = {
   publish: async (event) => void published.push(`${event.type}@${event.topic}`),
   publishOrLog: async (event) => void published.push(`${event.type}@${event.topic}`),
   subscribe: () => () => undefined,
+  onResumed: () => () => undefined,
   close: async () => undefined,
 };
 

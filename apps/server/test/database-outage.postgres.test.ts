@@ -63,11 +63,23 @@ describe('the database out of reach', () => {
     await ana.createFolder('After', null);
     const names = (await ana.list(null)).items.map((item) => item.name).sort();
     expect(names).toEqual(['After', 'Before']);
-    // The realtime fan-out listens again: a change made now still reaches the open socket.
-    await waitFor(() => socket.events().find((e) => e.type === 'storage.changed' && e.data.action === 'created'), {
+    // The requests may come back before the node's event fan-out listens again, and what was
+    // published in between is lost: once it listens, the open socket is told to refetch…
+    await waitFor(() => socket.messages.find((m) => m.type === 'resync'), {
       timeoutMs: 60_000,
-      what: 'a storage event after the outage',
+      what: 'the socket told to refetch',
     });
+    // …and a change made now reaches it as an event.
+    const seen = socket.events().length;
+    await ana.createFolder('Later', null);
+    await waitFor(
+      () =>
+        socket
+          .events()
+          .slice(seen)
+          .find((e) => e.type === 'storage.changed' && e.data.action === 'created'),
+      { timeoutMs: 60_000, what: 'a storage event after the outage' },
+    );
     await waitFor(async () => (await fetch(`${server.url}/api/health`)).status === 200, {
       timeoutMs: 60_000,
       what: 'health ok again',

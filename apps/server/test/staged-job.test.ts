@@ -36,6 +36,7 @@ const bus = {
   publish: async (event: DomainEventInput) => void published.push(event),
   publishOrLog: async (event: DomainEventInput) => void published.push(event),
   subscribe: () => () => undefined,
+  onResumed: () => () => undefined,
   close: async () => undefined,
 } as EventBus;
 let database: Database;

@@ -258,6 +258,11 @@ export const serverMessage = z.discriminatedUnion('type', [
   /** Everyone present in a scope, sent to a socket when it joins. */
   z.object({ type: z.literal('presence'), topic, scope: z.string(), users: z.array(presenceUser) }),
   z.object({ type: z.literal('pong') }),
+  /**
+   * Events may have been lost (this node's link to the event fan-out was down for a while): the
+   * client refetches what it shows, as after a reconnect of its own.
+   */
+  z.object({ type: z.literal('resync') }),
   /** The slot map of the socket's own WHEP resource: which publisher (user id) each recvonly mid carries. */
   z.object({ type: z.literal('live.slots'), code: z.string(), resourceId: z.string(), slots: z.array(liveSlot) }),
   /** A message the server could not take; `code` says why (BAD_MESSAGE, UNKNOWN_TYPE, NOT_SUBSCRIBED …). */

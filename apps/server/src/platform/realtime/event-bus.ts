@@ -14,5 +14,11 @@ export interface EventBus {
    */
   publishOrLog(event: DomainEventInput): Promise<void>;
   subscribe(handler: EventHandler): () => void;
+  /**
+   * Called when this node hears events again after a gap in which some may have been lost (the
+   * database connection that carries them was down); returns the unsubscribe. A bus that can't lose
+   * events (in process) never calls it.
+   */
+  onResumed(handler: () => void): () => void;
   close(): Promise<void>;
 }

@@ -18,6 +18,7 @@ type Listener = { stop(): Promise<void> };
  */
 export class PgNotifyBus implements EventBus {
   private readonly handlers = new Set<EventHandler>();
+  private readonly resumedHandlers = new Set<() => void>();
   private listener: Listener | null = null;
 
   private constructor(
@@ -56,29 +57,62 @@ export class PgNotifyBus implements EventBus {
     return bus;
   }
 
-  /** A dedicated connection for LISTEN, re-established with backoff if the server drops it. */
+  /**
+   * A dedicated connection for LISTEN, re-established with backoff (250 ms doubling to 10 s) for as
+   * long as the server stays away: a lost connection and every failed attempt to open the next one
+   * schedule another attempt, so an outage longer than the first retry still ends with a listener.
+   */
   private async listenWithReconnect(connectionString: string): Promise<Listener> {
     let client: pg.Client | null = null;
     let stopped = false;
     let delay = 250;
+    let retry: NodeJS.Timeout | null = null;
+    let everConnected = false;
+    const scheduleRetry = (): void => {
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = null;
+        void connect().catch((error: unknown) => {
+          this.log.warn({ err: error }, 'event bus still unreachable, retrying');
+          scheduleRetry();
+        });
+      }, delay);
+      delay = Math.min(delay * 2, 10_000);
+    };
     const connect = async (): Promise<void> => {
       const next = new pg.Client({ connectionString });
-      next.on('notification', (message) => message.payload && this.dispatch(message.payload));
-      next.on('error', (error) => {
-        this.log.warn({ err: error }, 'event bus connection lost, reconnecting');
+      let lost = false;
+      const onLost = (error?: Error): void => {
+        if (lost) return;
+        lost = true;
+        if (client === next) client = null;
+        if (!stopped) this.log.warn({ err: error }, 'event bus connection lost, reconnecting');
         void next.end().catch(() => undefined);
-        if (!stopped) setTimeout(() => void connect().catch(() => undefined), delay);
-        delay = Math.min(delay * 2, 10_000);
-      });
-      await next.connect();
-      await next.query(`listen ${CHANNEL}`);
+        scheduleRetry();
+      };
+      next.on('notification', (message) => message.payload && this.dispatch(message.payload));
+      try {
+        await next.connect();
+        await next.query(`listen ${CHANNEL}`);
+      } catch (error) {
+        lost = true;
+        void next.end().catch(() => undefined);
+        throw error;
+      }
+      next.on('error', onLost);
+      next.on('end', () => onLost());
+      const resumed = everConnected;
+      everConnected = true;
       client = next;
       delay = 250;
+      // Whatever was published while no connection listened is gone: say so to those who show it.
+      if (resumed) for (const handler of this.resumedHandlers) handler();
     };
     await connect();
     return {
       stop: async () => {
         stopped = true;
+        if (retry) clearTimeout(retry);
         await client?.end();
       },
     };
@@ -118,8 +152,14 @@ export class PgNotifyBus implements EventBus {
     return () => this.handlers.delete(handler);
   }
 
+  onResumed(handler: () => void): () => void {
+    this.resumedHandlers.add(handler);
+    return () => this.resumedHandlers.delete(handler);
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
+    this.resumedHandlers.clear();
     await this.listener?.stop();
   }
 }

@@ -95,7 +95,15 @@ export class RealtimeHub {
       (topic, scope, user, state, origin) =>
         this.deliverLocal({ topic, type: 'presence.changed', data: { scope, user, state } }, origin),
     );
-    this.unsubscribe = deps.bus.subscribe((event) => this.deliver(event));
+    const stopEvents = deps.bus.subscribe((event) => this.deliver(event));
+    // Events published while this node's fan-out link was down never arrive: every socket refetches.
+    const stopResumed = deps.bus.onResumed(() => {
+      for (const connection of this.connections) this.send(connection, { type: 'resync' });
+    });
+    this.unsubscribe = () => {
+      stopEvents();
+      stopResumed();
+    };
     this.wss.on('error', (error) => deps.log.warn({ err: error }, 'realtime server error'));
     // Real timers on purpose: liveness of sockets and nodes is about the machine, not the app's clock.
     this.heartbeat = setInterval(() => this.sweep(), HEARTBEAT_MS);

@@ -82,6 +82,9 @@ export class RealtimeClient {
           ]);
         }
         for (const listener of this.listeners) listener(event);
+      } else if (data.type === 'resync') {
+        // The server's own event fan-out had a gap: refetch as after a reconnect.
+        this.onReconnect?.();
       } else if (data.type === 'revoked') {
         // Access to something on screen was taken away: refetching shows the page as it now is.
         this.onReconnect?.();
