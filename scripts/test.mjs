@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureTestTools } from './ensure-tools.mjs';
@@ -75,14 +76,17 @@ function vitest(name, extra) {
 // server) run beside the other projects in a second Vitest process. Most of their time is spent
 // waiting on Chromium, the server and ffmpeg, so the two overlap instead of queueing behind each
 // other (Vitest alone runs one file at a time on a 2-core machine, and its one-at-a-time files only
-// after all the others).
+// after all the others). The server's files, too, wait on the processes they start (servers, ffmpeg,
+// PostgreSQL) more than they compute, so two of them run at a time: at least two workers, whatever
+// the machine's count of cores.
 const extra = process.argv.slice(2);
+const otherWorkers = Math.max(2, availableParallelism() - 1);
 const runs =
   extra.length > 0
     ? [vitest('all', extra)]
     : [
         vitest('e2e', ['--project', 'e2e']),
-        vitest('other', ['--project', 'shared', '--project', 'web', '--project', 'server']),
+        vitest('other', ['--project', 'shared', '--project', 'web', '--project', 'server', `--maxWorkers=${otherWorkers}`]),
       ];
 const results = await Promise.all(runs);
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
