@@ -86,7 +86,15 @@ const runs =
     ? [vitest('all', extra)]
     : [
         vitest('e2e', ['--project', 'e2e']),
-        vitest('other', ['--project', 'shared', '--project', 'web', '--project', 'server', `--maxWorkers=${otherWorkers}`]),
+        vitest('other', [
+          '--project',
+          'shared',
+          '--project',
+          'web',
+          '--project',
+          'server',
+          `--maxWorkers=${otherWorkers}`,
+        ]),
       ];
 const results = await Promise.all(runs);
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
