@@ -115,9 +115,17 @@ export function LiveRoomPage() {
         onOk={() => void room.begin()}
       />
       <Group justify="space-between" wrap="nowrap">
-        <Title order={2}>{roomType === 'host' ? 'Your live room' : 'Live room'}</Title>
+        <Title order={2} style={{ minWidth: 0 }}>
+          {roomType === 'host' ? 'Your live room' : 'Live room'}
+        </Title>
         {mobile && session && (
-          <Button variant="default" size="xs" leftSection={<IconUsers size={14} />} onClick={() => setPanelOpen(true)}>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconUsers size={14} />}
+            onClick={() => setPanelOpen(true)}
+            style={{ flexShrink: 0 }}
+          >
             Participants ({participants.length})
           </Button>
         )}
