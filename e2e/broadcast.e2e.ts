@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClock } from '../apps/server/src/platform/clock/clock';
 import { call } from '../apps/server/test/helpers/api';
@@ -12,7 +12,7 @@ import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { Listener } from '../apps/server/test/helpers/rtc-clients';
 import type { TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
-import { screenshot, signInAt } from './helpers/browser';
+import { launchBrowser, screenshot, signInAt } from './helpers/browser';
 
 /**
  * A broadcast end to end: an administrator lets an account broadcast; it sets a countdown and
@@ -110,18 +110,7 @@ beforeAll(async () => {
   server = await startClockedServer();
   for (const account of [admin, caster, bystander]) await signInThroughOidc(server.url, account);
   bystanderToken = (await signInThroughOidc(server.url, bystander, 'signin')).access_token;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
-  });
+  browser = await launchBrowser({ fakeAudioCapture: wav });
 }, 120_000);
 
 afterAll(async () => {

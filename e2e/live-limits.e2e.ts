@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_MESSAGES, PLANS } from '@mixroom/shared';
 import type { TestClock } from '../apps/server/src/platform/clock/clock';
@@ -11,7 +11,7 @@ import { call } from '../apps/server/test/helpers/api';
 import { startClockedServer } from '../apps/server/test/helpers/clocked-server';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import type { TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignUp } from './helpers/browser';
+import { fillSignUp, launchBrowser } from './helpers/browser';
 
 /**
  * The Free plan's limits as a host and a guest meet them in Chromium: a room over its guest limit
@@ -39,19 +39,7 @@ beforeAll(async () => {
     ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=30', '-ac', '2', wav],
   ]);
   server = await startClockedServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
-  });
+  browser = await launchBrowser({ fakeAudioCapture: wav, autoplay: true });
   const contexts = await Promise.all(
     [0, 1].map(() => browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] })),
   );

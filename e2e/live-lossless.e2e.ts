@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeLosslessFrame, LOSSLESS_FRAME_LENGTH, type LosslessFrame } from '@mixroom/shared';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignUp } from './helpers/browser';
+import { fillSignUp, launchBrowser } from './helpers/browser';
 
 /**
  * Lossless mode in two Chromium contexts: the host (Studio plan) publishes its fake audio input
@@ -123,19 +123,7 @@ beforeAll(async () => {
     ...['-filter_complex', '[0][1]amerge=inputs=2,volume=0.5', '-ac', '2', '-c:a', 'pcm_s16le', wav],
   ]);
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
-  });
+  browser = await launchBrowser({ fakeAudioCapture: wav, autoplay: true });
   hostContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
   guestContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
   for (const context of [hostContext, guestContext]) {

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignUp } from './helpers/browser';
+import { fillSignUp, launchBrowser } from './helpers/browser';
 import { noise, normalisedPeak, writeStereoWav } from './helpers/signal';
 
 /**
@@ -120,18 +120,7 @@ beforeAll(async () => {
   const silence = join(dir, 'silence.wav');
   writeStereoWav(silence, new Float64Array(48_000), new Float64Array(48_000));
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${silence}`,
-    ],
-  });
+  browser = await launchBrowser({ fakeAudioCapture: silence, autoplay: true });
   const origin = server.url;
   hostContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   guestContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -2,10 +2,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignUp } from './helpers/browser';
+import { fillSignUp, launchBrowser } from './helpers/browser';
 
 /**
  * A live room in two Chromium contexts of one browser: the host publishes its (fake) audio input, a
@@ -108,18 +108,7 @@ beforeAll(async () => {
     ...['-filter_complex', '[0][1]amerge=inputs=2,volume=0.5', '-ac', '2', '-c:a', 'pcm_s16le', bridgeWav],
   ]);
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
-  });
+  browser = await launchBrowser({ fakeAudioCapture: wav, autoplay: true });
   const origin = server.url;
   hostContext = await browser.newContext({
     viewport: { width: 1440, height: 900 },

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignUp } from './helpers/browser';
+import { fillSignUp, launchBrowser } from './helpers/browser';
 
 /**
  * The talkback of a live room in two Chromium contexts of one browser whose fake microphone plays a
@@ -128,19 +128,7 @@ beforeAll(async () => {
     ...['-ac', '2', '-c:a', 'pcm_s16le', wav],
   ]);
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
-  });
+  browser = await launchBrowser({ fakeAudioCapture: wav, autoplay: true });
   const pages: Page[] = [];
   for (const _ of [0, 1]) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

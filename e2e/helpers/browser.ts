@@ -5,8 +5,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
+/** What a journey's browser needs beyond the defaults. */
+export interface BrowserOptions {
+  /** A WAV that every page's (fake) microphone and audio input plays, with media permissions granted. */
+  fakeAudioCapture?: string;
+  /** Pages may play sound before a click (the live rooms' own players); off where a page's Play is under test. */
+  autoplay?: boolean;
+}
+
 /** Debian's Chromium, headless, with the flags this machine needs. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -16,6 +24,14 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(options.autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
+      ...(options.fakeAudioCapture
+        ? [
+            '--use-fake-ui-for-media-stream',
+            '--use-fake-device-for-media-stream',
+            `--use-file-for-fake-audio-capture=${options.fakeAudioCapture}`,
+          ]
+        : []),
     ],
   });
   // The journeys run beside the server tests, so media jobs can take longer than on a quiet machine:
