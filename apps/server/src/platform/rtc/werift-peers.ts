@@ -308,28 +308,28 @@ export class SfuSubscriber extends SfuPeer {
   }
 
   forward(participant: string, source: string, packet: RtpPacket, nowMs: number): void {
-    const slot = this.slots.find((s) => s.participant === participant && s.live);
+    this.forwardOnto(this.slots, participant, source, packet, nowMs);
+  }
+
+  /** A camera packet onto the video slot paired with the participant's audio slot. */
+  forwardVideo(participant: string, source: string, packet: RtpPacket, nowMs: number): void {
+    this.forwardOnto(this.videoSlots, participant, source, packet, nowMs);
+  }
+
+  private forwardOnto(
+    slots: readonly Slot[],
+    participant: string,
+    source: string,
+    packet: RtpPacket,
+    nowMs: number,
+  ): void {
+    const slot = slots.find((s) => s.participant === participant && s.live);
     if (!slot) return;
     const out = packet.clone();
     const mapped = slot.rewriter.rewrite(source, out.header.sequenceNumber, out.header.timestamp, nowMs);
     out.header.sequenceNumber = mapped.sequenceNumber;
     out.header.timestamp = mapped.timestamp;
     // The publisher's extension ids mean nothing in this peer's negotiation (it negotiated none).
-    out.header.extensions = [];
-    out.header.extension = false;
-    this.packetsOut += 1;
-    this.bytesOut += out.payload.length;
-    slot.send(out);
-  }
-
-  /** A camera packet onto the video slot paired with the participant's audio slot. */
-  forwardVideo(participant: string, source: string, packet: RtpPacket, nowMs: number): void {
-    const slot = this.videoSlots.find((s) => s.participant === participant && s.live);
-    if (!slot) return;
-    const out = packet.clone();
-    const mapped = slot.rewriter.rewrite(source, out.header.sequenceNumber, out.header.timestamp, nowMs);
-    out.header.sequenceNumber = mapped.sequenceNumber;
-    out.header.timestamp = mapped.timestamp;
     out.header.extensions = [];
     out.header.extension = false;
     this.packetsOut += 1;
