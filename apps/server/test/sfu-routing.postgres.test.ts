@@ -8,13 +8,14 @@ import { openDatabase, type Database } from '../src/db/database';
 import { sfuNodes, sfuPlacements, users } from '../src/db/schema';
 import { call } from './helpers/api';
 import { freePort } from './helpers/free-port';
-import { postOffer } from './helpers/live';
+import { exchangeVia, liveApi, liveUser, mediaOf, postOffer, roomOf } from './helpers/live';
 import { signInThroughOidc } from './helpers/oidc-flow';
-import { Listener, type Exchange } from './helpers/rtc-clients';
+import { Listener, TonePublisher, type Exchange } from './helpers/rtc-clients';
 import { buildWhipClientLibraries, startWhipClient, type WhipClient } from './helpers/rtc-whip-client';
 import { spawnServer, type Spawned } from './helpers/spawn-server';
 import { createTestDatabase } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
+import { connectRealtime } from './helpers/ws-client';
 
 /**
  * Three Mixroom processes on one PostgreSQL (a fresh database): A and B with every role, C a web
@@ -33,6 +34,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-sfu-routing-'));
 const nodes: Record<'a' | 'b' | 'c', { url: string; process: Spawned }> = {} as never;
 const encoders: WhipClient[] = [];
 const listeners: Listener[] = [];
+const publishers: TonePublisher[] = [];
 
 beforeAll(async () => {
   libraries = buildWhipClientLibraries();
@@ -69,6 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const listener of listeners) listener.close();
+  for (const publisher of publishers) publisher.close();
   await Promise.all(encoders.map((encoder) => encoder.stop('SIGKILL')));
   for (const node of Object.values(nodes))
     if (node.process.child.exitCode === null && node.process.child.signalCode === null) {
@@ -112,6 +115,56 @@ async function withBackoff<T>(attempt: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+describe('a live room on a cluster', { timeout: 180_000 }, () => {
+  it("tells a guest's socket on another node which slot carries whom, from the room's node", async () => {
+    // Sign-in goes through the balancer's address (node B); the API answers on every node.
+    const balancer = { url: `http://localhost:${new URL(nodes.b.url).port}` };
+    const [host, guest] = [await liveUser(balancer, 'cluster-host'), await liveUser(balancer, 'cluster-guest')];
+    const { hostCode, guestCode } = roomOf(await liveApi(balancer, host).rooms());
+    expect((await liveApi(balancer, host).start(hostCode)).status).toBeLessThan(300);
+    expect((await liveApi(balancer, guest).join(guestCode)).status).toBeLessThan(300);
+    const publishToken = mediaOf(await liveApi(balancer, host).mediaToken(guestCode, 'publish'));
+    const listenToken = mediaOf(await liveApi(balancer, guest).mediaToken(guestCode, 'subscribe'));
+    // The host's offer reaches node A first: the room is placed there; the guest listens through C.
+    const publisher = await TonePublisher.start(exchangeVia(nodes.a, publishToken), { leftHz: HZ, rightHz: HZ });
+    publishers.push(publisher);
+    expect(await holderUrl(`live:${guestCode}`)).toBe(nodes.a.url);
+    const ear = await Listener.start(exchangeVia(nodes.c, listenToken), {
+      slots: listenToken.slotCount,
+      probeHz: [HZ],
+    });
+    listeners.push(ear);
+    const mid = await waitFor(() => ear.slotHearing(HZ), { what: "the host's tone through node C", timeoutMs: 60_000 });
+
+    // The guest's socket is on node B; the resource is on node A: the map still comes.
+    const socket = await connectRealtime(nodes.b.url);
+    await socket.auth(guest.token);
+    await socket.subscribe(`live:${guestCode}`);
+    socket.send({ type: 'live.slots', code: guestCode, resourceId: ear.resourceId });
+    const slots = await waitFor(() => socket.messages.find((m) => m.type === 'live.slots'), {
+      what: 'the slot map from node A',
+    });
+    expect(slots.type === 'live.slots' && slots.slots.find((s) => s.mid === mid)).toMatchObject({
+      participant: host.id,
+      live: true,
+    });
+    // Someone else's socket asking for the guest's resource gets nothing from the holder.
+    const hostSocket = await connectRealtime(nodes.b.url);
+    await hostSocket.auth(host.token);
+    await hostSocket.subscribe(`live:${guestCode}`);
+    hostSocket.send({ type: 'live.slots', code: guestCode, resourceId: ear.resourceId });
+    // …while the guest's own socket, asking after it, is answered: the host's question was taken.
+    const before = socket.messages.filter((m) => m.type === 'live.slots').length;
+    socket.send({ type: 'live.slots', code: guestCode, resourceId: ear.resourceId });
+    await waitFor(() => socket.messages.filter((m) => m.type === 'live.slots').length > before, {
+      what: 'the guest answered again',
+    });
+    expect(hostSocket.messages.filter((m) => m.type === 'live.slots')).toEqual([]);
+    socket.close();
+    hostSocket.close();
+  });
+});
 
 describe('a broadcast on a cluster of two SFU nodes and a web node', { timeout: 180_000 }, () => {
   it('is heard through the other node, and again through it within 10 s of its holder being killed', async () => {

@@ -140,6 +140,18 @@ export const eventPayloads = {
    * ('expired': 'Free Tier Time Expired'), or a minute of it passed ('tick', `remainingMs`). Small on
    * purpose; clients refetch the session.
    */
+  /**
+   * Between nodes only (topic `system`, never delivered to a socket): a node whose socket follows a
+   * listening resource asks the node that holds it for its slot map…
+   */
+  'live.slots.requested': z.object({ code: z.string(), resourceId: z.string(), userId: z.string() }),
+  /** …and the holder tells every node, then again at each change; `slots` null: the resource is gone. */
+  'live.slots.changed': z.object({
+    code: z.string(),
+    resourceId: z.string(),
+    userId: z.string(),
+    slots: z.array(liveSlot).nullable(),
+  }),
   'live.changed': z.object({
     code: z.string(),
     action: liveChangeAction,
@@ -204,6 +216,8 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('transfer.changed'),
   eventOf('task.changed'),
   eventOf('live.changed'),
+  eventOf('live.slots.requested'),
+  eventOf('live.slots.changed'),
   eventOf('broadcast.changed'),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;

@@ -16,7 +16,7 @@ export interface LiveUser {
 const idOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 export async function liveUser(
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   name: string,
   mode: 'signup' | 'signin' = 'signup',
 ): Promise<LiveUser> {
@@ -33,7 +33,7 @@ export async function grantPlan(server: TestServer, userId: string, sku: 'STUDIO
 }
 
 /** The live API as one user calls it. */
-export function liveApi(server: TestServer, user: { token: string } | null) {
+export function liveApi(server: Pick<TestServer, 'url'>, user: { token: string } | null) {
   const token = user?.token ?? null;
   return {
     rooms: () => call(server.url, '/api/live/rooms', { token }),
@@ -70,7 +70,7 @@ export async function postOffer(url: string, bearer: string | null, sdp: string)
 }
 
 /** An Exchange for the wrtc test peers through the live module's WHIP/WHEP routes. */
-export function exchangeVia(server: TestServer, token: LiveMediaToken): Exchange {
+export function exchangeVia(server: Pick<TestServer, 'url'>, token: LiveMediaToken): Exchange {
   return async (offerSdp) => {
     const answer = await postOffer(`${server.url}${new URL(token.url).pathname}`, token.token, offerSdp);
     if (answer.status !== 201 || !answer.location) throw new Error(`${answer.status} ${answer.text}`);

@@ -1,6 +1,5 @@
-import type { EventData, ServerMessage } from '@mixroom/contracts';
+import type { EventData } from '@mixroom/contracts';
 import type { Logger } from 'pino';
-import type { RealtimeSender } from '../../platform/realtime/client-handlers';
 import type { SdpExchange, SfuDriver, SfuEvent } from '../../platform/rtc/sfu-driver';
 import type { LiveMediaService, MediaGrant } from './live-media.service';
 
@@ -16,17 +15,20 @@ export interface LiveMediaHubDeps {
   log: Logger;
   /** Tells the room that someone started or stopped publishing (`publishing`, small, on the bus). */
   announce: (room: string, participant: string) => Promise<void>;
+  /** Tells every node a followed resource's slot map (`live.slots.changed`, on the bus). */
+  tellSlots: (data: EventData<'live.slots.changed'>) => Promise<void>;
 }
 
 /**
  * The media side of live rooms on an `sfu` node: the resources this node's SFU holds, the slot maps
- * it tells subscribers' sockets about (`live.slots`, never through the bus), and what room changes
+ * of those a socket follows (asked for and told on the bus, since the socket may be on any node), and what room changes
  * mean for the peers (a session ended or expired closes the room, a guest who left or was replaced
  * by a newer tab is dropped, a co-host disabled stops publishing).
  */
 export class LiveMediaHub {
   private readonly resources = new Map<string, Resource>();
-  private readonly watchers = new Map<string, Set<RealtimeSender>>();
+  /** Subscriber resources whose slot map some socket follows (on any node). */
+  private readonly followed = new Set<string>();
   private readonly unsubscribe: () => void;
   /** This node's SFU (the routes reach it for ICE candidates and removals). */
   readonly sfu: SfuDriver;
@@ -58,26 +60,20 @@ export class LiveMediaHub {
     return resource?.room === grant.room && resource.participant === grant.participant && resource.kind === kind;
   }
 
-  /** `live.slots` from a socket: follow one's own WHEP resource's slot map (answered at once). */
-  watchSlots(sender: RealtimeSender, code: string, resourceId: string): void {
+  /**
+   * A node asks for a resource's slot map on behalf of its user's socket: answered when the resource
+   * is here and is that user's listening resource in that room (anything else is another node's, or
+   * nobody's: no answer), and told again at each change until it goes.
+   */
+  async answerSlots(request: EventData<'live.slots.requested'>): Promise<void> {
+    const { code, resourceId, userId } = request;
     const resource = this.resources.get(resourceId);
-    const slots = this.sfu.subscriberSlots(resourceId);
-    if (
-      !sender.actor ||
-      !sender.topics.has(`live:${code}`) ||
-      !resource ||
-      resource.kind !== 'subscriber' ||
-      resource.room !== code ||
-      resource.participant !== sender.actor.userId ||
-      !slots
-    ) {
-      sender.reply({ type: 'error', code: 'NOT_FOUND', message: 'No such listening resource in this room.' });
+    if (!resource || resource.kind !== 'subscriber' || resource.room !== code || resource.participant !== userId)
       return;
-    }
-    const watching = this.watchers.get(resourceId) ?? new Set<RealtimeSender>();
-    watching.add(sender);
-    this.watchers.set(resourceId, watching);
-    sender.reply({ type: 'live.slots', code, resourceId, slots });
+    const slots = this.sfu.subscriberSlots(resourceId);
+    if (!slots) return;
+    this.followed.add(resourceId);
+    await this.deps.tellSlots({ code, resourceId, userId, slots });
   }
 
   /** A room change on the bus, as it concerns this node's peers. */
@@ -103,7 +99,7 @@ export class LiveMediaHub {
 
   async close(): Promise<void> {
     this.unsubscribe();
-    this.watchers.clear();
+    this.followed.clear();
     await this.sfu.close();
   }
 
@@ -116,28 +112,23 @@ export class LiveMediaHub {
 
   private onSfuEvent(event: SfuEvent): void {
     if (event.type === 'slots-changed') {
-      const message: ServerMessage = {
-        type: 'live.slots',
-        code: event.room,
-        resourceId: event.resourceId,
-        slots: event.slots,
-      };
-      for (const sender of this.watchers.get(event.resourceId) ?? []) this.send(sender, message);
+      const resource = this.resources.get(event.resourceId);
+      if (resource && this.followed.has(event.resourceId)) this.tell(event.resourceId, resource, event.slots);
       return;
     }
     if (event.type === 'publisher-started' || (event.type === 'publisher-stopped' && event.reason !== 'replaced'))
       void this.deps.announce(event.room, event.participant);
     if (event.type === 'publisher-stopped' || event.type === 'subscriber-gone') {
+      const resource = this.resources.get(event.resourceId);
       this.resources.delete(event.resourceId);
-      this.watchers.delete(event.resourceId);
+      // Its followers stop following: the nodes drop their watches.
+      if (resource && this.followed.delete(event.resourceId)) this.tell(event.resourceId, resource, null);
     }
   }
 
-  private send(sender: RealtimeSender, message: ServerMessage): void {
-    try {
-      sender.reply(message);
-    } catch (error) {
-      this.deps.log.debug({ err: error }, 'a live.slots message could not be sent');
-    }
+  private tell(resourceId: string, resource: Resource, slots: EventData<'live.slots.changed'>['slots']): void {
+    void this.deps
+      .tellSlots({ code: resource.room, resourceId, userId: resource.participant, slots })
+      .catch((error: unknown) => this.deps.log.debug({ err: error }, 'a slot map could not be told'));
   }
 }

@@ -1,3 +1,4 @@
+import type { EventData } from '@mixroom/contracts';
 import type { AppModule, CoreDeps } from '../module';
 import { LiveMediaHub } from './live-media-hub';
 import { liveMediaRoutes } from './live-media.routes';
@@ -8,7 +9,7 @@ export type LiveMediaModule = AppModule<{ hub: () => LiveMediaHub }>;
 
 /**
  * The media part of live rooms, on `sfu` nodes only: WHIP/WHEP routes over the configured SFU
- * driver, slot maps for subscribers' sockets (`live.slots`), and the room changes that end, drop or
+ * driver, the slot maps of its listening resources (asked for and told on the bus), and the room changes that end, drop or
  * stop peers. A node without the `sfu` role builds no SFU and serves none of it.
  */
 export function createLiveMediaModule(core: CoreDeps, deps: { media: LiveMediaService }): LiveMediaModule {
@@ -19,8 +20,16 @@ export function createLiveMediaModule(core: CoreDeps, deps: { media: LiveMediaSe
       type: 'live.changed',
       data: { code, action: 'publishing', userId, instanceId: null, remainingMs: null },
     });
+  const tellSlots = (data: EventData<'live.slots.changed'>) =>
+    core.bus.publish({ topic: 'system', type: 'live.slots.changed', data });
   const theHub = (): LiveMediaHub =>
-    (hub ??= new LiveMediaHub({ sfu: createSfu(core.config.live), media: deps.media, log: core.log, announce }));
+    (hub ??= new LiveMediaHub({
+      sfu: createSfu(core.config.live),
+      media: deps.media,
+      log: core.log,
+      announce,
+      tellSlots,
+    }));
   return {
     name: 'live-media',
     roles: ['sfu'],
@@ -29,11 +38,9 @@ export function createLiveMediaModule(core: CoreDeps, deps: { media: LiveMediaSe
     onStop: async () => {
       await hub?.close();
     },
-    clientMessages: {
-      'live.slots': async (sender, message) => theHub().watchSlots(sender, message.code, message.resourceId),
-    },
     reactions: {
       'live.changed': (event) => theHub().onRoomChanged(event.data),
+      'live.slots.requested': (event) => theHub().answerSlots(event.data),
     },
   };
 }

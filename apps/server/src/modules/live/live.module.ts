@@ -14,6 +14,7 @@ import type { UserCard } from './live.presenter';
 import { LiveRepository } from './live.repository';
 import { liveRoutes } from './live.routes';
 import { liveUserData } from './live.user-data';
+import { LiveSlotWatchers } from './live-slot-watchers';
 
 export interface LiveModuleDeps {
   limitsOf: (userId: string) => Promise<PlanLimits>;
@@ -89,6 +90,7 @@ export function createLiveModule(core: CoreDeps, deps: LiveModuleDeps): LiveModu
     log: core.log,
     away: (code, userId) => live.away(code, userId),
   });
+  const slotWatchers = new LiveSlotWatchers(core.bus);
   return {
     name: 'live',
     roles: ['api'],
@@ -116,7 +118,13 @@ export function createLiveModule(core: CoreDeps, deps: LiveModuleDeps): LiveModu
       timers.cancelAll();
       presence.stop();
     },
-    reactions: { 'presence.changed': (event) => presence.onPresence(event.topic, event.data) },
+    clientMessages: {
+      'live.slots': (sender, message) => slotWatchers.watch(sender, message.code, message.resourceId),
+    },
+    reactions: {
+      'presence.changed': (event) => presence.onPresence(event.topic, event.data),
+      'live.slots.changed': async (event) => slotWatchers.deliver(event.data),
+    },
     topics: {
       live: {
         async canFollow(actor, code) {

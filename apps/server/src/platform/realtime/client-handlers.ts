@@ -11,6 +11,8 @@ export interface RealtimeSender {
   /** Topics the socket follows now (each one checked by its rule). */
   topics: ReadonlySet<string>;
   reply(message: ServerMessage): void;
+  /** Whether the socket is still open (a module that keeps senders drops the closed ones). */
+  isOpen(): boolean;
 }
 
 /** A module's answer to one client message type (e.g. live signalling), declared by the module. */

@@ -282,6 +282,7 @@ export class RealtimeHub {
       grantTopic: connection.grantTopic,
       topics: connection.topics,
       reply: (reply) => this.send(connection, reply),
+      isOpen: () => connection.socket.readyState === connection.socket.OPEN,
     };
     await handler(sender, message).catch((error: unknown) => {
       this.deps.log.warn({ err: error, type: message.type }, 'realtime message failed');
