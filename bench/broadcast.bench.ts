@@ -18,7 +18,6 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BroadcastMediaToken } from '@mixroom/contracts';
-import type { SfuStats } from '../apps/server/src/platform/rtc/sfu-driver';
 import {
   accessOf,
   broadcastApi,
@@ -34,6 +33,7 @@ import { Listener, TonePublisher } from '../apps/server/test/helpers/rtc-clients
 import type { TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
 import { launchBrowser } from '../e2e/helpers/browser';
+import { type Measure, measure, nextMessage, percentile, stopChild, window as cpuWindow } from './sfu.bench';
 
 const CHILD_FLAG = 'MIXROOM_BROADCAST_BENCH_CHILD';
 const BITRATE = 320_000;
@@ -44,11 +44,6 @@ const LOADS = Number(process.env.BENCH_BROADCAST_LOADS ?? 7);
 const TONES = { leftHz: 440, rightHz: 1000 };
 const step = (what: string) => console.error(`[broadcast ${new Date().toISOString().slice(11, 19)}] ${what}`);
 
-interface Measure {
-  cpuMicros: number;
-  atMs: number;
-  stats: SfuStats;
-}
 interface Ready {
   url: string;
   token: string;
@@ -68,7 +63,8 @@ async function serveChild(): Promise<void> {
     if (message.type === 'measure') {
       const cpu = process.cpuUsage();
       const stats = broadcastHub(server).sfu.stats();
-      process.send!({ cpuMicros: cpu.user + cpu.system, atMs: performance.now(), stats });
+      const reply: Measure = { cpuMicros: cpu.user + cpu.system, atMs: performance.now(), stats };
+      process.send!(reply);
     } else if (message.type === 'exit') {
       void server.close().then(() => process.exit(0));
     }
@@ -80,33 +76,6 @@ async function serveChild(): Promise<void> {
     viewerCode: room.viewerCode,
   };
   process.send!(ready);
-}
-
-function nextMessage<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve) => child.once('message', (message) => resolve(message as T)));
-}
-
-async function measure(child: ChildProcess): Promise<Measure> {
-  const reply = nextMessage<Measure>(child);
-  child.send({ type: 'measure' });
-  return reply;
-}
-
-/** CPU share of one core the server used over the window, and what its SFU sent per second. */
-async function window(child: ChildProcess): Promise<{ cpuPercent: number; kbitOutPerSecond: number }> {
-  const before = await measure(child);
-  await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1000));
-  const after = await measure(child);
-  const elapsedMs = after.atMs - before.atMs;
-  return {
-    cpuPercent: ((after.cpuMicros - before.cpuMicros) / 1000 / elapsedMs) * 100,
-    kbitOutPerSecond: ((after.stats.bytesOut - before.stats.bytesOut) * 8) / elapsedMs,
-  };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 const heardAt = (listener: Listener) =>
@@ -146,18 +115,21 @@ async function listenersPerCore(child: ChildProcess, ready: Ready): Promise<stri
     await remote.live();
     await waitFor(async () => (await measure(child)).stats.packetsIn > 50, { what: 'the publisher' });
     step(`(a) baseline: publisher only, ${WINDOW_S} s`);
-    const baseline = await window(child);
+    const baseline = await cpuWindow(child, WINDOW_S);
     const rows: string[] = [];
     for (const target of STEPS) {
       while (listeners.length < target) {
         const listener = await remote.listen();
         listeners.push(listener);
-        await waitFor(() => heardAt(listener), { what: `listener ${listeners.length}'s first audio`, timeoutMs: 60_000 });
+        await waitFor(() => heardAt(listener), {
+          what: `listener ${listeners.length}'s first audio`,
+          timeoutMs: 60_000,
+        });
       }
       // Handshakes (DTLS in JavaScript) of the last joins must not count as forwarding.
       await new Promise((resolve) => setTimeout(resolve, 3000));
       step(`(a) ${target} listeners, ${WINDOW_S} s`);
-      const loaded = await window(child);
+      const loaded = await cpuWindow(child, WINDOW_S);
       const perListener = (loaded.cpuPercent - baseline.cpuPercent) / target;
       rows.push(
         `| ${target} | ${loaded.cpuPercent.toFixed(1)} | ${baseline.cpuPercent.toFixed(1)} | ${perListener.toFixed(2)} | ${perListener > 0 ? Math.floor(100 / perListener) : '∞'} | ${(loaded.kbitOutPerSecond / target).toFixed(0)} |`,
@@ -261,7 +233,9 @@ async function pageToFirstAudio(ready: Ready): Promise<PageMarks[]> {
   }
 }
 
-const ms = (values: number[], p: number) => percentile(values, p).toFixed(0);
+/** A table row: label, p50, p95, max (ms). */
+const row = (label: string, values: number[]) =>
+  `| ${label} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} | ${Math.max(...values).toFixed(0)} |`;
 
 export async function benchBroadcast(): Promise<string> {
   const child = fork(fileURLToPath(import.meta.url), [], {
@@ -289,22 +263,20 @@ export async function benchBroadcast(): Promise<string> {
       '',
       '| from | p50 ms | p95 ms | max ms |',
       '|---|---|---|---|',
-      `| publish begins (offer made) | ${ms(starts.fromPublish, 50)} | ${ms(starts.fromPublish, 95)} | ${Math.max(...starts.fromPublish).toFixed(0)} |`,
-      `| publisher's WHIP answer applied | ${ms(starts.fromConnected, 50)} | ${ms(starts.fromConnected, 95)} | ${Math.max(...starts.fromConnected).toFixed(0)} |`,
+      row('publish begins (offer made)', starts.fromPublish),
+      row("publisher's WHIP answer applied", starts.fromConnected),
       '',
       `### Public page load to first audio (${LOADS} loads, Chromium, ms since navigation)`,
       '',
       '| mark | p50 ms | p95 ms | max ms |',
       '|---|---|---|---|',
-      `| first contentful paint | ${ms(column('fcp'), 50)} | ${ms(column('fcp'), 95)} | ${Math.max(...column('fcp')).toFixed(0)} |`,
-      `| Play clicked (as soon as it shows) | ${ms(column('click'), 50)} | ${ms(column('click'), 95)} | ${Math.max(...column('click')).toFixed(0)} |`,
-      `| level meter shows sound | ${ms(column('audio'), 50)} | ${ms(column('audio'), 95)} | ${Math.max(...column('audio')).toFixed(0)} |`,
-      `| (click → sound) | ${ms(clickToAudio, 50)} | ${ms(clickToAudio, 95)} | ${Math.max(...clickToAudio).toFixed(0)} |`,
+      row('first contentful paint', column('fcp')),
+      row('Play clicked (as soon as it shows)', column('click')),
+      row('level meter shows sound', column('audio')),
+      row('(click → sound)', clickToAudio),
     ].join('\n');
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send({ type: 'exit' });
-    await exited;
+    await stopChild(child);
   }
 }
 

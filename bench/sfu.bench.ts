@@ -27,7 +27,7 @@ const STEPS = (process.env.BENCH_SFU_LISTENERS ?? '10,25,50').split(',').map(Num
 const WINDOW_S = Number(process.env.BENCH_DURATION ?? 10);
 const step = (what: string) => console.error(`[sfu ${new Date().toISOString().slice(11, 19)}] ${what}`);
 
-interface Measure {
+export interface Measure {
   cpuMicros: number;
   atMs: number;
   stats: SfuStats;
@@ -51,20 +51,23 @@ async function serveChild(): Promise<void> {
   process.send!({ url: server.url });
 }
 
-function nextMessage<T>(child: ChildProcess): Promise<T> {
+export function nextMessage<T>(child: ChildProcess): Promise<T> {
   return new Promise((resolve) => child.once('message', (message) => resolve(message as T)));
 }
 
-async function measure(child: ChildProcess): Promise<Measure> {
+export async function measure(child: ChildProcess): Promise<Measure> {
   const reply = nextMessage<Measure>(child);
   child.send({ type: 'measure' });
   return reply;
 }
 
-/** CPU share of one core the child used over the window, and what it sent per second. */
-async function window(child: ChildProcess): Promise<{ cpuPercent: number; kbitOutPerSecond: number }> {
+/** CPU share of one core the child used over the window, and what its SFU sent per second. */
+export async function window(
+  child: ChildProcess,
+  seconds = WINDOW_S,
+): Promise<{ cpuPercent: number; kbitOutPerSecond: number }> {
   const before = await measure(child);
-  await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1000));
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const after = await measure(child);
   const elapsedMs = after.atMs - before.atMs;
   return {
@@ -73,7 +76,7 @@ async function window(child: ChildProcess): Promise<{ cpuPercent: number; kbitOu
   };
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
@@ -139,10 +142,15 @@ export async function benchSfu(): Promise<string> {
   } finally {
     for (const listener of listeners) listener.close();
     publisher?.close();
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send({ type: 'exit' });
-    await exited;
+    await stopChild(child);
   }
+}
+
+/** Asks the measured child to close what it serves and waits until it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send({ type: 'exit' });
+  await exited;
 }
 
 if (process.env[CHILD_FLAG] === '1') {
