@@ -94,6 +94,16 @@ describe.each([
     expect(await buffer(part.body)).toEqual(data.subarray(100, 200));
   });
 
+  it('states and reads a file larger than a small answer (the object size is not a body)', async () => {
+    const size = 17 * 1024 * 1024;
+    const big = Buffer.alloc(size, 7);
+    await drive.write('/big take.wav', Readable.from([big]), size);
+    expect(await drive.stat('/big take.wav')).toMatchObject({ kind: 'file', size });
+    const read = await drive.read('/big take.wav');
+    expect(read.size).toBe(size);
+    expect(sha(await buffer(read.body))).toBe(sha(big));
+  });
+
   it('says a missing file is gone', async () => {
     await expect(drive.stat('/Sessions/gone.wav')).rejects.toMatchObject({ code: 'DRIVE_NOT_FOUND', status: 404 });
     await expect(drive.read('/Sessions/gone.wav')).rejects.toMatchObject({ code: 'DRIVE_NOT_FOUND' });

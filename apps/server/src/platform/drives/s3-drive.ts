@@ -156,7 +156,12 @@ export class S3Drive implements Drive {
   async stat(path: string, signal?: AbortSignal): Promise<DriveEntry> {
     const key = this.keyOf(path);
     if (!key) return { path: '/', name: '/', kind: 'folder', size: null, modifiedAt: null, contentType: null };
-    const answer = await this.send('HEAD', this.urlOf(key), signal ? { signal } : {});
+    // A HEAD has no body: its content-length is the object's size, which the answer cap must not
+    // refuse (a file above the small-answer cap could not be imported otherwise).
+    const answer = await this.send('HEAD', this.urlOf(key), {
+      maxBytes: FILE_ANSWER_BYTES,
+      ...(signal ? { signal } : {}),
+    });
     discard(answer);
     if (answer.status === 404) {
       const listing = await this.listPage(`${key}/`, null, signal);
