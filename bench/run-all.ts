@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { benchAdminUsers } from './admin-users.bench';
 import { benchCompare } from './compare.bench';
+import { benchConnectors } from './connectors.bench';
 import { benchHttp, benchHttpCpu } from './http.bench';
 import { benchReview } from './review.bench';
 import { benchListing, benchProcessing, benchUpload } from './storage.bench';
@@ -21,6 +22,7 @@ const all = {
   compare: benchCompare,
   admin: benchAdminTable,
   transfers: benchTransfers,
+  connectors: benchConnectors,
   separation: benchSeparation,
   sfu: benchSfu,
   latency: async () => (await import('./live-latency.bench')).benchLiveLatency(),

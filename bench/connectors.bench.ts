@@ -1,0 +1,208 @@
+// Connectors: a file imported from a linked account (WebDAV, S3) into Mixroom's blob store on the
+// server, against `curl` copying the same file from the same server into a file in the same run.
+// Mixroom runs as a separate process (as `npm start` does); its resident memory is read from
+// /proc every 100 ms during the copy, so the figure is the server's alone.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import type { ConnectorTransfer, Version } from '@mixroom/contracts';
+import { systemClock } from '../apps/server/src/platform/clock/clock';
+import { createDrive } from '../apps/server/src/platform/drives/create-drive';
+import { signV4, UNSIGNED_PAYLOAD } from '../apps/server/src/platform/drives/sigv4';
+import { call } from '../apps/server/test/helpers/api';
+import { freePort } from '../apps/server/test/helpers/free-port';
+import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { startS3, TEST_BUCKET } from '../apps/server/test/helpers/s3';
+import { spawnServer, SPAWNED_TIMEOUT_MS } from '../apps/server/test/helpers/spawn-server';
+import { waitFor } from '../apps/server/test/helpers/wait-for';
+import { startWebdav } from '../apps/server/test/helpers/webdav';
+import { writeWav } from '../apps/server/test/helpers/wav';
+
+const MiB = 1024 * 1024;
+const FILE_NAME = 'bench-take.wav';
+
+interface Measure {
+  kind: 'webdav' | 's3';
+  curlMs: number;
+  mixroomMs: number;
+  rssBefore: number;
+  rssPeak: number;
+  serverCpuMs: number;
+  sha256Equal: boolean;
+}
+
+/** Resident memory of a process in bytes (VmRSS of /proc/<pid>/status). */
+function rssOf(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
+/** CPU time a process has used so far, user + system, in ms (clock ticks are 1/100 s on Linux). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Waits until the server has used less than a tenth of a core for a second (its media job is done). */
+async function serverIdle(pid: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const before = cpuMsOf(pid);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return cpuMsOf(pid) - before < 100;
+    },
+    { timeoutMs: 900_000, intervalMs: 0, what: 'the server to be idle' },
+  );
+}
+
+export async function benchConnectors(): Promise<string> {
+  const asked = Number(process.env.BENCH_CONNECTOR_MB ?? 1024) * MiB;
+  const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-connectors-'));
+  const [dav, s3] = await Promise.all([startWebdav(), startS3()]);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawnServer({
+    DATA_DIR: join(work, 'data'),
+    PORT: String(port),
+    PUBLIC_URL: base,
+    LOG_LEVEL: 'warn',
+    CONNECTORS_ENABLED: 'webdav,s3',
+    CONNECTORS_ALLOW_HOSTS: '127.0.0.1',
+  });
+  const pid = server.child.pid!;
+  try {
+    // The file once, on both providers: in the WebDAV folder on disk, and PUT into the bucket.
+    const source = join(dav.directory, FILE_NAME);
+    // A 16-bit stereo WAV (an audio file is what the import accepts), whole seconds: about `asked`.
+    const { size, sha256 } = await writeWav(source, asked);
+    const s3Key = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', region: 'us-east-1' };
+    const bucket = createDrive(
+      { kind: 's3', endpoint: s3.env.S3_ENDPOINT!, bucket: TEST_BUCKET, ...s3Key },
+      { allowHosts: ['127.0.0.1'], timeoutMs: 60_000 },
+      systemClock,
+    );
+    await bucket.write(`/${FILE_NAME}`, createReadStream(source), size);
+    await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, {
+      timeoutMs: SPAWNED_TIMEOUT_MS,
+      what: 'the Mixroom server',
+    });
+
+    const loadBefore = loadavg();
+    const measures: Measure[] = [];
+    for (const kind of ['webdav', 's3'] as const) {
+      const token = (
+        await signInThroughOidc(base, { email: `bench-${kind}@connectors.test`, password: 'correct horse battery 1' })
+      ).access_token;
+      const link =
+        kind === 'webdav'
+          ? { kind, url: dav.url, username: dav.username, password: dav.password }
+          : { kind, endpoint: s3.env.S3_ENDPOINT, bucket: TEST_BUCKET, ...s3Key };
+      const linked = await call(base, '/api/connectors', { method: 'POST', token, body: link });
+      if (linked.status !== 201) throw new Error(`link ${kind}: ${linked.status} ${JSON.stringify(linked.body)}`);
+      const connectorId = linked.body.id as string;
+
+      // Baseline: curl fetches the same file from the same server into a file on the same disk.
+      const target = join(work, `curl-${kind}.bin`);
+      const curlArgs =
+        kind === 'webdav'
+          ? ['-u', `${dav.username}:${dav.password}`, `${dav.url}${FILE_NAME}`]
+          : signedS3Get(s3, s3Key);
+      execFileSync('sync');
+      const curlStarted = performance.now();
+      // Asynchronously: the WebDAV and S3 servers answer from this process's event loop.
+      await promisify(execFile)('curl', ['-sSf', '-o', target, ...curlArgs]);
+      const curlMs = performance.now() - curlStarted;
+      if (statSync(target).size !== size) throw new Error(`curl ${kind}: wrong size`);
+      rmSync(target);
+
+      // Mixroom: the web app's calls (a project, then "import this file as its version"), then the
+      // Activities panel's poll of the copy until it is done.
+      const project = await call(base, '/api/projects', { method: 'POST', token, body: { name: kind, groupId: null } });
+      execFileSync('sync');
+      const rssBefore = rssOf(pid);
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssOf(pid))), 100);
+      const cpuBefore = cpuMsOf(pid);
+      const started = performance.now();
+      const answer = await call(base, `/api/connectors/${connectorId}/imports`, {
+        method: 'POST',
+        token,
+        body: { path: `/${FILE_NAME}`, projectId: project.body.id, versionName: 'Bench' },
+      });
+      if (answer.status !== 202) throw new Error(`import ${kind}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      const transferId = (answer.body.transfer as ConnectorTransfer).id;
+      const transfer = await waitFor(
+        async () => {
+          const { body } = await call(base, '/api/connectors/transfers', { token });
+          const found = (body.transfers as ConnectorTransfer[]).find((t) => t.id === transferId);
+          return found && found.status !== 'running' ? found : null;
+        },
+        { timeoutMs: 1_800_000, intervalMs: 100, what: `the ${kind} import` },
+      );
+      const mixroomMs = performance.now() - started;
+      const serverCpuMs = cpuMsOf(pid) - cpuBefore;
+      clearInterval(sampler);
+      if (transfer.status !== 'done') throw new Error(`import ${kind} failed: ${transfer.error}`);
+      const stored = await sha256OfVersion(base, token, (answer.body.version as Version).id);
+      measures.push({ kind, curlMs, mixroomMs, rssBefore, rssPeak, serverCpuMs, sha256Equal: stored === sha256 });
+      // The imported WAV's media job (peaks, loudness) runs next; the next measure starts after it.
+      await serverIdle(pid);
+    }
+    return table(size, measures, loadBefore, loadavg());
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await Promise.all([dav.stop(), s3.stop()]);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** curl's arguments for a GET of the file signed like Mixroom's own (SigV4 headers, unsigned payload). */
+function signedS3Get(
+  s3: Awaited<ReturnType<typeof startS3>>,
+  key: { accessKeyId: string; secretAccessKey: string; region: string },
+): string[] {
+  const url = new URL(`${s3.env.S3_ENDPOINT}/${TEST_BUCKET}/${FILE_NAME}`);
+  const headers = signV4(
+    { ...key, service: 's3' },
+    { method: 'GET', url, headers: {}, payloadHash: UNSIGNED_PAYLOAD },
+    new Date(),
+  );
+  return [
+    ...Object.entries(headers)
+      .filter(([name]) => name !== 'host')
+      .flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    url.toString(),
+  ];
+}
+
+/** The stored blob's SHA-256, read back through the version's download link. */
+async function sha256OfVersion(base: string, token: string, versionId: string): Promise<string> {
+  const { body } = await call(base, `/api/versions/${versionId}/download`, { token });
+  const response = await fetch(String(body.url));
+  const hash = createHash('sha256');
+  for await (const chunk of Readable.fromWeb(response.body as never)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function table(size: number, measures: Measure[], loadBefore: number[], loadAfter: number[]): string {
+  const mbps = (ms: number) => size / 1e6 / (ms / 1000);
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(', ');
+  return [
+    `### Connectors: import of ${(size / MiB).toFixed(0)} MiB vs curl`,
+    '',
+    '| provider | curl s | curl MB/s | Mixroom s | Mixroom MB/s | Mixroom / curl | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...measures.map(
+      (m) =>
+        `| ${m.kind} | ${(m.curlMs / 1000).toFixed(2)} | ${mbps(m.curlMs).toFixed(0)} | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${(m.curlMs / m.mixroomMs).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`,
+    ),
+    '',
+    `Goals: Mixroom / curl ≥ 0.8; RSS growth < 100 MB for 1 GiB. Load average (1, 5, 15 min) before: ${load(loadBefore)}; after: ${load(loadAfter)}.`,
+  ].join('\n');
+}
