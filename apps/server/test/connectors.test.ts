@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ConnectorTransfer, Version } from '@mixroom/contracts';
+import type { ConnectorTransfer, Task, Version } from '@mixroom/contracts';
 import { systemClock } from '../src/platform/clock/clock';
 import { createDrive } from '../src/platform/drives/create-drive';
 import { call } from './helpers/api';
@@ -58,7 +58,12 @@ beforeAll(async () => {
   [dav, s3, broken] = await Promise.all([startWebdav(), startS3(), startBrokenDav()]);
   const address = broken.address();
   brokenUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-  server = await startTestServer({ CONNECTORS_ENABLED: 'webdav,s3', CONNECTORS_ALLOW_HOSTS: '127.0.0.1' });
+  server = await startTestServer({
+    CONNECTORS_ENABLED: 'webdav,s3',
+    CONNECTORS_ALLOW_HOSTS: '127.0.0.1',
+    // Below the 200 MB mix, so an AI tool refuses it as too large while a version takes it.
+    TOOLS_LINK_MAX_BYTES: String(100 * 1024 * 1024),
+  });
   await signInThroughOidc(server.url, accounts.alice);
   await signInThroughOidc(server.url, accounts.bob);
 }, 120_000);
@@ -248,6 +253,35 @@ describe('import from WebDAV', () => {
     });
     expect(folder).toMatchObject({ status: 400, body: { error: { code: 'NOT_A_FILE' } } });
     expect(await versionsOf(alice, projectId)).toEqual([]);
+  });
+
+  it("gives an AI tool its input from the linked folder, for the account's owner only", async () => {
+    mkdirSync(join(dav.directory, 'Sessions', 'Takes'), { recursive: true });
+    await writeWav(join(dav.directory, 'Sessions', 'Takes', 'Vocal take.wav'), 3 * 48_000 * 4 + 44);
+    const start = (token: string, input: Record<string, unknown>) =>
+      api(token, '/api/tools/tasks', { method: 'POST', body: { tool: 'stems', mode: 'TWOSTEMS', input } });
+
+    // Someone else's account is no account; a name the tools don't take and a file too large for
+    // them (the 200 MB mix, over this server's 100 MB cap) are refused before a task exists.
+    const bobs = await start(bob, { connectorId: davId, path: '/Sessions/Takes/Vocal take.wav' });
+    expect(bobs.status).toBe(404);
+    const refusals = [
+      await start(alice, { connectorId: davId, path: '/Sessions/Takes/notes.txt' }),
+      await start(alice, { connectorId: davId, path: '/Sessions/Album/Final Mix.wav' }),
+    ];
+    expect(refusals.map((r) => [r.status, r.body.error?.code])).toEqual([
+      [400, 'EXTENSION_NOT_SUPPORTED'],
+      [413, 'FILE_TOO_LARGE'],
+    ]);
+    expect((await api(alice, '/api/tools/tasks')).body.items).toEqual([]);
+
+    const task = await start(alice, { connectorId: davId, path: '/Sessions/Takes/Vocal take.wav' });
+    expect(task.status).toBe(201);
+    const created = task.body as unknown as Task;
+    expect(created.input).toEqual({ source: 'connector', fileName: 'Vocal take.wav', versionId: null });
+    expect(created.figures.inputDurationSeconds).toBeCloseTo(3, 1);
+    const tasks = (await api(alice, '/api/tools/tasks')).body as unknown as { items: Task[] };
+    expect(tasks.items.map((t) => t.id)).toEqual([task.body.id]);
   });
 });
 

@@ -62,7 +62,7 @@ export const taskOutput = z.object({
 });
 export type TaskOutput = z.infer<typeof taskOutput>;
 
-export const taskInputSource = z.enum(['upload', 'version', 'link']);
+export const taskInputSource = z.enum(['upload', 'version', 'link', 'connector']);
 
 export const task = z
   .object({
@@ -98,7 +98,10 @@ export const task = z
   .meta({ id: 'Task' });
 export type Task = z.infer<typeof task>;
 
-/** Where a task's audio comes from: a finished tools upload, a library version, or a public link. */
+/**
+ * Where a task's audio comes from: a finished tools upload, a library version, a public link, or a
+ * file in one of the user's linked storage accounts (copied by the server).
+ */
 export const taskInput = z.union([
   z.object({ uploadId: z.uuid() }),
   z.object({ versionId: z.uuid() }),
@@ -110,6 +113,7 @@ export const taskInput = z.union([
       .max(2000, { message: TOOLS_MESSAGES.urlInvalid })
       .regex(TOOLS_URL_PATTERN, { message: TOOLS_MESSAGES.urlInvalid }),
   }),
+  z.object({ connectorId: z.uuid(), path: z.string().trim().min(1).max(2000) }),
 ]);
 export type TaskInput = z.input<typeof taskInput>;
 

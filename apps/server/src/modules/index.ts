@@ -155,6 +155,8 @@ export async function createModules({ core, database, secrets, signer, mailer, m
       projects: storage.services.projects,
       attachments: storage.services.attachments,
       mediaTools,
+      linkedFiles: (userId, connectorId, path, maxBytes) =>
+        connectors.services.connectors.readFile(userId, connectorId, path, maxBytes),
     }),
     connectors,
   ];

@@ -49,7 +49,7 @@ export const toolTasks = pgTable(
     flag: text('flag', { enum: ['NONE', 'DELETE'] })
       .notNull()
       .default('NONE'),
-    inputSource: text('input_source', { enum: ['upload', 'version', 'link'] }).notNull(),
+    inputSource: text('input_source', { enum: ['upload', 'version', 'link', 'connector'] }).notNull(),
     inputFileName: text('input_file_name').notNull(),
     /** The library version it came from (no foreign key: the task outlives a deleted version). */
     inputVersionId: uuid('input_version_id'),

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { formatSize } from '@mixroom/shared';
 import type {
   Connector,
   ConnectorList,
@@ -176,6 +178,30 @@ export class ConnectorsService {
     });
     await this.send(transfer, ticket.upload.id);
     return { transfer: presentTransfer(transfer), version: ticket.version };
+  }
+
+  /**
+   * A linked file read by the server for another feature (an AI tool's input): its name and bytes,
+   * refused before a byte moves when it is a folder, has no known size or is larger than `maxBytes`.
+   */
+  async readFile(
+    userId: string,
+    id: string,
+    path: string,
+    maxBytes: number,
+  ): Promise<{ fileName: string; body: Readable }> {
+    const drive = await this.open(userId, id);
+    const entry = await drive.stat(this.pathOf(path));
+    if (entry.kind !== 'file') throw DomainError.badRequest(CONNECTOR_MESSAGES.notAFile, 'NOT_A_FILE');
+    if (entry.size === null) throw new DriveError(422, 'SIZE_UNKNOWN', CONNECTOR_MESSAGES.sizeUnknown);
+    if (entry.size > maxBytes)
+      throw new DomainError(
+        413,
+        'FILE_TOO_LARGE',
+        `This file is larger than the ${formatSize(maxBytes)} allowed here.`,
+      );
+    const read = await drive.read(entry.path);
+    return { fileName: entry.name, body: read.body };
   }
 
   /** "Save to…": checks the caller may download the version and that the folder exists, then copies in the background. */

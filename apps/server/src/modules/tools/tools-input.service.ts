@@ -12,7 +12,7 @@ import type { ToolsDeps } from './tools.deps';
 
 /** A task's input once checked: stored under the user's tools prefix, its duration measured. */
 export interface AcceptedInput {
-  source: 'upload' | 'version' | 'link';
+  source: 'upload' | 'version' | 'link' | 'connector';
   fileName: string;
   versionId: string | null;
   key: string;
@@ -108,6 +108,8 @@ export class ToolsInputService {
     try {
       if ('uploadId' in input) return await this.fromUpload(actor, tool, input.uploadId, join(dir, 'input'));
       if ('versionId' in input) return await this.fromVersion(actor, tool, input.versionId, join(dir, 'input'));
+      if ('connectorId' in input)
+        return await this.fromLinked(actor, tool, input.connectorId, input.path, join(dir, 'input'));
       return await this.fromLink(actor, tool, input.url, join(dir, 'input'));
     } finally {
       await this.deps.temp.remove(dir);
@@ -151,6 +153,23 @@ export class ToolsInputService {
     return this.store(actor, path, version.fileName, extname(version.fileName), 'version', versionId, seconds);
   }
 
+  /** A file in a linked storage account: its extension checked by name first, the same size cap as a link. */
+  private async fromLinked(
+    actor: Actor,
+    tool: ToolKind,
+    connectorId: string,
+    drivePath: string,
+    path: string,
+  ): Promise<AcceptedInput> {
+    if (!this.deps.linkedFiles) throw DomainError.notFound('No such linked account.');
+    const name = drivePath.split('/').pop() ?? '';
+    if (!isToolsExtension(name)) throw extensionRefused();
+    const file = await this.deps.linkedFiles(actor.userId, connectorId, drivePath, this.deps.config.linkMaxBytes);
+    await streamToFile(file.body, path);
+    const seconds = await this.measure(tool, path);
+    return this.store(actor, path, file.fileName, extname(file.fileName), 'connector', null, seconds);
+  }
+
   private async fromLink(actor: Actor, tool: ToolKind, url: string, path: string): Promise<AcceptedInput> {
     let fileName: string;
     let extension: string;
@@ -185,7 +204,7 @@ export class ToolsInputService {
     path: string,
     fileName: string,
     extension: string,
-    source: 'version' | 'link',
+    source: 'version' | 'link' | 'connector',
     versionId: string | null,
     seconds: number,
   ): Promise<AcceptedInput> {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { DomainEventInput } from '@mixroom/contracts';
 import type { ItemPolicy } from '../../access/item.policy';
 import type { AppConfig } from '../../config/config';
@@ -14,6 +15,14 @@ import type { CreditsService } from '../credits';
 import type { UploadsService } from '../uploads';
 import type { ToolProcessors } from './tools-processors';
 import type { SessionRow, TaskRow, ToolsRepository } from './tools.repository';
+
+/** A file in one of the user's linked storage accounts, read by the server (null: none can be). */
+export type LinkedFileReader = (
+  userId: string,
+  connectorId: string,
+  path: string,
+  maxBytes: number,
+) => Promise<{ fileName: string; body: Readable }>;
 
 /** What the tools services are built from (one object, wired by the module). */
 export interface ToolsDeps {
@@ -33,6 +42,7 @@ export interface ToolsDeps {
   processors: ToolProcessors;
   config: AppConfig['tools'];
   signTtlSeconds: number;
+  linkedFiles: LinkedFileReader | null;
 }
 
 /** Where a user's tool files live: inputs under `inputs/`, each task's outputs under its id. */

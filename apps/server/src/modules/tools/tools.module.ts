@@ -9,7 +9,7 @@ import { ToolsInputService } from './tools-input.service';
 import { ToolsLibraryService } from './tools-library.service';
 import { createToolProcessors, type ToolProcessors } from './tools-processors';
 import { ToolsStageWork } from './tools-stage';
-import type { ToolsDeps } from './tools.deps';
+import type { LinkedFileReader, ToolsDeps } from './tools.deps';
 import { toolsJobs } from './tools.jobs';
 import { ToolsRepository } from './tools.repository';
 import { toolsAdminRoutes, toolsRoutes } from './tools.routes';
@@ -37,6 +37,7 @@ export function createToolsModule(
     mediaTools: MediaTools;
     /** Tests put a processor of their own in place of the configured one. */
     processors?: ToolProcessors;
+    linkedFiles?: LinkedFileReader;
   },
 ): ToolsModule {
   const processors = deps.processors ?? createToolProcessors(core.config.tools, deps.mediaTools);
@@ -57,6 +58,7 @@ export function createToolsModule(
     processors,
     config: core.config.tools,
     signTtlSeconds: core.config.signedUrlTtlSeconds,
+    linkedFiles: deps.linkedFiles ?? null,
   };
   const tools = new ToolsService(shared, new ToolsInputService(shared));
   const admin = new ToolsAdminService(shared);
