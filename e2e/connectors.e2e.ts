@@ -181,4 +181,21 @@ describe('connectors in the browser', () => {
     await page.getByTestId('play-pause').click();
     await expect.poll(() => page.getByTestId('current-time').innerText(), { timeout: 30_000 }).not.toMatch(/^0:00\.00/);
   }, 300_000);
+
+  it('Stem Separation takes its input from the linked folder: the server copies it and the task runs', async () => {
+    await page.goto(`${server.url}/tools/stemseparation`);
+    await page.getByRole('tab', { name: 'Linked storage' }).click();
+    await page.getByRole('tab', { name: 'Nextcloud / WebDAV' }).click();
+    await page.locator('[data-entry="Sessions"]').click();
+    await page.locator('[data-entry^="Album Two"]').click();
+    await page.locator('[data-entry="Stem Bass.flac"]').click();
+    await expect.poll(() => page.getByTestId('tools-chosen-name').innerText()).toBe('Stem Bass.flac');
+    await page.getByText('The server copies the file from your linked storage when you press Process').waitFor();
+    await screenshot(page, 'connectors-tools-linked-1440', { fullPage: false });
+    await page.getByTestId('tools-process').click();
+    await page.waitForURL('**/tools/history', { timeout: 60_000 });
+    await page.getByTestId('tools-task').first().getByText('Stemseparation Task - TWOSTEMS - Stem Bass.flac').waitFor();
+    const tasks = await call(server.url, '/api/tools/tasks', { token });
+    expect((tasks.body.items as { input: { source: string } }[]).map((t) => t.input.source)).toEqual(['connector']);
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import { useToolInput } from '../features/tools/hooks/use-library-input';
 import { useProcessTask } from '../features/tools/hooks/use-process-task';
 import { useToolsOverview } from '../features/tools/queries';
 import { useMe } from '../features/users/queries';
+import { toolsLinkedPicker } from './tools-linked-picker';
 
 /** /tools/revoice: the voice in one audio file replaced with one of six voice presets. */
 export function ToolsRevoicePage() {
@@ -30,6 +31,7 @@ export function ToolsRevoicePage() {
         setInput(null);
         setVoice('roberto');
       }}
+      linkedPicker={toolsLinkedPicker}
       onProcess={() => input && void process.run(input, { tool: 'revoice', voice })}
     >
       <Text fw={500} size="sm" mb="xs">

@@ -6,6 +6,7 @@ import { useToolInput } from '../features/tools/hooks/use-library-input';
 import { useProcessTask } from '../features/tools/hooks/use-process-task';
 import { useToolsOverview } from '../features/tools/queries';
 import { useMe } from '../features/users/queries';
+import { toolsLinkedPicker } from './tools-linked-picker';
 
 /** /tools/stemseparation: one audio file split into two stems or five. */
 export function ToolsStemSeparationPage() {
@@ -29,6 +30,7 @@ export function ToolsStemSeparationPage() {
         setInput(null);
         setMode('TWOSTEMS');
       }}
+      linkedPicker={toolsLinkedPicker}
       onProcess={() => input && void process.run(input, { tool: 'stems', mode })}
     >
       <StemModes value={mode} onChange={setMode} />

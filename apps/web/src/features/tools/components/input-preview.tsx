@@ -38,11 +38,13 @@ export function InputPreview({ input }: { input: ToolInput | null }) {
   });
 
   if (!input) return null;
-  if (input.kind === 'link')
+  if (input.kind === 'link' || input.kind === 'linked')
     return (
       <Paper withBorder p="md" radius="md">
         <Text size="sm" c="dimmed">
-          The server downloads the linked file when you press Process; its waveform appears with the results.
+          {input.kind === 'link'
+            ? 'The server downloads the linked file when you press Process; its waveform appears with the results.'
+            : 'The server copies the file from your linked storage when you press Process; its waveform appears with the results.'}
         </Text>
       </Paper>
     );

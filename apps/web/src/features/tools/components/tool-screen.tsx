@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ToolsOverview } from '@mixroom/contracts';
 import { TOOLS_CREDIT_COST, TOOLS_MESSAGES } from '@mixroom/shared';
-import type { ToolInput } from '../tool-input';
+import type { LinkedPicker, ToolInput } from '../tool-input';
 import { engineLabel } from '../tools-rules';
 import { InputPreview } from './input-preview';
 import { ToolUpload } from './tool-upload';
@@ -26,6 +26,7 @@ export function ToolScreen({
   onReset,
   onProcess,
   children,
+  linkedPicker,
 }: {
   title: string;
   description: string;
@@ -40,6 +41,8 @@ export function ToolScreen({
   onReset: () => void;
   onProcess: () => void;
   children: ReactNode;
+  /** The page's browser of linked storage accounts, for a fourth way to pick the input. */
+  linkedPicker?: LinkedPicker;
 }) {
   const credits = overview?.credits.remaining ?? remaining;
   const runs = overview?.engines[engine];
@@ -63,7 +66,7 @@ export function ToolScreen({
           </Anchor>
         </Alert>
       )}
-      <ToolUpload value={input} onChange={onInput} progress={progress} disabled={working} />
+      <ToolUpload value={input} onChange={onInput} progress={progress} disabled={working} linkedPicker={linkedPicker} />
       <InputPreview input={input} />
       <Paper withBorder p="md" radius="md">
         {children}

@@ -1,10 +1,10 @@
 import { Button, Group, Paper, Progress, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconFileMusic, IconLink, IconLibrary, IconUpload } from '@tabler/icons-react';
+import { IconCloud, IconFileMusic, IconLink, IconLibrary, IconUpload } from '@tabler/icons-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { TOOLS_EXTENSIONS, TOOLS_MESSAGES, TOOLS_URL_PATTERN } from '@mixroom/shared';
 import { extensionProblem } from '../tools-rules';
-import { inputName, type ToolInput } from '../tool-input';
+import { inputName, type LinkedPicker, type ToolInput } from '../tool-input';
 import { LibraryPicker } from './library-picker';
 
 const ACCEPT = TOOLS_EXTENSIONS.join(',');
@@ -20,23 +20,32 @@ function warnExtension(message: string) {
 
 /**
  * The upload area: a prompt until a file is chosen, then its name and Change File; a link tab (a
- * public URL the server fetches) and "From my library" (a version the user may download).
+ * public URL the server fetches), "From my library" (a version the user may download) and, where the
+ * page hands in its browser, "Linked storage" (a file in a linked account, copied by the server).
  */
 export function ToolUpload({
   value,
   onChange,
   progress,
   disabled,
+  linkedPicker,
 }: {
   value: ToolInput | null;
   onChange: (input: ToolInput | null) => void;
   /** Upload progress of the chosen file, 0–100, while Process sends it. */
   progress: number | null;
   disabled?: boolean;
+  linkedPicker?: LinkedPicker;
 }) {
   const picker = useRef<HTMLInputElement>(null);
   const [tab, setTab] = useState<string | null>(
-    value?.kind === 'link' ? 'link' : value?.kind === 'version' ? 'library' : 'file',
+    value?.kind === 'link'
+      ? 'link'
+      : value?.kind === 'version'
+        ? 'library'
+        : value?.kind === 'linked'
+          ? 'linked'
+          : 'file',
   );
   const [url, setUrl] = useState(value?.kind === 'link' ? value.url : '');
   const [urlError, setUrlError] = useState<string | null>(null);
@@ -77,6 +86,8 @@ export function ToolUpload({
           <IconLink size={20} />
         ) : value.kind === 'version' ? (
           <IconLibrary size={20} />
+        ) : value.kind === 'linked' ? (
+          <IconCloud size={20} />
         ) : (
           <IconFileMusic size={20} />
         )}
@@ -132,6 +143,11 @@ export function ToolUpload({
             <Tabs.Tab value="library" leftSection={<IconLibrary size={14} />}>
               From my library
             </Tabs.Tab>
+            {linkedPicker && (
+              <Tabs.Tab value="linked" leftSection={<IconCloud size={14} />}>
+                Linked storage
+              </Tabs.Tab>
+            )}
           </Tabs.List>
           <Tabs.Panel value="file">
             <Stack
@@ -185,6 +201,7 @@ export function ToolUpload({
           <Tabs.Panel value="library">
             <LibraryPicker onPick={onChange} />
           </Tabs.Panel>
+          {linkedPicker && <Tabs.Panel value="linked">{linkedPicker(onChange)}</Tabs.Panel>}
         </Tabs>
       )}
     </Paper>

@@ -56,6 +56,7 @@ export function useProcessTask(tool: ToolKind, overview: ToolsOverview | undefin
         }
         source = { uploadId: uploaded.current.uploadId };
       } else if (input.kind === 'version') source = { versionId: input.versionId };
+      else if (input.kind === 'linked') source = { connectorId: input.connectorId, path: input.path };
       else source = { url: input.url };
       await create.mutateAsync(
         choice.tool === 'stems'
