@@ -2,7 +2,7 @@
 // server, against `curl` copying the same file from the same server into a file in the same run.
 // Mixroom runs as a separate process (as `npm start` does); its resident memory is read from
 // /proc every 100 ms during the copy, so the figure is the server's alone.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,11 +23,23 @@ import { startWebdav } from '../apps/server/test/helpers/webdav';
 import { writeWav } from '../apps/server/test/helpers/wav';
 
 const MiB = 1024 * 1024;
+const run = promisify(execFile);
+
+/** `node -e` body: GET argv[1] with the headers in argv[3] into the file argv[2]; prints the ms it took. */
+const NODE_GET = `
+const [url, target, headers] = process.argv.slice(1);
+const started = performance.now();
+require('node:http').get(url, { headers: JSON.parse(headers) }, (response) =>
+  require('node:stream/promises')
+    .pipeline(response, require('node:fs').createWriteStream(target))
+    .then(() => process.stdout.write(String(performance.now() - started))),
+);`;
 const FILE_NAME = 'bench-take.wav';
 
 interface Measure {
   kind: 'webdav' | 's3';
   curlMs: number;
+  nodeMs: number;
   mixroomMs: number;
   rssBefore: number;
   rssPeak: number;
@@ -47,15 +59,24 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Waits until the server has used less than a tenth of a core for a second (its media job is done). */
+/** Whether a process has child processes running (the server's ffmpeg for a media job). */
+function hasChildren(pid: number): boolean {
+  return spawnSync('pgrep', ['-P', String(pid)]).status === 0;
+}
+
+/**
+ * Waits until the server has no ffmpeg running and has used less than a tenth of a core for a
+ * second: the imported WAV's media job is done and will not slow the next measure.
+ */
 async function serverIdle(pid: number): Promise<void> {
   await waitFor(
     async () => {
+      if (hasChildren(pid)) return false;
       const before = cpuMsOf(pid);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      return cpuMsOf(pid) - before < 100;
+      return cpuMsOf(pid) - before < 100 && !hasChildren(pid);
     },
-    { timeoutMs: 900_000, intervalMs: 0, what: 'the server to be idle' },
+    { timeoutMs: 900_000, intervalMs: 500, what: 'the server to be idle' },
   );
 }
 
@@ -91,6 +112,7 @@ export async function benchConnectors(): Promise<string> {
       what: 'the Mixroom server',
     });
 
+    await serverIdle(pid);
     const loadBefore = loadavg();
     const measures: Measure[] = [];
     for (const kind of ['webdav', 's3'] as const) {
@@ -105,18 +127,35 @@ export async function benchConnectors(): Promise<string> {
       if (linked.status !== 201) throw new Error(`link ${kind}: ${linked.status} ${JSON.stringify(linked.body)}`);
       const connectorId = linked.body.id as string;
 
-      // Baseline: curl fetches the same file from the same server into a file on the same disk.
-      const target = join(work, `curl-${kind}.bin`);
-      const curlArgs =
+      // Baseline: curl fetches the same file from the same server into a file on the same disk
+      // (with the same credentials). Then Node's own floor: a bare http.get piped into a file, in
+      // its own process, which tells Node's HTTP client apart from what Mixroom adds.
+      // Both run asynchronously: the WebDAV and S3 servers answer from this process's event loop.
+      const get =
         kind === 'webdav'
-          ? ['-u', `${dav.username}:${dav.password}`, `${dav.url}${FILE_NAME}`]
+          ? {
+              url: `${dav.url}${FILE_NAME}`,
+              headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` },
+            }
           : signedS3Get(s3, s3Key);
+      const target = join(work, `baseline-${kind}.bin`);
       execFileSync('sync');
       const curlStarted = performance.now();
-      // Asynchronously: the WebDAV and S3 servers answer from this process's event loop.
-      await promisify(execFile)('curl', ['-sSf', '-o', target, ...curlArgs]);
+      await run('curl', [
+        '-sSf',
+        '-o',
+        target,
+        ...Object.entries(get.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+        get.url,
+      ]);
       const curlMs = performance.now() - curlStarted;
       if (statSync(target).size !== size) throw new Error(`curl ${kind}: wrong size`);
+      rmSync(target);
+      execFileSync('sync');
+      const nodeMs = Number(
+        (await run(process.execPath, ['-e', NODE_GET, get.url, target, JSON.stringify(get.headers)])).stdout,
+      );
+      if (statSync(target).size !== size) throw new Error(`node http.get ${kind}: wrong size`);
       rmSync(target);
 
       // Mixroom: the web app's calls (a project, then "import this file as its version"), then the
@@ -148,7 +187,16 @@ export async function benchConnectors(): Promise<string> {
       clearInterval(sampler);
       if (transfer.status !== 'done') throw new Error(`import ${kind} failed: ${transfer.error}`);
       const stored = await sha256OfVersion(base, token, (answer.body.version as Version).id);
-      measures.push({ kind, curlMs, mixroomMs, rssBefore, rssPeak, serverCpuMs, sha256Equal: stored === sha256 });
+      measures.push({
+        kind,
+        curlMs,
+        nodeMs,
+        mixroomMs,
+        rssBefore,
+        rssPeak,
+        serverCpuMs,
+        sha256Equal: stored === sha256,
+      });
       // The imported WAV's media job (peaks, loudness) runs next; the next measure starts after it.
       await serverIdle(pid);
     }
@@ -161,23 +209,19 @@ export async function benchConnectors(): Promise<string> {
   }
 }
 
-/** curl's arguments for a GET of the file signed like Mixroom's own (SigV4 headers, unsigned payload). */
+/** A GET of the file signed like Mixroom's own (SigV4 headers, unsigned payload). */
 function signedS3Get(
   s3: Awaited<ReturnType<typeof startS3>>,
   key: { accessKeyId: string; secretAccessKey: string; region: string },
-): string[] {
+): { url: string; headers: Record<string, string> } {
   const url = new URL(`${s3.env.S3_ENDPOINT}/${TEST_BUCKET}/${FILE_NAME}`);
   const headers = signV4(
     { ...key, service: 's3' },
     { method: 'GET', url, headers: {}, payloadHash: UNSIGNED_PAYLOAD },
     new Date(),
   );
-  return [
-    ...Object.entries(headers)
-      .filter(([name]) => name !== 'host')
-      .flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
-    url.toString(),
-  ];
+  delete headers.host;
+  return { url: url.toString(), headers };
 }
 
 /** The stored blob's SHA-256, read back through the version's download link. */
@@ -196,11 +240,11 @@ function table(size: number, measures: Measure[], loadBefore: number[], loadAfte
   return [
     `### Connectors: import of ${(size / MiB).toFixed(0)} MiB vs curl`,
     '',
-    '| provider | curl s | curl MB/s | Mixroom s | Mixroom MB/s | Mixroom / curl | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| provider | curl s | curl MB/s | node http.get → file MB/s (/ curl) | Mixroom s | Mixroom MB/s | Mixroom / curl | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...measures.map(
       (m) =>
-        `| ${m.kind} | ${(m.curlMs / 1000).toFixed(2)} | ${mbps(m.curlMs).toFixed(0)} | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${(m.curlMs / m.mixroomMs).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`,
+        `| ${m.kind} | ${(m.curlMs / 1000).toFixed(2)} | ${mbps(m.curlMs).toFixed(0)} | ${mbps(m.nodeMs).toFixed(0)} (${(m.curlMs / m.nodeMs).toFixed(2)}) | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${(m.curlMs / m.mixroomMs).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`,
     ),
     '',
     `Goals: Mixroom / curl ≥ 0.8; RSS growth < 100 MB for 1 GiB. Load average (1, 5, 15 min) before: ${load(loadBefore)}; after: ${load(loadAfter)}.`,
