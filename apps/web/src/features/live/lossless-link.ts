@@ -78,6 +78,8 @@ export interface LosslessListening {
   preferred: boolean;
   playing: boolean;
   depthMs: number;
+  /** What the buffer aims for now (it grows after dropouts, shrinks back once the path is calm). */
+  targetMs: number;
   dropouts: number;
 }
 
@@ -143,6 +145,7 @@ export class LosslessReceivers {
       preferred: this.preferred(participant),
       playing: player.stats?.playing ?? false,
       depthMs: player.stats?.depthMs ?? 0,
+      targetMs: player.stats?.targetMs ?? LOSSLESS_TARGET_MS,
       dropouts: player.stats?.dropouts ?? 0,
     }));
   }

@@ -8,6 +8,8 @@ export interface DecodedFrame {
 
 export interface JitterStats {
   depthMs: number;
+  /** The buffer it aims for now: the first target, grown after dry runs, shrunk back after calm. */
+  targetMs: number;
   dropouts: number;
   missingFrames: number;
   skippedMs: number;
@@ -18,6 +20,9 @@ export interface JitterStats {
 
 export function encodeFrame(sequence: number, rate: number, left: Float32Array, right: Float32Array): ArrayBuffer;
 export function decodeFrame(buffer: ArrayBuffer): DecodedFrame | null;
+
+export const MAX_TARGET_MS: number;
+export const CALM_SECONDS: number;
 
 export class LosslessJitter {
   constructor(rate: number, targetMs: number);

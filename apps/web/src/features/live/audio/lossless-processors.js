@@ -63,11 +63,22 @@ export function decodeFrame(buffer) {
  * number is a dropout too. When more than three times the target waits (a burst after a stall, or
  * the sender's clock running faster than the listener's), the oldest audio is skipped back to the
  * target, so latency stays bounded; that jump is a dropout as well.
+ *
+ * The target adapts to the network it meets: each time the buffer runs dry it grows by half (up to
+ * `MAX_TARGET_MS`), so a jittery path stops dropping out after a stall or two; after
+ * `CALM_SECONDS` played without running dry it shrinks by a tenth back towards the first target, so
+ * a path that calmed down gets its low latency back.
  */
+export const MAX_TARGET_MS = 400;
+export const CALM_SECONDS = 20;
+
 export class LosslessJitter {
   constructor(rate, targetMs) {
     this.rate = rate;
-    this.target = Math.max(1, Math.round((targetMs / 1000) * rate));
+    this.base = Math.max(1, Math.round((targetMs / 1000) * rate));
+    this.max = Math.max(this.base, Math.round((MAX_TARGET_MS / 1000) * rate));
+    this.target = this.base;
+    this.calm = 0;
     this.size = rate * 2;
     this.ring = [new Float32Array(this.size), new Float32Array(this.size)];
     this.read = 0;
@@ -124,12 +135,21 @@ export class LosslessJitter {
         if (this.filled === 0) {
           this.playing = false;
           this.dropouts += 1;
+          this.target = Math.min(this.max, Math.round(this.target * 1.5));
+          this.calm = 0;
           break;
         }
         left[i] = this.ring[0][this.read];
         right[i] = this.ring[1][this.read];
         this.read = (this.read + 1) % this.size;
         this.filled -= 1;
+      }
+    }
+    if (this.playing) {
+      this.calm += n;
+      if (this.calm >= CALM_SECONDS * this.rate && this.target > this.base) {
+        this.target = Math.max(this.base, Math.round(this.target * 0.9));
+        this.calm = 0;
       }
     }
     for (; i < n; i++) {
@@ -145,6 +165,7 @@ export class LosslessJitter {
   stats() {
     return {
       depthMs: Math.round(this.depthMs),
+      targetMs: Math.round((this.target / this.rate) * 1000),
       dropouts: this.dropouts,
       missingFrames: this.missingFrames,
       skippedMs: Math.round(this.skippedMs),

@@ -1,6 +1,6 @@
 import { decodeLosslessFrame, encodeLosslessFrame, floatToInt24, INT24_SCALE } from '@mixroom/shared';
 import { describe, expect, it } from 'vitest';
-import { decodeFrame, encodeFrame, LosslessJitter } from './lossless-processors.js';
+import { CALM_SECONDS, decodeFrame, encodeFrame, LosslessJitter, MAX_TARGET_MS } from './lossless-processors.js';
 
 const RATE = 48_000;
 const frame = (value: number, length = 480) => new Float32Array(length).fill(value);
@@ -48,6 +48,42 @@ describe('lossless worklets', () => {
     jitter.push(5, frame(0.9), frame(0.9));
     jitter.push(4, frame(0.9), frame(0.9));
     expect(jitter.stats().frames).toBe(3);
+  });
+
+  it('grows its target by half each time it runs dry (up to a ceiling), and shrinks it back after a calm stretch', () => {
+    const jitter = new LosslessJitter(RATE, 20);
+    const left = new Float32Array(128);
+    const right = new Float32Array(128);
+    let sequence = 0;
+    const feed = () => {
+      jitter.push(sequence, frame(0.5), frame(0.5));
+      sequence += 1;
+    };
+    /** Feeds exactly the target, then drains it dry: one dropout. */
+    const starve = () => {
+      while (jitter.depthMs < jitter.stats().targetMs) feed();
+      while (jitter.stats().playing || jitter.depthMs > 0) jitter.pull(left, right);
+    };
+    expect(jitter.stats().targetMs).toBe(20);
+    starve();
+    expect(jitter.stats()).toMatchObject({ dropouts: 1, targetMs: 30 });
+    starve();
+    expect(jitter.stats()).toMatchObject({ dropouts: 2, targetMs: 45 });
+    for (let i = 0; i < 12; i++) starve();
+    expect(jitter.stats().targetMs).toBe(MAX_TARGET_MS);
+    // Twenty seconds played without running dry: a tenth off, and again after the next twenty.
+    const steady = (seconds: number) => {
+      for (let played = 0; played < seconds * RATE; played += 128) {
+        if (jitter.depthMs < 2 * jitter.stats().targetMs) feed();
+        jitter.pull(left, right);
+      }
+    };
+    steady(CALM_SECONDS + 1);
+    expect(jitter.stats().targetMs).toBe(Math.round(MAX_TARGET_MS * 0.9));
+    const dropouts = jitter.stats().dropouts;
+    steady(CALM_SECONDS * 40);
+    // Back at the first target, never below it, and no dropout on the way.
+    expect(jitter.stats()).toMatchObject({ targetMs: 20, dropouts });
   });
 
   it('skips the oldest audio back to the target when three times the target waits', () => {

@@ -58,6 +58,7 @@ export function LosslessIndicator({ snapshot: s }: { snapshot: EngineSnapshot })
           data-testid="lossless-indicator"
           data-preferred={String(stream.preferred)}
           data-depth-ms={stream.depthMs}
+          data-target-ms={stream.targetMs}
           data-dropouts={stream.dropouts}
         >
           <Tooltip
@@ -72,7 +73,8 @@ export function LosslessIndicator({ snapshot: s }: { snapshot: EngineSnapshot })
             </Badge>
           </Tooltip>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-            Buffer {stream.depthMs} ms · {stream.dropouts} {stream.dropouts === 1 ? 'dropout' : 'dropouts'}
+            Buffer {stream.depthMs} / {stream.targetMs} ms · {stream.dropouts}{' '}
+            {stream.dropouts === 1 ? 'dropout' : 'dropouts'}
           </Text>
         </Group>
       ))}
