@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
 import type { TestClock } from '../src/platform/clock/clock';
 import { loadConfig } from '../src/config/config';
 import { call } from './helpers/api';
+import { connectorSteps } from './helpers/connector-steps';
 import { startClockedServer } from './helpers/clocked-server';
 import { LocalDropboxServer } from './helpers/fake-dropbox-server';
 import { LocalGoogleDriveServer } from './helpers/fake-google-drive-server';
@@ -135,35 +135,7 @@ async function linkAccount(who: 'alice' | 'bob', kind: 'dropbox' | 'gdrive'): Pr
   return finished.body.id as string;
 }
 
-async function finished(who: 'alice' | 'bob', transferId: string): Promise<ConnectorTransfer> {
-  return waitFor(
-    async () => {
-      const { body } = await api(who, '/api/connectors/transfers');
-      const transfer = (body.transfers as ConnectorTransfer[]).find((t) => t.id === transferId);
-      return transfer && transfer.status !== 'running' ? transfer : null;
-    },
-    { timeoutMs: 120_000, what: 'the copy to finish' },
-  );
-}
-
-async function versionsOf(who: 'alice' | 'bob', projectId: string): Promise<Version[] | null> {
-  const { status, body } = await api(who, `/api/projects/${projectId}`);
-  return status === 200 ? (body.versions as Version[]) : null;
-}
-
-async function sha256Of(who: 'alice' | 'bob', versionId: string): Promise<string> {
-  const { body } = await api(who, `/api/versions/${versionId}/download`);
-  const response = await fetch(String(body.url));
-  const hash = createHash('sha256');
-  for await (const chunk of Readable.fromWeb(response.body as never)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-async function newProject(who: 'alice' | 'bob', name: string): Promise<string> {
-  const created = await api(who, '/api/projects', { method: 'POST', body: { name, groupId: null } });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
-}
+const { newProject, finished, versionsOf, sha256Of } = connectorSteps(api, 120_000);
 
 /** Imports a linked file into a new project, waits for the copy and the version's processing. */
 async function importAndCheck(connector: string, path: string): Promise<{ projectId: string; versionId: string }> {

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Task, Version } from '@mixroom/contracts';
 import { systemClock } from '../src/platform/clock/clock';
 import { createDrive } from '../src/platform/drives/create-drive';
 import { call } from './helpers/api';
+import { connectorSteps } from './helpers/connector-steps';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import { startS3, TEST_BUCKET } from './helpers/s3';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 import { writeWav } from './helpers/wav';
-import { startWebdav, type TestWebdav } from './helpers/webdav';
+import { startBrokenDav, startWebdav, type TestWebdav } from './helpers/webdav';
 
 let server: TestServer;
 let dav: TestWebdav;
@@ -28,31 +28,6 @@ const accounts = {
 };
 
 const BIG = 200 * 1024 * 1024;
-
-/**
- * A WebDAV server that lies: it lists big.wav at 20 GB (more than any free plan holds) and short.wav
- * at 1,000 bytes, then sends 900 bytes for it (a file that changed between listing and copy).
- */
-function startBrokenDav(): Promise<Server> {
-  const entry = (name: string, size: number) =>
-    `<d:response><d:href>/${name}</d:href><d:propstat><d:prop><d:resourcetype/><d:getcontentlength>${size}</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
-  const folder = `<d:response><d:href>/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
-  const created = createServer((request, response) => {
-    const name = (request.url ?? '/').slice(1);
-    if (request.method === 'PROPFIND') {
-      const body =
-        name === ''
-          ? folder + entry('big.wav', 20e9) + entry('short.wav', 1000)
-          : entry(name, name === 'big.wav' ? 20e9 : 1000);
-      response.writeHead(207, { 'content-type': 'application/xml' });
-      response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:">${body}</d:multistatus>`);
-      return;
-    }
-    response.writeHead(200, { 'content-length': 900 });
-    response.end(Buffer.alloc(900));
-  });
-  return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
-}
 
 beforeAll(async () => {
   [dav, s3, broken] = await Promise.all([startWebdav(), startS3(), startBrokenDav()]);
@@ -88,35 +63,7 @@ async function api(token: string, path: string, init: { method?: string; body?: 
   return call(server.url, path, { ...init, token: fresh });
 }
 
-async function newProject(token: string, name: string): Promise<string> {
-  const created = await api(token, '/api/projects', { method: 'POST', body: { name, groupId: null } });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
-}
-
-async function finished(token: string, transferId: string): Promise<ConnectorTransfer> {
-  return waitFor(
-    async () => {
-      const { body } = await api(token, '/api/connectors/transfers');
-      const transfer = (body.transfers as ConnectorTransfer[]).find((t) => t.id === transferId);
-      return transfer && transfer.status !== 'running' ? transfer : null;
-    },
-    { timeoutMs: 240_000, what: 'the copy to finish' },
-  );
-}
-
-async function versionsOf(token: string, projectId: string) {
-  const { status, body } = await api(token, `/api/projects/${projectId}`);
-  return status === 200 ? (body.versions as Version[]) : null;
-}
-
-async function sha256Of(token: string, versionId: string): Promise<string> {
-  const { body } = await api(token, `/api/versions/${versionId}/download`);
-  const response = await fetch(String(body.url));
-  const hash = createHash('sha256');
-  for await (const chunk of Readable.fromWeb(response.body as never)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
+const { newProject, finished, versionsOf, sha256Of } = connectorSteps(api, 240_000);
 
 let davId: string;
 

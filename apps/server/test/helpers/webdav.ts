@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,4 +42,29 @@ export async function startWebdav(): Promise<TestWebdav> {
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A WebDAV server that lies: it lists big.wav at 20 GB (more than any free plan holds) and short.wav
+ * at 1,000 bytes, then sends 900 bytes for it (a file that changed between listing and copy).
+ */
+export function startBrokenDav(): Promise<Server> {
+  const entry = (name: string, size: number) =>
+    `<d:response><d:href>/${name}</d:href><d:propstat><d:prop><d:resourcetype/><d:getcontentlength>${size}</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
+  const folder = `<d:response><d:href>/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
+  const created = createServer((request, response) => {
+    const name = (request.url ?? '/').slice(1);
+    if (request.method === 'PROPFIND') {
+      const body =
+        name === ''
+          ? folder + entry('big.wav', 20e9) + entry('short.wav', 1000)
+          : entry(name, name === 'big.wav' ? 20e9 : 1000);
+      response.writeHead(207, { 'content-type': 'application/xml' });
+      response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:">${body}</d:multistatus>`);
+      return;
+    }
+    response.writeHead(200, { 'content-length': 900 });
+    response.end(Buffer.alloc(900));
+  });
+  return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
 }

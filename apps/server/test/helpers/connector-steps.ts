@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { expect } from 'vitest';
+import type { ConnectorTransfer, Version } from '@mixroom/contracts';
+import type { call } from './api';
+import { waitFor } from './wait-for';
+
+/** One API call as a user (`who` names the user; the caller renews an expired token). */
+type Api<W> = (who: W, path: string, init?: { method?: string; body?: unknown }) => ReturnType<typeof call>;
+
+/** The steps the connectors tests take as a user, over the caller's `api`. */
+export function connectorSteps<W>(api: Api<W>, copyTimeoutMs: number) {
+  return {
+    newProject: async (who: W, name: string): Promise<string> => {
+      const created = await api(who, '/api/projects', { method: 'POST', body: { name, groupId: null } });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    },
+    /** Waits until the server-side copy is done or failed. */
+    finished: (who: W, transferId: string): Promise<ConnectorTransfer> =>
+      waitFor(
+        async () => {
+          const { body } = await api(who, '/api/connectors/transfers');
+          const transfer = (body.transfers as ConnectorTransfer[]).find((t) => t.id === transferId);
+          return transfer && transfer.status !== 'running' ? transfer : null;
+        },
+        { timeoutMs: copyTimeoutMs, what: 'the copy to finish' },
+      ),
+    /** The project's versions; null when the project is gone (or never was the user's). */
+    versionsOf: async (who: W, projectId: string): Promise<Version[] | null> => {
+      const { status, body } = await api(who, `/api/projects/${projectId}`);
+      return status === 200 ? (body.versions as Version[]) : null;
+    },
+    /** SHA-256 of a version's stored file, read through its download link. */
+    sha256Of: async (who: W, versionId: string): Promise<string> => {
+      const { body } = await api(who, `/api/versions/${versionId}/download`);
+      const response = await fetch(String(body.url));
+      const hash = createHash('sha256');
+      for await (const chunk of Readable.fromWeb(response.body as never)) hash.update(chunk as Buffer);
+      return hash.digest('hex');
+    },
+  };
+}
