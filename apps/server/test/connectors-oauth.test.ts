@@ -1,21 +1,19 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
 import type { TestClock } from '../src/platform/clock/clock';
 import { loadConfig } from '../src/config/config';
 import { call } from './helpers/api';
-import { connectorSteps } from './helpers/connector-steps';
+import { connectorSteps, oauthLinkSteps } from './helpers/connector-steps';
 import { startClockedServer } from './helpers/clocked-server';
-import { LocalDropboxServer } from './helpers/fake-dropbox-server';
-import { LocalGoogleDriveServer } from './helpers/fake-google-drive-server';
-import { LocalOAuthServer } from './helpers/oauth-server';
+import type { LocalDropboxServer } from './helpers/fake-dropbox-server';
+import type { LocalGoogleDriveServer } from './helpers/fake-google-drive-server';
+import type { LocalOAuthServer } from './helpers/oauth-server';
+import { oauthConnectorEnv, seedProviderFiles, startOAuthProviders } from './helpers/oauth-providers';
 import { signInThroughOidc } from './helpers/oidc-flow';
 import type { TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
-import { writeWav } from './helpers/wav';
 
 /**
  * Dropbox and Google Drive end to end through the HTTP API, against local servers that follow the
@@ -44,57 +42,9 @@ const people = {
 
 beforeAll(async () => {
   const now = () => server?.clock.now().getTime() ?? Date.now();
-  dropboxAuth = await new LocalOAuthServer({
-    clientId: 'dbx-app',
-    clientSecret: 'dbx-secret',
-    clientAuth: 'basic',
-    now,
-    // Two-minute access tokens: the refresh test moves the clock past them (user sessions last five).
-    accessTtlSeconds: 120,
-  }).start();
-  googleAuth = await new LocalOAuthServer({
-    clientId: 'g-app.apps.googleusercontent.com',
-    clientSecret: 'g-secret',
-    clientAuth: 'body',
-    now,
-    accessTtlSeconds: 120,
-    revokePath: '/revoke',
-  }).start();
-  dropboxAuth.consentAs = 'dbx-alice';
-  googleAuth.consentAs = 'g-alice';
-  dropbox = await new LocalDropboxServer(dropboxAuth, people).start();
-  google = await new LocalGoogleDriveServer(googleAuth, people).start();
-  server = await startClockedServer({
-    CONNECTORS_ENABLED: 'dropbox,gdrive',
-    CONNECTORS_ALLOW_HOSTS: '127.0.0.1',
-    CONNECTORS_TIMEOUT_MS: '2000',
-    CONNECTORS_DROPBOX_CLIENT_ID: 'dbx-app',
-    CONNECTORS_DROPBOX_CLIENT_SECRET: 'dbx-secret',
-    CONNECTORS_DROPBOX_AUTH_URL: `${dropboxAuth.url}/authorize`,
-    CONNECTORS_DROPBOX_TOKEN_URL: `${dropboxAuth.url}/token`,
-    CONNECTORS_DROPBOX_API_URL: dropbox.url,
-    CONNECTORS_DROPBOX_CONTENT_URL: dropbox.url,
-    CONNECTORS_GDRIVE_CLIENT_ID: 'g-app.apps.googleusercontent.com',
-    CONNECTORS_GDRIVE_CLIENT_SECRET: 'g-secret',
-    CONNECTORS_GDRIVE_AUTH_URL: `${googleAuth.url}/authorize`,
-    CONNECTORS_GDRIVE_TOKEN_URL: `${googleAuth.url}/token`,
-    CONNECTORS_GDRIVE_REVOKE_URL: `${googleAuth.url}/revoke`,
-    CONNECTORS_GDRIVE_API_URL: google.url,
-    CONNECTORS_GDRIVE_UPLOAD_URL: google.url,
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'mixroom-oauth-'));
-  const written = await writeWav(join(dir, 'take.wav'), 1024 * 1024);
-  wav = readFileSync(join(dir, 'take.wav'));
-  wavSha = written.sha256;
-  rmSync(dir, { recursive: true, force: true });
-  dropbox.put('/Mixes/Take 1.wav', wav);
-  dropbox.put('/Mixes/notes.txt', Buffer.from('notes'));
-  dropbox.put('/Mixes/Old/Take 0.wav', wav.subarray(0, 1000));
-  dropbox.put('/Stems', null);
-  google.put('/Sessions/Take 1.wav', wav);
-  google.put('/Sessions/Rough.wav', wav.subarray(0, 1000));
-  google.put('/Sessions/Lyrics', null, 'application/vnd.google-apps.document');
-  google.put("/Sessions/Bob's take.wav", wav.subarray(0, 500));
+  ({ dropboxAuth, googleAuth, dropbox, google } = await startOAuthProviders(now, people));
+  server = await startClockedServer(oauthConnectorEnv({ dropboxAuth, googleAuth, dropbox, google }));
+  ({ wav, wavSha } = await seedProviderFiles({ dropbox, google }));
   for (const who of ['alice', 'bob'] as const)
     tokens[who] = (await signInThroughOidc(server.url, accounts[who])).access_token;
 }, 120_000);
@@ -112,29 +62,7 @@ async function api(who: 'alice' | 'bob', path: string, init: { method?: string; 
   return call(server.url, path, { ...init, token: tokens[who] });
 }
 
-/** Link → the provider's consent page (automatic here) → back to Settings with a code and the state. */
-async function authorize(who: 'alice' | 'bob', kind: 'dropbox' | 'gdrive') {
-  const started = await api(who, '/api/connectors/oauth/start', { method: 'POST', body: { kind } });
-  expect(started.status).toBe(200);
-  const consent = await fetch(String(started.body.url), { redirect: 'manual' });
-  expect(consent.status).toBe(302);
-  const back = new URL(consent.headers.get('location')!);
-  // The provider sends the browser back to Settings, which hands the code and the state to the server.
-  expect(back.pathname).toBe('/settings');
-  return {
-    authorizeUrl: new URL(String(started.body.url)),
-    state: back.searchParams.get('state')!,
-    code: back.searchParams.get('code'),
-  };
-}
-
-async function linkAccount(who: 'alice' | 'bob', kind: 'dropbox' | 'gdrive'): Promise<string> {
-  const { state, code } = await authorize(who, kind);
-  const finished = await api(who, '/api/connectors/oauth/callback', { method: 'POST', body: { state, code } });
-  expect(finished.status, JSON.stringify(finished.body)).toBe(201);
-  return finished.body.id as string;
-}
-
+const { authorize, linkAccount } = oauthLinkSteps(api);
 const { newProject, finished, versionsOf, sha256Of } = connectorSteps(api, 120_000);
 
 /** Imports a linked file into a new project, waits for the copy and the version's processing. */

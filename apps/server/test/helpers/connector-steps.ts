@@ -41,3 +41,31 @@ export function connectorSteps<W>(api: Api<W>, copyTimeoutMs: number) {
     },
   };
 }
+
+/** Linking a Dropbox or Google Drive account through its OAuth consent, as Settings does. */
+export function oauthLinkSteps<W>(api: Api<W>) {
+  /** Link → the provider's consent page (automatic here) → back to Settings with a code and the state. */
+  const authorize = async (who: W, kind: 'dropbox' | 'gdrive') => {
+    const started = await api(who, '/api/connectors/oauth/start', { method: 'POST', body: { kind } });
+    expect(started.status).toBe(200);
+    const consent = await fetch(String(started.body.url), { redirect: 'manual' });
+    expect(consent.status).toBe(302);
+    const back = new URL(consent.headers.get('location')!);
+    // The provider sends the browser back to Settings, which hands the code and the state to the server.
+    expect(back.pathname).toBe('/settings');
+    return {
+      authorizeUrl: new URL(String(started.body.url)),
+      state: back.searchParams.get('state')!,
+      code: back.searchParams.get('code'),
+    };
+  };
+
+  const linkAccount = async (who: W, kind: 'dropbox' | 'gdrive'): Promise<string> => {
+    const { state, code } = await authorize(who, kind);
+    const finished = await api(who, '/api/connectors/oauth/callback', { method: 'POST', body: { state, code } });
+    expect(finished.status, JSON.stringify(finished.body)).toBe(201);
+    return finished.body.id as string;
+  };
+
+  return { authorize, linkAccount };
+}
