@@ -1,5 +1,6 @@
 // What other features may use of live rooms: the audio engine, the WHEP viewer and its reconnects.
-export { INITIAL_SNAPSHOT, LiveEngine, type EngineSnapshot, type LiveSourceKind } from './live-engine';
+export { LiveEngine } from './live-engine';
+export { INITIAL_SNAPSHOT, type EngineSnapshot, type LiveSourceKind } from './live-engine-state';
 export { StreamingClient, StreamingFetchError, type MediaGrant, type StreamState } from './streaming-client';
 export { Viewer, type ReceivedSlot } from './whep-viewer';
 export { BRIDGE_INSTALLER_URL } from './links';

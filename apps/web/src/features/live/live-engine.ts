@@ -8,8 +8,7 @@ import { INITIAL_SNAPSHOT, type EngineSnapshot, type LiveSourceKind } from './li
 import { type MediaGrant } from './streaming-client';
 import { Viewer, type ReceivedSlot } from './whep-viewer';
 import { Publisher } from './whip-publisher';
-
-export { INITIAL_SNAPSHOT, type EngineSnapshot, type LiveSourceKind } from './live-engine-state';
+import { rampDuck } from './audio/duck';
 
 interface Slot {
   mid: string;
@@ -20,10 +19,6 @@ interface Slot {
   gain: GainNode;
   quiet: boolean;
 }
-
-/** Ducking ramps (time constants, s): ~95 % of the dip within 3 × 15 ms, back within 3 × 120 ms. */
-const DUCK_ATTACK_S = 0.015;
-const DUCK_RELEASE_S = 0.12;
 
 type TokenSource = (mode: 'publish' | 'subscribe') => Promise<MediaGrant>;
 
@@ -124,16 +119,9 @@ export class LiveEngine {
     return analyserDb(this.duckedAnalyser, this.scratch);
   }
 
-  /**
-   * Ducks the music by `depthDb` (≤ 0) while someone else talks, or lets it back (null), on short
-   * ramps like a console's talkback dim: a fast attack so the first word is heard over the music, a
-   * slower release so the music does not pump between words.
-   */
+  /** Ducks the music by `depthDb` (≤ 0) while someone else talks, or lets it back (null). */
   setDuck(depthDb: number | null): void {
-    const target = depthDb === null ? 1 : 10 ** (Math.min(0, depthDb) / 20);
-    const timeConstant = depthDb === null ? DUCK_RELEASE_S : DUCK_ATTACK_S;
-    this.duck.gain.cancelScheduledValues(this.context.currentTime);
-    this.duck.gain.setTargetAtTime(target, this.context.currentTime, timeConstant);
+    rampDuck(this.duck, this.context, depthDb);
   }
 
   /** The level of one received slot. */

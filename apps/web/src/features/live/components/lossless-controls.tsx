@@ -1,5 +1,5 @@
 import { Badge, Group, Switch, Text, Tooltip } from '@mantine/core';
-import type { EngineSnapshot } from '../live-engine';
+import type { EngineSnapshot } from '../live-engine-state';
 
 export const LOSSLESS_TEXTS = {
   toggle: 'Lossless',

@@ -9,7 +9,7 @@ import {
 } from '@tabler/icons-react';
 import { LIVE_BITRATES, liveFreeTimeLeft, type LiveBitrate } from '@mixroom/shared';
 import type { AudioInput } from '../audio/capture';
-import type { EngineSnapshot, LiveSourceKind } from '../live-engine';
+import type { EngineSnapshot, LiveSourceKind } from '../live-engine-state';
 import { BRIDGE_INSTALLER_URL } from '../links';
 import { LevelMeter } from './level-meter';
 import { LosslessIndicator, LosslessToggle } from './lossless-controls';

@@ -7,7 +7,8 @@ import { ApiError, getAccessToken } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useRealtimeClient } from '../../../lib/realtime/realtime-provider';
 import { liveApi } from '../api';
-import { INITIAL_SNAPSHOT, LiveEngine, type LiveSourceKind } from '../live-engine';
+import { LiveEngine } from '../live-engine';
+import { INITIAL_SNAPSHOT, type LiveSourceKind } from '../live-engine-state';
 import { tabInstanceId } from '../links';
 import { liveKeys, useLiveSession } from '../queries';
 
