@@ -32,6 +32,8 @@ export class LoadMetrics {
   uploadedBytes = 0;
   /** Users whose refresh token was refused and who signed in again with their password. */
   signedOutAgain = 0;
+  /** Renewals that got no answer or a 5xx, tried again later with the same refresh token. */
+  renewalsUnanswered = 0;
   uploadMs = 0;
   private readonly startedAt = performance.now();
 

@@ -113,21 +113,26 @@ export async function signUpTeams(
   return users;
 }
 
-/** Access tokens live five minutes: each user renews its own well before, as the web app does. */
 /**
- * Renews a user's tokens as the web app does; when the refresh token is refused (a rotated token
- * whose answer was lost when a node died), the user signs in again with the password, as a person
- * would, and the harness counts it.
+ * Renews a user's tokens as the web app does. A renewal that got no answer, or a 5xx, keeps the
+ * tokens it has and is tried again on the next round with the same refresh token (the provider
+ * accepts its reuse for a short grace); only a refusal (400) makes the user sign in again with the
+ * password, as a person would, and the harness counts both.
  */
 export async function renewUser(baseUrl: string, user: SimUser, metrics: LoadMetrics): Promise<void> {
-  const tokens = await metrics
-    .time('sign-in', () => refreshTokens(baseUrl, user.refreshToken))
-    .catch(async () => {
-      metrics.signedOutAgain++;
-      return metrics.time('sign-in', () =>
-        signInThroughOidc(baseUrl, { email: user.email, password: user.password }, 'signin', user.address),
-      );
-    });
+  let tokens: Awaited<ReturnType<typeof refreshTokens>>;
+  try {
+    tokens = await metrics.time('sign-in', () => refreshTokens(baseUrl, user.refreshToken));
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith('refresh failed: 400'))) {
+      metrics.renewalsUnanswered++;
+      return;
+    }
+    metrics.signedOutAgain++;
+    tokens = await metrics.time('sign-in', () =>
+      signInThroughOidc(baseUrl, { email: user.email, password: user.password }, 'signin', user.address),
+    );
+  }
   user.token = tokens.access_token;
   user.refreshToken = tokens.refresh_token ?? user.refreshToken;
   user.client = storageClient(baseUrl, tokens.access_token);

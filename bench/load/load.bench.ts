@@ -273,7 +273,7 @@ export async function benchLoad(): Promise<string> {
         .slice(0, 8)
         .map(([what, n]) => `- ${n} × ${what}`),
       '',
-      `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${cluster.proxy.failovers()}; users whose refresh was refused and who signed in again: ${metrics.signedOutAgain}.`,
+      `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${cluster.proxy.failovers()}; renewals without an answer, tried again: ${metrics.renewalsUnanswered}; users whose refresh was refused and who signed in again: ${metrics.signedOutAgain}.`,
       `Uploads: ${(metrics.uploadedBytes / 2 ** 20).toFixed(0)} MB in ${ledger.uploads.length} files, ${(metrics.uploadedBytes / 2 ** 20 / Math.max(1, metrics.uploadMs / 1000)).toFixed(1)} MB/s per upload on average (3 at a time).`,
       '',
       metrics.nodeTable(),

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TTL } from '../src/platform/identity/embedded-provider';
+import { REFRESH_REUSE_GRACE_MS } from '../src/platform/identity/oidc.repository';
 import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
 import { WEB_CLIENT_ID, type Tokens } from './helpers/oidc-flow';
@@ -129,6 +130,35 @@ describe('sign-out', () => {
     });
     expect(revoked.status).toBe(200);
     expect(await tryRefresh(server.url, web.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
+  });
+});
+
+describe('refresh token rotation', () => {
+  it('renews again with a token whose answer was lost, within the grace; a later reuse ends the grant', async () => {
+    const { tokens } = await signIn({ email: 'lost@sessions.test', password: 'lost-answer-tango-1' }, 'signup');
+    const first = await tryRefresh(server.url, tokens.refresh_token!);
+    expect(first.status).toBe(200);
+    // The public client's refresh token rotates: the first renewal handed out a new one.
+    const lost = nextRefreshToken(first, tokens.refresh_token!);
+    expect(lost).not.toBe(tokens.refresh_token);
+
+    // That answer never reached the tab (its node died): it tries again with the token it holds.
+    const retried = await tryRefresh(server.url, tokens.refresh_token!);
+    expect(retried.status).toBe(200);
+    const kept = nextRefreshToken(retried, tokens.refresh_token!);
+    expect((await me(retried.tokens!.access_token)).status).toBe(200);
+
+    // Past the grace, counted from the first use (the retry did not stretch it), a reuse reads as
+    // a stolen token: the grant ends, and with it every token issued under it.
+    const start = server.clock.now().getTime();
+    server.clock.set(new Date(start + REFRESH_REUSE_GRACE_MS + 1000));
+    try {
+      expect(await tryRefresh(server.url, tokens.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
+      expect(await tryRefresh(server.url, kept)).toEqual({ status: 400, error: 'invalid_grant' });
+      expect(await tryRefresh(server.url, lost)).toEqual({ status: 400, error: 'invalid_grant' });
+    } finally {
+      server.clock.set(new Date());
+    }
   });
 });
 

@@ -71,6 +71,7 @@ export async function createSignInModule(
       clientId: identity.clientId,
       audience: identity.audience,
       extraOrigins: core.config.devOrigins,
+      clock: core.clock,
     },
   );
   const verifyToken = createTokenVerifier({

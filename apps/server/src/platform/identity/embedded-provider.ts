@@ -3,6 +3,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database';
 import { providerHeaders } from '../../http/security-headers';
+import type { Clock } from '../clock/clock';
 import type { IdentitySecrets } from './signing-keys';
 import { createOidcAdapterClass, revokeOidcGrant } from './oidc.repository';
 import { logoutPage } from './logout-page';
@@ -18,6 +19,8 @@ export interface EmbeddedProviderOptions {
   audience: string;
   /** Extra origins allowed to receive codes (the Vite dev server). */
   extraOrigins: string[];
+  /** The app's clock: times the refresh tokens' reuse grace. */
+  clock: Clock;
 }
 
 /**
@@ -46,7 +49,7 @@ export function createEmbeddedProvider(
 ): Provider {
   const redirectOrigins = [options.publicUrl, ...options.extraOrigins];
   const configuration: Configuration = {
-    adapter: createOidcAdapterClass(db),
+    adapter: createOidcAdapterClass(db, options.clock),
     clients: [
       {
         client_id: options.clientId,

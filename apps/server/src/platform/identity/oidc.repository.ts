@@ -1,8 +1,8 @@
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/database';
 import { oidcModels } from '../../db/schema';
-import { systemClock } from '../clock/clock';
+import { systemClock, type Clock } from '../clock/clock';
 
 /**
  * oidc-provider reckons lifetimes by the real time (and the purge job by the database's now()), so
@@ -10,8 +10,19 @@ import { systemClock } from '../clock/clock';
  */
 const providerClock = systemClock;
 
-/** oidc-provider's storage (sessions, grants, codes, tokens) in our database, so nodes share it. */
-export function createOidcAdapterClass(db: Db) {
+/**
+ * A rotated refresh token still renews for this long after its first use. The answer to a renewal
+ * can be lost (the node that gave it died, the tab's connection dropped), and the client then tries
+ * again with the token it holds; without a grace, that retry looks like a stolen token's reuse and
+ * oidc-provider ends the whole grant, signing the user out. Past the grace, a reuse still ends it.
+ */
+export const REFRESH_REUSE_GRACE_MS = 60_000;
+
+/**
+ * oidc-provider's storage (sessions, grants, codes, tokens) in our database, so nodes share it.
+ * `clock` (the app's, which tests move) times only the refresh tokens' reuse grace.
+ */
+export function createOidcAdapterClass(db: Db, clock: Clock = systemClock) {
   return class DbAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -35,10 +46,16 @@ export function createOidcAdapterClass(db: Db) {
       const [row] = await db.select().from(oidcModels).where(where).limit(1);
       if (!row) return undefined;
       if (row.expiresAt && row.expiresAt.getTime() < providerClock.now().getTime()) return undefined;
+      const consumed = row.consumedAt && !this.inReuseGrace(row.consumedAt) ? row.consumedAt : null;
       return {
         ...(row.payload as AdapterPayload),
-        ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}),
+        ...(consumed ? { consumed: Math.floor(consumed.getTime() / 1000) } : {}),
       };
+    }
+
+    /** A refresh token used moments ago reads as unused, so a retried renewal rotates it again. */
+    private inReuseGrace(consumedAt: Date): boolean {
+      return this.model === 'RefreshToken' && clock.now().getTime() - consumedAt.getTime() <= REFRESH_REUSE_GRACE_MS;
     }
 
     find(id: string) {
@@ -53,11 +70,12 @@ export function createOidcAdapterClass(db: Db) {
       return this.findWhere(and(eq(oidcModels.model, this.model), eq(oidcModels.uid, uid)));
     }
 
+    /** The first use counts: a reuse within the grace must not stretch it. */
     async consume(id: string): Promise<void> {
       await db
         .update(oidcModels)
-        .set({ consumedAt: providerClock.now() })
-        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
+        .set({ consumedAt: clock.now() })
+        .where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id), isNull(oidcModels.consumedAt)));
     }
 
     async destroy(id: string): Promise<void> {

@@ -10,6 +10,7 @@ import { notify } from '../notify';
 import { AuthContext, type AuthState } from './auth-context';
 import { createUserManager, isUsable, takeReturnTo } from './auth-client';
 import { leaveFarewell } from './farewell-notice';
+import { renewalOf } from './renewal';
 
 /**
  * Owns the OIDC session: reads the stored user, renews it silently with the refresh token, checks
@@ -95,15 +96,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [manager, queryClient],
   );
 
-  // The token check: renew when expired, give up with a clear message.
+  // The token check: renew when expired; give up with a clear message only when the provider refuses.
   useEffect(() => {
     if (!manager || !user) return;
     const timer = setInterval(() => {
       void (async () => {
         const current = await manager.getUser();
         if (isUsable(current) && (current.expires_in ?? 0) > 30) return;
-        const renewed = current?.refresh_token ? await manager.signinSilent().catch(() => null) : null;
-        if (renewed) return;
+        const renewal = current?.refresh_token ? await renewalOf(manager) : 'refused';
+        // A renewal that never got its answer (a node restarting, the network away) is tried again
+        // on the next check with the same refresh token, which the provider accepts for a short grace.
+        if (renewal !== 'refused') return;
         notify('warning', 'Session', MESSAGES.sessionExpired);
         await endSession(current);
       })();
