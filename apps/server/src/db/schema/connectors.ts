@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 /**
@@ -23,8 +24,9 @@ export const connectorAccounts = pgTable(
 
 /**
  * One copy between a linked account and Mixroom, run by the server in the background: an import
- * (a file becomes a version) or an export (a version is saved to the account). Its bytes and status
- * feed the Activities panel; the account's id stays when it is unlinked, so the history outlives it.
+ * (a file becomes a version) or an export (a version, or a folder as one ZIP, is saved to the
+ * account). Its bytes and status feed the Activities panel; the account's id stays when it is
+ * unlinked, so the history outlives it. A copy names either a version (and its project) or a folder.
  */
 export const connectorTransfers = pgTable(
   'connector_transfers',
@@ -38,8 +40,10 @@ export const connectorTransfers = pgTable(
     /** The file's path in the linked account. */
     path: text('path').notNull(),
     fileName: text('file_name').notNull(),
-    versionId: uuid('version_id').notNull(),
-    projectId: uuid('project_id').notNull(),
+    versionId: uuid('version_id'),
+    projectId: uuid('project_id'),
+    /** The folder a ZIP export archives (then there is no version nor project). */
+    groupId: uuid('group_id'),
     status: text('status', { enum: ['running', 'done', 'failed'] }).notNull(),
     bytesDone: bigint('bytes_done', { mode: 'number' }).notNull().default(0),
     bytesTotal: bigint('bytes_total', { mode: 'number' }).notNull(),
@@ -47,7 +51,13 @@ export const connectorTransfers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('connector_transfers_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('connector_transfers_user_idx').on(t.userId, t.createdAt),
+    check(
+      'connector_transfers_one_source',
+      sql`(${t.groupId} IS NULL AND ${t.versionId} IS NOT NULL AND ${t.projectId} IS NOT NULL) OR (${t.groupId} IS NOT NULL AND ${t.versionId} IS NULL AND ${t.projectId} IS NULL AND ${t.direction} = 'export')`,
+    ),
+  ],
 );
 
 /**

@@ -1,0 +1,4 @@
+ALTER TABLE "connector_transfers" ALTER COLUMN "version_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "connector_transfers" ALTER COLUMN "project_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "connector_transfers" ADD COLUMN "group_id" uuid;--> statement-breakpoint
+ALTER TABLE "connector_transfers" ADD CONSTRAINT "connector_transfers_one_source" CHECK (("connector_transfers"."group_id" IS NULL AND "connector_transfers"."version_id" IS NOT NULL AND "connector_transfers"."project_id" IS NOT NULL) OR ("connector_transfers"."group_id" IS NOT NULL AND "connector_transfers"."version_id" IS NULL AND "connector_transfers"."project_id" IS NULL AND "connector_transfers"."direction" = 'export'));
