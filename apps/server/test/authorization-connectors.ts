@@ -39,8 +39,8 @@ export async function makeConnectorWorld(
 }
 
 /**
- * Linked accounts belong to one user: only the publisher reaches theirs (browse, import, export,
- * unlink); anyone signed in lists their own and links one of their own.
+ * Linked accounts belong to one user: only the publisher reaches theirs (browse, import, export of
+ * a version or a folder, unlink); anyone signed in lists their own and links one of their own.
  */
 export function connectorRows(ctx: {
   url: () => string;
@@ -92,6 +92,14 @@ export function connectorRows(ctx: {
       method: 'POST',
       path: () => `/api/connectors/${ctx.world().connector}/exports`,
       body: () => ({ versionId: ctx.version(), folder: '/' }),
+      allow: ['publisher'],
+    },
+    {
+      // The editor may download the folder, but reaches no one else's account; others not even the folder.
+      name: "save the world's folder as a ZIP to the publisher's linked account",
+      method: 'POST',
+      path: () => `/api/connectors/${ctx.world().connector}/folder-exports`,
+      body: (w) => ({ groupId: w.folder, folder: '/' }),
       allow: ['publisher'],
     },
     {

@@ -358,7 +358,7 @@ describe('S3-compatible bucket', () => {
       method: 'POST',
       body: { versionId, folder: '/Nowhere' },
     });
-    expect(nowhere.status).toBe(404);
+    expect(nowhere).toMatchObject({ status: 400, body: { error: { code: 'NO_SUCH_FOLDER' } } });
     // Bob may not save Alice's version: he holds no role on it.
     const theft = await api(bob, `/api/connectors/${davId}/exports`, {
       method: 'POST',

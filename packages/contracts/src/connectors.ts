@@ -94,7 +94,10 @@ export const driveListing = z.object({
 });
 export type DriveListing = z.infer<typeof driveListing>;
 
-/** A server-side copy between a linked account and Mixroom, for the Activities panel. */
+/**
+ * A server-side copy between a linked account and Mixroom, for the Activities panel. It names either
+ * a version (and its project) or, for a folder saved as one ZIP, the folder.
+ */
 export const connectorTransfer = z
   .object({
     id: z.uuid(),
@@ -102,8 +105,9 @@ export const connectorTransfer = z
     connectorId: z.uuid(),
     direction: z.enum(['import', 'export']),
     fileName: z.string(),
-    projectId: z.uuid(),
-    versionId: z.uuid(),
+    projectId: z.uuid().nullable(),
+    versionId: z.uuid().nullable(),
+    groupId: z.uuid().nullable(),
     status: z.enum(['running', 'done', 'failed']),
     bytesDone: z.number(),
     bytesTotal: z.number(),
@@ -129,3 +133,10 @@ export const exportBody = z.object({ versionId: z.uuid(), folder: drivePath.defa
 export type ExportBody = z.infer<typeof exportBody>;
 
 export const exportAnswer = z.object({ transfer: connectorTransfer });
+
+/**
+ * "Save to…" on a folder: the folder is written as one ZIP (the projects the caller may download,
+ * as the browser's ZIP holds them) into a folder of the linked account, under a name not taken there.
+ */
+export const exportFolderBody = z.object({ groupId: z.uuid(), folder: drivePath.default('/') });
+export type ExportFolderBody = z.infer<typeof exportFolderBody>;

@@ -116,6 +116,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     secrets,
     projects: storage.services.projects,
     uploads: uploads.services.uploads,
+    zip: storage.services.zip,
     actorOf: (userId) => users.services.users.actorById(userId),
   });
   const others: AppModule[] = [

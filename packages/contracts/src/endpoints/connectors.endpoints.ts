@@ -7,6 +7,7 @@ import {
   driveListing,
   exportAnswer,
   exportBody,
+  exportFolderBody,
   importAnswer,
   importBody,
   linkConnectorBody,
@@ -18,7 +19,8 @@ import {
 import { endpoint } from '../endpoint';
 
 /**
- * 400 bad input, 404 no such linked account (or another user's), 409 already linked, 413 the file
+ * 400 bad input (a target folder not in the account), 403 no right to the item, 404 no such linked
+ * account (or another user's) or item, 409 already linked, 413 the file
  * does not fit the plan's storage, 422 the provider refused (credentials, address, private network),
  * 502 the provider could not be reached.
  */
@@ -107,6 +109,15 @@ export const connectorEndpoints = {
     summary: "Save a version's file to a folder of a linked account, in the background",
     params: idParam,
     body: exportBody,
+    responses: { 202: exportAnswer, ...errors },
+  }),
+  exportFolder: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors/:id/folder-exports',
+    summary: 'Save a folder as one ZIP to a folder of a linked account, in the background',
+    params: idParam,
+    body: exportFolderBody,
     responses: { 202: exportAnswer, ...errors },
   }),
 };

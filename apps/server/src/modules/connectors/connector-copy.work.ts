@@ -1,9 +1,10 @@
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../platform/errors/domain-error';
 import { DriveError } from '../../platform/drives/drive-error';
 import { defineStage, type StageContext } from '../../platform/jobs/staged-job';
 import { OutboundUrlError } from '../../platform/net/outbound-fetch';
+import type { Drive } from '../../platform/drives/drive';
 import type { Actor } from '../../platform/identity/actor';
 import { connectorCopyOptions, connectorCopyStage } from './connector-copy.stage';
 import type { ConnectorsDeps } from './connectors.deps';
@@ -42,13 +43,17 @@ function reasonOf(error: unknown): string {
   return 'The copy failed.';
 }
 
+type Context = Pick<StageContext, 'signal' | 'progress'>;
+
 /**
  * The work of a copy on a worker. An import streams the linked file into the version's upload
  * (bounded memory: the bytes pass through, never gathered) and completes it like a browser's upload;
- * an export streams the version's blob into the linked account. A copy that fails for good leaves
- * nothing behind: the half-stored file, the version and its quota reservation are dropped (and the
- * project, when it had only this version); an export's partial file is the provider's to discard
- * (PUT replaces atomically on WebDAV and S3).
+ * an export streams the version's blob, or a folder's stored ZIP, into the linked account. A failed
+ * import leaves nothing behind: the half-stored file, the version and its quota reservation are
+ * dropped (and the project, when it had only this version). A failed export's partial file is the
+ * provider's to discard: Amazon S3 keeps nothing of a PUT cut short, but a WebDAV server (and some
+ * S3-compatible stores) may keep what it received, and the Drive port has no delete yet; this is
+ * also why a folder's ZIP never takes a name already in use (a cut copy can't clobber a user's file).
  */
 export class ConnectorCopyWork {
   constructor(
@@ -62,9 +67,13 @@ export class ConnectorCopyWork {
     const actor = await this.deps.actorOf(transfer.userId);
     if (!actor) return this.fail(transfer, null, 'The account that started this copy is gone.');
     try {
-      if (transfer.direction === 'import') await this.importFile(transfer, actor, payload.uploadId, context);
-      else await this.exportVersion(transfer, actor, context);
-      await this.deps.repository.updateTransfer(transfer.id, { status: 'done', bytesDone: transfer.bytesTotal });
+      const bytes =
+        transfer.direction === 'import'
+          ? await this.importFile(transfer, actor, payload.uploadId, context)
+          : transfer.groupId
+            ? await this.exportFolder(transfer, transfer.groupId, actor, context)
+            : await this.exportVersion(transfer, actor, context);
+      await this.deps.repository.updateTransfer(transfer.id, { status: 'done', bytesDone: bytes, bytesTotal: bytes });
       await context.progress(1);
     } catch (error) {
       if (retryable(error) && context.attempt <= (connectorCopyStage.retryLimit ?? 0) && !context.signal.aborted) {
@@ -84,10 +93,10 @@ export class ConnectorCopyWork {
     await this.fail(transfer, await this.deps.actorOf(transfer.userId), reasonOf(error));
   }
 
-  private tracker(transfer: ConnectorTransferRow, context: Pick<StageContext, 'progress'>) {
+  private tracker(transfer: ConnectorTransferRow, total: number, context: Pick<StageContext, 'progress'>) {
     let recordedAt = this.deps.clock.now().getTime();
     return (done: number) => {
-      void context.progress(transfer.bytesTotal === 0 ? 1 : done / transfer.bytesTotal).catch(() => undefined);
+      void context.progress(total === 0 ? 1 : done / total).catch(() => undefined);
       const now = this.deps.clock.now().getTime();
       if (now - recordedAt < RECORD_EVERY_MS) return;
       recordedAt = now;
@@ -99,16 +108,17 @@ export class ConnectorCopyWork {
     transfer: ConnectorTransferRow,
     actor: Actor,
     uploadId: string | null,
-    context: Pick<StageContext, 'signal' | 'progress'>,
-  ): Promise<void> {
-    if (!uploadId) throw new DomainError(409, 'UPLOAD_CLOSED', 'This copy has no upload to fill.');
+    context: Context,
+  ): Promise<number> {
+    if (!uploadId || !transfer.versionId)
+      throw new DomainError(409, 'UPLOAD_CLOSED', 'This copy has no upload to fill.');
     const drive = await this.service.open(transfer.userId, transfer.connectorId);
     const read = await drive.read(transfer.path, { signal: context.signal });
     if (read.size !== transfer.bytesTotal) {
       read.body.destroy();
       throw new DomainError(409, 'FILE_CHANGED', CHANGED);
     }
-    const counted = counter(transfer.bytesTotal, this.tracker(transfer, context));
+    const counted = counter(transfer.bytesTotal, this.tracker(transfer, transfer.bytesTotal, context));
     try {
       await Promise.all([pipeline(read.body, counted), this.deps.storeWhole(transfer.userId, uploadId, counted)]);
     } catch (error) {
@@ -117,23 +127,48 @@ export class ConnectorCopyWork {
       throw error;
     }
     await this.deps.completeUpload(actor, transfer.versionId);
+    return transfer.bytesTotal;
   }
 
-  private async exportVersion(
-    transfer: ConnectorTransferRow,
-    actor: Actor,
-    context: Pick<StageContext, 'signal' | 'progress'>,
-  ): Promise<void> {
+  private async exportVersion(transfer: ConnectorTransferRow, actor: Actor, context: Context): Promise<number> {
+    if (!transfer.versionId) throw new DomainError(409, 'NO_SOURCE', 'This copy names no version.');
     // Asked again at copy time: rights withdrawn since the request stop the copy.
     const { version } = await this.deps.items.version(actor, transfer.versionId, 'download');
     const drive = await this.service.open(transfer.userId, transfer.connectorId);
-    const source = await this.deps.blobs.get(version.blobKey);
-    const counted = counter(version.fileSize, this.tracker(transfer, context));
+    await this.write(transfer, drive, await this.deps.blobs.get(version.blobKey), version.fileSize, context);
+    return version.fileSize;
+  }
+
+  /**
+   * A folder's ZIP, built again now for the actor as they are now: rights withdrawn since the request
+   * drop projects (or refuse the whole archive), and projects added since are in it. Its exact length
+   * is known before a byte is read, so the provider is told it up front as for a single file.
+   */
+  private async exportFolder(
+    transfer: ConnectorTransferRow,
+    groupId: string,
+    actor: Actor,
+    context: Context,
+  ): Promise<number> {
+    const archive = await this.deps.zip.folderArchive(actor, groupId);
+    if (archive.size !== transfer.bytesTotal)
+      await this.deps.repository.updateTransfer(transfer.id, { bytesTotal: archive.size });
+    const drive = await this.service.open(transfer.userId, transfer.connectorId);
+    await this.write(transfer, drive, archive.open(), archive.size, context);
+    return archive.size;
+  }
+
+  /** Streams `size` bytes into the transfer's path; a source longer than announced stops the copy. */
+  private async write(
+    transfer: ConnectorTransferRow,
+    drive: Drive,
+    source: Readable,
+    size: number,
+    context: Context,
+  ): Promise<void> {
+    const counted = counter(size, this.tracker(transfer, size, context));
     try {
-      await Promise.all([
-        pipeline(source, counted),
-        drive.write(transfer.path, counted, version.fileSize, context.signal),
-      ]);
+      await Promise.all([pipeline(source, counted), drive.write(transfer.path, counted, size, context.signal)]);
     } catch (error) {
       source.destroy();
       counted.destroy();
@@ -142,7 +177,7 @@ export class ConnectorCopyWork {
   }
 
   private async fail(transfer: ConnectorTransferRow, actor: Actor | null, reason: string): Promise<void> {
-    if (transfer.direction === 'import' && actor)
+    if (transfer.direction === 'import' && actor && transfer.versionId)
       await this.deps.cancelUpload(actor, transfer.versionId).catch((error: unknown) => {
         // A version that completed or was already dropped has nothing left to release.
         this.deps.log.info({ err: error, transferId: transfer.id }, 'connector import: nothing left to drop');

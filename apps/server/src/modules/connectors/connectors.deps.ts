@@ -10,6 +10,7 @@ import type { JobQueue } from '../../platform/jobs/job-queue';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { SecretBox } from '../../platform/secrets/secret-box';
 import type { Logger } from 'pino';
+import type { ZipService } from '../storage';
 import type { ConnectorsRepository } from './connectors.repository';
 
 /** What the connectors module is built from: the core's parts and the storage module's version doors. */
@@ -27,6 +28,8 @@ export interface ConnectorsDeps {
   bus: EventBus;
   blobs: BlobStore;
   items: ItemPolicy;
+  /** A folder as one ZIP, under the browser ZIP's access rules (a folder's "Save to…"). */
+  zip: ZipService;
   log: Logger;
   actorOf: (userId: string) => Promise<Actor | null>;
   /** Opens the next version of a project (rights, extension, quota reserved for `size`). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ProjectsService } from '../storage';
+import type { ProjectsService, ZipService } from '../storage';
 import type { UploadsService } from '../uploads';
 import type { Actor } from '../../platform/identity/actor';
 import { stageJob } from '../../platform/jobs/staged-job';
@@ -25,6 +25,7 @@ export async function createConnectorsModule(
     secrets: SecretsRepository;
     projects: ProjectsService;
     uploads: UploadsService;
+    zip: ZipService;
     actorOf: (userId: string) => Promise<Actor | null>;
   },
 ): Promise<ConnectorsModule> {
@@ -43,6 +44,7 @@ export async function createConnectorsModule(
     bus: core.bus,
     blobs: core.blobs,
     items: core.items,
+    zip: deps.zip,
     log: core.log,
     actorOf: deps.actorOf,
     startVersion: (actor: Actor, projectId: string, input: { name: string; fileName: string; size: number }) =>

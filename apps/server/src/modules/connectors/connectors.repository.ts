@@ -101,7 +101,7 @@ export class ConnectorsRepository {
 
   async updateTransfer(
     id: string,
-    values: Partial<Pick<ConnectorTransferRow, 'status' | 'bytesDone' | 'error'>>,
+    values: Partial<Pick<ConnectorTransferRow, 'status' | 'bytesDone' | 'bytesTotal' | 'error'>>,
   ): Promise<ConnectorTransferRow | null> {
     const [row] = await this.db
       .update(connectorTransfers)

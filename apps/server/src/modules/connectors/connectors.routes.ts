@@ -25,4 +25,7 @@ export const connectorRoutes: FastifyPluginAsyncZod<{
   route(app, endpoints.exportVersion, async (request) => ({
     transfer: await connectors.exportVersion(requireActor(request), request.params.id, request.body),
   }));
+  route(app, endpoints.exportFolder, async (request) => ({
+    transfer: await connectors.exportFolder(requireActor(request), request.params.id, request.body),
+  }));
 };

@@ -7,12 +7,14 @@ import type {
   ConnectorTransfer,
   DriveListing,
   ExportBody,
+  ExportFolderBody,
   ImportBody,
   LinkConnectorBody,
   UnlinkAnswer,
   Version,
 } from '@mixroom/contracts';
-import { linkConnectorBody } from '@mixroom/contracts';
+import { exportFolderBody, linkConnectorBody } from '@mixroom/contracts';
+import { safeName, uniquePath } from '../storage';
 import { DomainError } from '../../platform/errors/domain-error';
 import { createDrive, isRevocable, type DriveCredentials } from '../../platform/drives/create-drive';
 import { normalisePath, type Drive } from '../../platform/drives/drive';
@@ -29,6 +31,8 @@ export const CONNECTOR_MESSAGES = {
   noSuchAccount: 'No such linked account.',
   notAFile: DRIVE_MESSAGES.notAFile,
   sizeUnknown: 'The storage provider does not say how large this file is, so it cannot be copied.',
+  noSuchFolder: 'This folder is not in the linked account. It may have been moved or deleted; pick another.',
+  notAFolder: 'Pick a folder to save into.',
 } as const;
 
 export function presentConnector(row: ConnectorAccountRow): Connector {
@@ -44,6 +48,7 @@ export function presentTransfer(row: ConnectorTransferRow): ConnectorTransfer {
     fileName: row.fileName,
     projectId: row.projectId,
     versionId: row.versionId,
+    groupId: row.groupId,
     status: row.status,
     bytesDone: row.bytesDone,
     bytesTotal: row.bytesTotal,
@@ -209,9 +214,7 @@ export class ConnectorsService {
     const { version, project } = await this.deps.items.version(actor, body.versionId, 'download');
     if (version.status === 'uploading') throw DomainError.conflict('This version is still uploading.', 'NOT_READY');
     const drive = await this.open(actor.userId, id);
-    const folder = this.pathOf(body.folder);
-    const target = await drive.stat(folder);
-    if (target.kind !== 'folder') throw DomainError.badRequest('Pick a folder to save into.', 'NOT_A_FOLDER');
+    const folder = await this.targetFolder(drive, body.folder);
     const transfer = await this.deps.repository.insertTransfer({
       id: randomUUID(),
       userId: actor.userId,
@@ -226,6 +229,47 @@ export class ConnectorsService {
     });
     await this.send(transfer, null);
     return presentTransfer(transfer);
+  }
+
+  /**
+   * "Save to…" on a folder: the folder as one stored ZIP (what the browser's ZIP of it holds for this
+   * caller, with the same refusals) written into a folder of the linked account in the background.
+   * The archive's exact length is known before a byte is read, so the provider is told it up front.
+   * The file takes the folder's name made safe, with " (2)", " (3)"… when the target folder already
+   * holds one: saving a folder never replaces a file the user has there.
+   */
+  async exportFolder(actor: Actor, id: string, body: ExportFolderBody): Promise<ConnectorTransfer> {
+    const input = exportFolderBody.parse(body);
+    const archive = await this.deps.zip.folderArchive(actor, input.groupId);
+    const drive = await this.open(actor.userId, id);
+    const folder = await this.targetFolder(drive, input.folder);
+    const taken = new Set((await drive.list(folder)).entries.map((entry) => entry.name.toLowerCase()));
+    const fileName = uniquePath(taken, `${safeName(archive.folderName)}.zip`);
+    const transfer = await this.deps.repository.insertTransfer({
+      id: randomUUID(),
+      userId: actor.userId,
+      connectorId: id,
+      direction: 'export',
+      path: normalisePath(`${folder}/${fileName}`),
+      fileName,
+      groupId: input.groupId,
+      status: 'running',
+      bytesTotal: archive.size,
+    });
+    await this.send(transfer, null);
+    return presentTransfer(transfer);
+  }
+
+  /** The folder an export writes into: one the account has (400 otherwise: the request names it). */
+  private async targetFolder(drive: Drive, path: string): Promise<string> {
+    const folder = this.pathOf(path);
+    const target = await drive.stat(folder).catch((error: unknown) => {
+      if (error instanceof DriveError && error.code === 'DRIVE_NOT_FOUND')
+        throw DomainError.badRequest(CONNECTOR_MESSAGES.noSuchFolder, 'NO_SUCH_FOLDER');
+      throw error;
+    });
+    if (target.kind !== 'folder') throw DomainError.badRequest(CONNECTOR_MESSAGES.notAFolder, 'NOT_A_FOLDER');
+    return folder;
   }
 
   private async send(transfer: ConnectorTransferRow, uploadId: string | null): Promise<void> {

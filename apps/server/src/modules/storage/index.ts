@@ -12,7 +12,7 @@ export {
   type VersionCompletionDeps,
   type VersionJob,
 } from './projects/version-completion';
-export { uniquePath, type ZipEntry, type ZipService } from './downloads/zip.service';
+export { safeName, uniquePath, type FolderArchive, type ZipEntry, type ZipService } from './downloads/zip.service';
 export { presentVersion, type StoragePresenter } from './storage.presenter';
 export { playbackKey } from './media/playback';
 export { processVersionJob, renderSpectrogramJob } from './media/media.jobs';

@@ -4,7 +4,7 @@ import { projectCapabilities } from '@mixroom/shared';
 import type { ItemPolicy } from '../../../access/item.policy';
 import type { ProjectRow } from '../../../db/rows';
 import { AppError } from '../../../http/app-error';
-import { storedZip, storedZipSize } from '../../../platform/archive/stored-zip';
+import { storedZip, storedZipSize, type StoredZipEntry } from '../../../platform/archive/stored-zip';
 import type { BlobStore } from '../../../platform/blob/blob-store';
 import type { Clock } from '../../../platform/clock/clock';
 import type { Actor } from '../../../platform/identity/actor';
@@ -49,6 +49,7 @@ interface ZipClaims {
 
 const PROGRESS_MS = 500;
 const DOWNLOADS_OFF_HERE = 'Downloads are not enabled for the projects here.';
+const NOTHING_HERE = 'There is nothing to download here.';
 const TOKEN_TTL_SECONDS = 300;
 
 /** Names inside one folder of the archive stay unique, whatever their case: "Mix.wav", "Mix (2).wav". */
@@ -69,6 +70,13 @@ export const safeName = (name: string) => {
   if (cleaned === '') return 'untitled';
   return /^[.\s]+$/.test(cleaned) ? `${cleaned.replace(/[.\s]/g, '_')}_` : cleaned;
 };
+
+/** A folder as one stored ZIP for another feature: its name, the archive's exact length, and its bytes. */
+export interface FolderArchive {
+  folderName: string;
+  size: number;
+  open: () => Readable;
+}
 
 /**
  * A selection or a folder as one ZIP, streamed from the blob store to the browser: entries are
@@ -121,6 +129,27 @@ export class ZipService {
     // Say why an archive would be empty: everything in it has downloads off for this actor.
     if (allowed.length === 0 && files.length > 0) throw AppError.forbidden(DOWNLOADS_OFF_HERE);
     return allowed;
+  }
+
+  /**
+   * A folder as one archive for the actor (a linked account's "Save to…"): the projects below it the
+   * actor may download, under the same rules and refusals as the browser's ZIP of the folder.
+   */
+  async folderArchive(actor: Actor, groupId: string): Promise<FolderArchive> {
+    const { group } = await this.deps.policy.folder(actor, groupId);
+    const entries = await this.entriesFor(await this.files(actor, [{ kind: 'group', id: groupId }]));
+    if (entries.length === 0) throw AppError.notFound(NOTHING_HERE);
+    const files = this.zipFiles(entries);
+    return { folderName: group.name, size: storedZipSize(files), open: () => storedZip(files) };
+  }
+
+  private zipFiles(entries: Entry[]): StoredZipEntry[] {
+    return entries.map((entry) => ({
+      path: entry.path,
+      size: entry.size,
+      mtime: entry.mtime,
+      open: entry.open ?? (() => this.deps.blobs.get(entry.blobKey)),
+    }));
   }
 
   /** What a public link's visitor may take: projects whose downloads are on, and nothing else. */
@@ -180,14 +209,9 @@ export class ZipService {
     topic: string | null,
     downloadId: string,
   ): Promise<{ body: Readable; size: number; fileName: string }> {
-    if (entries.length === 0) throw AppError.notFound('There is nothing to download here.');
+    if (entries.length === 0) throw AppError.notFound(NOTHING_HERE);
 
-    const files = entries.map((entry) => ({
-      path: entry.path,
-      size: entry.size,
-      mtime: entry.mtime,
-      open: entry.open ?? (() => this.deps.blobs.get(entry.blobKey)),
-    }));
+    const files = this.zipFiles(entries);
     const size = storedZipSize(files);
 
     let sent = 0;
