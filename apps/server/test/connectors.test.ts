@@ -265,7 +265,7 @@ describe('a copy that fails leaves nothing behind', () => {
     expect(transfer).toMatchObject({ status: 'failed', error: expect.stringMatching(/changed/) });
     // The project had only this version: it goes with it, as a cancelled upload's does.
     expect(await versionsOf(bob, projectId)).toBeNull();
-    const blobs = join(server.dataDir, 'blobs', 'projects', projectId);
+    const blobs = join(server.dataDir, 'blobs', 'objects', 'projects', projectId);
     expect(existsSync(blobs)).toBe(false);
   });
 });

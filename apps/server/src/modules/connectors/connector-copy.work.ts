@@ -154,6 +154,8 @@ export class ConnectorCopyWork {
     if (archive.size !== transfer.bytesTotal)
       await this.deps.repository.updateTransfer(transfer.id, { bytesTotal: archive.size });
     const drive = await this.service.open(transfer.userId, transfer.connectorId);
+    // A file gone from the store would cut the archive mid-write: refused before the provider holds any of it.
+    await archive.verify();
     await this.write(transfer, drive, archive.open(), archive.size, context);
     return archive.size;
   }

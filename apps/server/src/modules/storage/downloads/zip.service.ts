@@ -50,6 +50,7 @@ interface ZipClaims {
 const PROGRESS_MS = 500;
 const DOWNLOADS_OFF_HERE = 'Downloads are not enabled for the projects here.';
 const NOTHING_HERE = 'There is nothing to download here.';
+const FILE_UNREADABLE = 'A file in this folder could not be read, so nothing was saved. Try again later.';
 const TOKEN_TTL_SECONDS = 300;
 
 /** Names inside one folder of the archive stay unique, whatever their case: "Mix.wav", "Mix (2).wav". */
@@ -76,6 +77,11 @@ export interface FolderArchive {
   folderName: string;
   size: number;
   open: () => Readable;
+  /**
+   * Checks every file is stored at its recorded length, so a copy can refuse before its first byte
+   * reaches a place that would keep a cut archive (409 FILE_UNREADABLE otherwise).
+   */
+  verify: () => Promise<void>;
 }
 
 /**
@@ -140,7 +146,13 @@ export class ZipService {
     const entries = await this.entriesFor(await this.files(actor, [{ kind: 'group', id: groupId }]));
     if (entries.length === 0) throw AppError.notFound(NOTHING_HERE);
     const files = this.zipFiles(entries);
-    return { folderName: group.name, size: storedZipSize(files), open: () => storedZip(files) };
+    const verify = async () => {
+      for (const entry of entries) {
+        const stored = entry.open ? null : await this.deps.blobs.head(entry.blobKey);
+        if (!entry.open && stored?.size !== entry.size) throw new AppError(409, 'FILE_UNREADABLE', FILE_UNREADABLE);
+      }
+    };
+    return { folderName: group.name, size: storedZipSize(files), open: () => storedZip(files), verify };
   }
 
   private zipFiles(entries: Entry[]): StoredZipEntry[] {
