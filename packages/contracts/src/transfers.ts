@@ -21,6 +21,19 @@ export const transferFileInput = z.object({
 });
 
 /**
+ * A file picked in a linked storage account: the server asks the provider for its name and size,
+ * then copies it into the transfer itself (never through the browser).
+ */
+export const linkedTransferFileInput = z.object({
+  connectorId: z.uuid(),
+  /** The file's path in the linked account ('/Mixes/final.wav'). */
+  path: z.string().min(1).max(4096),
+  /** Its folder inside the transfer ('' at the root), like a browser file's `path`. */
+  folder: z.string().max(1000).default(''),
+});
+export type LinkedTransferFileInput = z.input<typeof linkedTransferFileInput>;
+
+/**
  * The transfer form. Empty name, message, files or recipients pass the schema on purpose: the
  * server checks them in the order users know, each with its own text.
  */
@@ -32,10 +45,13 @@ export const createTransferBody = z.object({
   durationDays: transferDurationDays,
   password: z.string().min(1).max(200).nullable().default(null),
   files: z.array(transferFileInput).max(5000),
+  /** Files the server copies from the owner's linked accounts; they follow `files` in the transfer. */
+  linked: z.array(linkedTransferFileInput).max(500).default([]),
 });
 export type CreateTransferBody = z.input<typeof createTransferBody>;
 
-export const transferStatus = z.enum(['uploading', 'available', 'expired']);
+/** `failed`: a file could not be stored (a copy from a linked account failed for good); it is never sent. */
+export const transferStatus = z.enum(['uploading', 'available', 'expired', 'failed']);
 
 export const transferRecipient = z.object({
   email: z.string(),
@@ -58,6 +74,13 @@ export const transferFile = z.object({
   size: z.number(),
   kind: z.enum(['AUDIO', 'ANY']),
   status: z.enum(['uploading', 'processing', 'ready', 'corrupt']),
+  /**
+   * How much of the file is stored (0–100): a copy the server makes from a linked account reports
+   * it here; a browser's upload counts its own bytes. 100 once the file is in.
+   */
+  storedPercent: z.number().int().min(0).max(100),
+  /** Why the file could not be stored (its transfer failed); null otherwise. */
+  error: z.string().nullable(),
   durationSeconds: z.number().nullable(),
   /** Hex SHA-256 of the file's bytes; null until computed after the upload. */
   sha256: z.string().nullable(),
@@ -74,6 +97,8 @@ export const transferSummary = z
     id: z.uuid(),
     name: z.string(),
     status: transferStatus,
+    /** Why a failed transfer was not sent (which file, and what went wrong); null otherwise. */
+    failure: z.string().nullable(),
     mode: z.enum(['link', 'email']),
     size: z.number(),
     fileCount: z.number().int(),

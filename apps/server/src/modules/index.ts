@@ -61,13 +61,6 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     zip: storage.services.zip,
     projects: storage.services.projects,
   });
-  const transfers = createTransfersModule(core, {
-    uploads: uploads.services.uploads,
-    zip: storage.services.zip,
-    limitsFor: (userId) => entitlements.limits(userId),
-    transfersThisMonth: (userId) => entitlements.transfersThisMonth(userId),
-    userOf: (userId) => users.services.users.actorById(userId),
-  });
   const comments = createCommentsModule(core);
   const review = createReviewModule(core, {
     projects: storage.services.projects,
@@ -118,6 +111,15 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     uploads: uploads.services.uploads,
     zip: storage.services.zip,
     actorOf: (userId) => users.services.users.actorById(userId),
+  });
+  // After the connectors: a transfer's linked files are read through the owner's linked accounts.
+  const transfers = createTransfersModule(core, {
+    uploads: uploads.services.uploads,
+    zip: storage.services.zip,
+    limitsFor: (userId) => entitlements.limits(userId),
+    transfersThisMonth: (userId) => entitlements.transfersThisMonth(userId),
+    userOf: (userId) => users.services.users.actorById(userId),
+    linkedDrive: (userId, connectorId) => connectors.services.connectors.open(userId, connectorId),
   });
   const others: AppModule[] = [
     createHealthModule(core, { database }),

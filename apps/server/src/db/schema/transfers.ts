@@ -36,8 +36,12 @@ export const transfers = pgTable(
     publisherId: uuid('publisher_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** CREATE while its files upload, NONE once sent, DELETE while it is being removed. */
-    flag: text('flag', { enum: ['NONE', 'CREATE', 'DELETE', 'DELETING'] })
+    /**
+     * CREATE while its files upload, NONE once sent, DELETE while it is being removed, FAILED when a
+     * file could not be stored (a copy from a linked account failed for good: the reason is on that
+     * file's version); a failed transfer is never sent.
+     */
+    flag: text('flag', { enum: ['NONE', 'CREATE', 'DELETE', 'DELETING', 'FAILED'] })
       .notNull()
       .default('CREATE'),
     size: bigint('size', { mode: 'number' }).notNull().default(0),

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { TransferDetail, TransferUploadTicket, Version } from '@mixroom/contracts';
+import type { LinkedTransferFileInput, TransferDetail, TransferUploadTicket, Version } from '@mixroom/contracts';
 import {
   baseName,
   DAY_MS,
@@ -16,6 +16,8 @@ import { sendMailJob } from '../../platform/mail/mail.jobs';
 type OutgoingMail = { to: string; subject: string; text: string; html: string };
 import { completeVersionUpload, presentVersion } from '../storage';
 import { transferChecksumJob } from './transfer-job-types';
+import { transferLinkedCopyStage } from './transfer-linked-copy.stage';
+import { resolveLinkedFiles } from './transfer-linked-files';
 import { requestFulfilledMail, transferMail } from './transfer-mail';
 import { planFolders } from './transfer-tree';
 import { hashTransferPassword } from './transfer-password';
@@ -32,7 +34,12 @@ export interface TransferForm {
   durationDays: number;
   password: string | null;
   files: { path: string; fileName: string; size: number }[];
+  /** Files the server copies from the owner's linked accounts (never through a file request). */
+  linked?: LinkedTransferFileInput[];
 }
+
+/** A file of the new transfer: the browser uploads it, or the server copies it from `source`. */
+type PlannedFile = TransferForm['files'][number] & { source: { connectorId: string; path: string } | null };
 
 /** Who a transfer comes from: its owner, or someone without an account using the owner's request link. */
 export interface TransferOrigin {
@@ -89,8 +96,24 @@ export class TransferCreationService {
     private readonly present: (transfer: TransferRow) => Promise<TransferDetail>,
   ) {}
 
-  async create(origin: TransferOrigin, form: TransferForm): Promise<TransferDetail> {
-    await checkTransferForm(this.deps, origin.ownerId, form);
+  async create(origin: TransferOrigin, input: TransferForm): Promise<TransferDetail> {
+    const linkedInputs = origin.request ? [] : (input.linked ?? []);
+    // The form's own checks answer before any provider is asked (a linked file counts as a file here).
+    const placeholders = linkedInputs.map(() => ({ path: '', fileName: 'linked', size: 0 }));
+    await checkTransferForm(this.deps, origin.ownerId, { ...input, files: [...input.files, ...placeholders] });
+    const linked = await resolveLinkedFiles(this.deps, origin.ownerId, linkedInputs);
+    const files: PlannedFile[] = [
+      ...input.files.map((f) => ({ ...f, source: null })),
+      ...linked.map((l) => ({
+        path: l.folder,
+        fileName: l.fileName,
+        size: l.size,
+        source: { connectorId: l.connectorId, path: l.source },
+      })),
+    ];
+    const form = { ...input, files };
+    // Sizes known: the plan's transfer size is checked before a byte moves.
+    if (linked.length > 0) await checkTransferForm(this.deps, origin.ownerId, form);
     const now = this.deps.clock.now();
     const transferId = randomUUID();
     const rootId = randomUUID();
@@ -99,7 +122,7 @@ export class TransferCreationService {
       form.files.map((f) => f.path),
     );
     const itemBase = { publisherId: origin.ownerId, mode: 'TRANSFER' as const, createdAt: now, updatedAt: now };
-    const input: NewTransfer = {
+    const rows: NewTransfer = {
       transfer: {
         id: transferId,
         token: randomBytes(24).toString('base64url'),
@@ -161,7 +184,17 @@ export class TransferCreationService {
       }),
     };
     const row = await this.deps.unitOfWork(async (tx) => {
-      const created = await this.deps.repository.insert(tx, input);
+      const created = await this.deps.repository.insert(tx, rows);
+      // The copies are queued with the rows: both happen or neither does.
+      for (const [i, file] of files.entries())
+        if (file.source)
+          await this.deps.outbox.job(tx, transferLinkedCopyStage, {
+            transferId,
+            versionId: rows.files[i]!.version.id!,
+            userId: origin.ownerId,
+            connectorId: file.source.connectorId,
+            path: file.source.path,
+          });
       await this.deps.outbox.event(tx, transferChanged(origin.ownerId, transferId, 'created'));
       return created;
     });

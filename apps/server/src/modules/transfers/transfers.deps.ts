@@ -4,6 +4,7 @@ import type { TransferPolicy } from '../../access/transfer.policy';
 import type { UnitOfWork } from '../../db/database';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
+import type { Drive } from '../../platform/drives/drive';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { UploadsService } from '../uploads';
@@ -30,6 +31,11 @@ export interface TransfersDeps {
   transfersThisMonth: (userId: string) => Promise<number>;
   /** A user's name and address for mails (the sender of a transfer). */
   userOf: (userId: string) => Promise<{ email: string; displayName: string } | null>;
+  /**
+   * One of the user's linked storage accounts, from the connectors module: another user's account
+   * is the same 404 as none. A transfer's linked files are read through it by the server.
+   */
+  linkedDrive: (userId: string, connectorId: string) => Promise<Drive>;
 }
 
 /** A transfer changed for its owner: recorded with the write (in `tx`) or published now. */

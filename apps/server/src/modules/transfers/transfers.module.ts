@@ -1,5 +1,7 @@
 import { TRANSFER_SCOPE } from '../../access/item-scope';
 import { TransferPolicy } from '../../access/transfer.policy';
+import type { Drive } from '../../platform/drives/drive';
+import { stageJob } from '../../platform/jobs/staged-job';
 import { AttemptLimiter } from '../../platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { AppModule, CoreDeps } from '../module';
@@ -14,6 +16,7 @@ import { TransferDownloadsRepository } from './transfer-downloads.repository';
 import { TransferLinksRepository } from './transfer-links.repository';
 import { TransferDownloadService, type ZipWriter } from './transfer-download.service';
 import { TransferHousekeepingService } from './transfer-housekeeping.service';
+import { transferLinkedCopyJob, TransferLinkedCopyWork } from './transfer-linked-copy.work';
 import type { TransfersDeps } from './transfers.deps';
 import { transfersJobs } from './transfers.jobs';
 import { TransfersRepository } from './transfers.repository';
@@ -37,6 +40,8 @@ export function createTransfersModule(
     limitsFor: (userId: string) => Promise<PlanLimits>;
     transfersThisMonth: (userId: string) => Promise<number>;
     userOf: (userId: string) => Promise<{ email: string; displayName: string } | null>;
+    /** The user's linked storage account (the connectors module's), for files the server copies. */
+    linkedDrive: (userId: string, connectorId: string) => Promise<Drive>;
   },
 ): TransfersModule {
   const repository = new TransfersRepository(core.db, TRANSFER_SCOPE);
@@ -58,6 +63,7 @@ export function createTransfersModule(
     limitsFor: deps.limitsFor,
     transfersThisMonth: deps.transfersThisMonth,
     userOf: deps.userOf,
+    linkedDrive: deps.linkedDrive,
   };
   const transfers = new TransfersService(shared);
   const limiter = new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock);
@@ -75,7 +81,15 @@ export function createTransfersModule(
       (app) => app.register(publicTransfersRoutes, { access, downloads: downloadService }),
       (app) => app.register(fileRequestsRoutes, { requests }),
     ],
-    jobs: transfersJobs(housekeeping),
+    jobs: [
+      ...transfersJobs(housekeeping),
+      stageJob(
+        transferLinkedCopyJob(
+          new TransferLinkedCopyWork(shared, transfers.creation, (transfer) => transfers.dropFiles(transfer)),
+        ),
+        { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock },
+      ),
+    ],
     services: { transfers, access, housekeeping, requests },
     userData: transfersUserData(repository, downloads),
   };

@@ -9,6 +9,7 @@ export const transferLink = (publicUrl: string, token: string) =>
 
 export function transferStatus(transfer: TransferRow, now: Date): TransferSummary['status'] {
   if (transfer.flag === 'CREATE') return 'uploading';
+  if (transfer.flag === 'FAILED') return 'failed';
   return now.getTime() >= transfer.expiresAt.getTime() ? 'expired' : 'available';
 }
 
@@ -40,6 +41,8 @@ export function presentFile(record: TransferFileRecord, folderId: string): Trans
     size: version.fileSize,
     kind: project.type,
     status: version.status,
+    storedPercent: version.status === 'uploading' ? Math.min(99, Math.max(0, version.progress)) : 100,
+    error: version.status === 'uploading' ? version.error : null,
     durationSeconds: version.durationSeconds,
     sha256: file.sha256,
     hasPeaks: Boolean(version.peaksKey),
@@ -52,7 +55,7 @@ export const presentFolders = (folders: GroupRow[]) =>
 export function presentSummary(
   transfer: TransferRow,
   recipients: RecipientRow[],
-  context: { now: Date; publicUrl: string; limits: PlanLimits },
+  context: { now: Date; publicUrl: string; limits: PlanLimits; failure?: string | null },
 ): TransferSummary {
   const status = transferStatus(transfer, context.now);
   const stored = !transfer.purgedAt;
@@ -60,6 +63,7 @@ export function presentSummary(
     id: transfer.id,
     name: transfer.name,
     status,
+    failure: status === 'failed' ? (context.failure ?? 'A file could not be stored.') : null,
     mode: transfer.mode,
     size: transfer.size,
     fileCount: transfer.fileCount,
@@ -92,8 +96,10 @@ export function presentDetail(
 ): TransferDetail {
   const bounds = expiryBounds(transfer, context.limits, context.now);
   const folderOf = (record: TransferFileRecord) => record.project.groupId ?? transfer.groupId;
+  const failed = files.find((record) => record.version.status === 'uploading' && record.version.error);
+  const failure = failed ? `${failed.version.fileName}: ${failed.version.error}` : null;
   return {
-    ...presentSummary(transfer, recipients, context),
+    ...presentSummary(transfer, recipients, { ...context, failure }),
     message: transfer.message,
     expiryBounds: { min: bounds.min.toISOString(), max: bounds.max.toISOString() },
     purgeAt: purgeAt(transfer).toISOString(),

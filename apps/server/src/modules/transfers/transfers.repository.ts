@@ -83,7 +83,10 @@ export class TransfersRepository {
     return row ?? null;
   }
 
-  /** The owner's sent transfers (flag NONE), newest first, matching `q` on the name or a recipient. */
+  /**
+   * The owner's sent transfers (flag NONE) and those that failed (FAILED, shown with their reason),
+   * newest first, matching `q` on the name or a recipient.
+   */
   async listSent(publisherId: string, q: string | undefined): Promise<TransferRow[]> {
     const search = q
       ? or(
@@ -104,7 +107,7 @@ export class TransfersRepository {
     return this.db
       .select()
       .from(transfers)
-      .where(and(eq(transfers.publisherId, publisherId), eq(transfers.flag, 'NONE'), search))
+      .where(and(eq(transfers.publisherId, publisherId), inArray(transfers.flag, ['NONE', 'FAILED']), search))
       .orderBy(desc(transfers.createdAt), desc(transfers.id))
       .limit(1000);
   }
@@ -158,6 +161,38 @@ export class TransfersRepository {
     const [row] = await tx.update(transfers).set(values).where(eq(transfers.id, id)).returning();
     if (!row) throw new Error('update matched nothing');
     return row;
+  }
+
+  /** Marks an unsent transfer failed (once: a sent or already failed one is left as it is). */
+  async failIfUploading(id: string, at: Date): Promise<TransferRow | null> {
+    const [row] = await this.db
+      .update(transfers)
+      .set({ flag: 'FAILED', updatedAt: at })
+      .where(and(eq(transfers.id, id), eq(transfers.flag, 'CREATE')))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Why each of these transfers failed: the first failed file's name and reason. */
+  async failures(transferIds: string[]): Promise<Map<string, string>> {
+    const map = new Map<string, string>();
+    if (transferIds.length === 0) return map;
+    const rows = await this.db
+      .select({ transferId: transferFiles.transferId, fileName: versions.fileName, error: versions.error })
+      .from(transferFiles)
+      .innerJoin(versions, eq(versions.id, transferFiles.versionId))
+      .where(
+        and(
+          inArray(transferFiles.transferId, transferIds),
+          // A failed copy leaves its file unsent with the reason (a corrupt file's error is the media's).
+          eq(versions.status, 'uploading'),
+          isNotNull(versions.error),
+        ),
+      )
+      .orderBy(asc(transferFiles.position));
+    for (const row of rows)
+      if (!map.has(row.transferId)) map.set(row.transferId, `${row.fileName}: ${row.error ?? ''}`);
+    return map;
   }
 
   /** Moves the flag only from `from`: two racing completions send a transfer once. */
@@ -237,12 +272,12 @@ export class TransfersRepository {
       .limit(limit);
   }
 
-  /** Transfers whose files never all arrived, started before `before`. */
+  /** Transfers whose files never all arrived (or one failed), last changed before `before`. */
   async abandoned(before: Date, limit = 100): Promise<TransferRow[]> {
     return this.db
       .select()
       .from(transfers)
-      .where(and(eq(transfers.flag, 'CREATE'), lt(transfers.updatedAt, before)))
+      .where(and(inArray(transfers.flag, ['CREATE', 'FAILED']), lt(transfers.updatedAt, before)))
       .limit(limit);
   }
 

@@ -40,12 +40,17 @@ export class TransfersService {
 
   async list(actor: Actor, q: string | undefined): Promise<{ items: TransferSummary[] }> {
     const rows = await this.deps.repository.listSent(actor.userId, q);
-    const [recipients, limits] = await Promise.all([
+    const [recipients, limits, failures] = await Promise.all([
       this.deps.repository.recipients(rows.map((r) => r.id)),
       this.deps.limitsFor(actor.userId),
+      this.deps.repository.failures(rows.filter((r) => r.flag === 'FAILED').map((r) => r.id)),
     ]);
     const context = { now: this.deps.clock.now(), publicUrl: this.deps.publicUrl, limits };
-    return { items: rows.map((row) => presentSummary(row, recipients.get(row.id) ?? [], context)) };
+    return {
+      items: rows.map((row) =>
+        presentSummary(row, recipients.get(row.id) ?? [], { ...context, failure: failures.get(row.id) ?? null }),
+      ),
+    };
   }
 
   async get(actor: Actor, id: string): Promise<TransferDetail> {
