@@ -15,6 +15,7 @@ import { ToolsMenuItems, toolsTake } from '../features/tools/components/tools-en
 import type { TileAction } from '../features/storage/components/item-tile';
 import { NameDialog } from '../features/storage/components/name-dialog';
 import { CloudBrowser } from '../features/connectors/components/cloud-browser';
+import { useSaveFolderTo } from '../features/connectors/components/save-folder-to';
 import { NewProjectWizard } from '../features/storage/components/new-project-wizard';
 import { ProjectNotesDialog } from '../features/storage/components/project-notes-dialog';
 import { MissingItem } from '../components/missing-item';
@@ -57,6 +58,7 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
   const items = useMemo(() => (pages ?? []).flatMap((p) => p.items), [pages]);
   const more = useInView(() => listing.hasNextPage && !listing.isFetchingNextPage && void listing.fetchNextPage());
   const selection = useSelection(items.map((i) => i.id));
+  const saveFolderTo = useSaveFolderTo();
   const [dialog, setDialog] = useState<'folder' | 'project' | null>(null);
   const [settingsItem, setSettingsItem] = useState<StorageItem | null>(null);
   const [projectId, setProjectId] = useState<string | null>(null);
@@ -172,9 +174,9 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
             onAction={onAction}
             onDropItems={onDropItems}
             extraMenuItems={(item) =>
-              item.kind === 'project' &&
-              item.latestVersion &&
-              toolsTake(item.latestVersion, item.capabilities.canDownload) ? (
+              item.kind === 'group' ? (
+                saveFolderTo.menuItem(item)
+              ) : item.latestVersion && toolsTake(item.latestVersion, item.capabilities.canDownload) ? (
                 <ToolsMenuItems version={item.latestVersion} />
               ) : null
             }
@@ -245,6 +247,7 @@ function GroupsScreen({ groupId }: { groupId: string | null }) {
       />
       <SettingsDialog item={settingsItem} onClose={() => setSettingsItem(null)} />
       <ShareDialog target={shareTarget} onClose={() => setShareTarget(null)} />
+      {saveFolderTo.dialog}
       <ProjectDialog projectId={projectId} onClose={() => setProjectId(null)} />
       {notesProjectId && <ProjectNotesDialog projectId={notesProjectId} onClose={() => setNotesProjectId(null)} />}
       {dragging && (

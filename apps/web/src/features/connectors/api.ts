@@ -1,6 +1,7 @@
 import {
   connectorEndpoints,
   type ExportBody,
+  type ExportFolderBody,
   type ImportBody,
   type LinkConnectorBody,
   type OAuthConnectorKind,
@@ -22,6 +23,9 @@ export const importFromConnector = (id: string, body: ImportBody) =>
   call(connectorEndpoints.importFile, { params: { id }, body });
 export const exportToConnector = (id: string, body: ExportBody) =>
   call(connectorEndpoints.exportVersion, { params: { id }, body });
+/** A folder as one ZIP, written into a folder of the linked account by the server. */
+export const exportFolderToConnector = (id: string, body: ExportFolderBody) =>
+  call(connectorEndpoints.exportFolder, { params: { id }, body });
 
 /** What the cloud storage browser hands back: a file from this computer, or one in a linked account. */
 export type PickedFile =

@@ -91,16 +91,22 @@ export function CloudBrowser({
   );
 }
 
-function FolderView({
+/**
+ * One linked account browsed folder by folder. The cloud browser picks a file in it; "Save to…"
+ * (no extension accepted, so files only show what is there) follows the open folder with `onFolder`.
+ */
+export function FolderView({
   connector,
   accept,
   picked,
   onPick,
+  onFolder,
 }: {
   connector: Connector;
   accept: readonly string[];
   picked: PickedFile | null;
   onPick: (picked: PickedFile | null) => void;
+  onFolder?: (path: string) => void;
 }) {
   const [path, setPath] = useState('/');
   const [search, setSearch] = useState('');
@@ -110,6 +116,7 @@ function FolderView({
   const open = (next: string) => {
     setSearch('');
     setPath(next);
+    onFolder?.(next);
   };
   const isPicked = (entry: DriveEntry) =>
     picked?.source === 'linked' && picked.connectorId === connector.id && picked.path === entry.path;
