@@ -95,11 +95,12 @@ export function connectorRows(ctx: {
       allow: ['publisher'],
     },
     {
-      // The editor may download the folder, but reaches no one else's account; others not even the folder.
-      name: "save the world's folder as a ZIP to the publisher's linked account",
+      // The publisher's own folder (the shared one's project has an upload left open by other rows, which
+      // an archive leaves out): nobody else reaches the folder, nor the publisher's account.
+      name: "save the publisher's folder as a ZIP to the publisher's linked account",
       method: 'POST',
       path: () => `/api/connectors/${ctx.world().connector}/folder-exports`,
-      body: (w) => ({ groupId: w.folder, folder: '/' }),
+      body: (w) => ({ groupId: w.outside, folder: '/' }),
       allow: ['publisher'],
     },
     {
