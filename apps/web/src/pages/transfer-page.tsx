@@ -4,6 +4,8 @@ import { Navigate, useNavigate } from 'react-router';
 import { PLANS, TRANSFER_DURATION_DAYS } from '@mixroom/shared';
 import { Logo } from '../components/logo';
 import { useFileDrop } from '../features/storage/hooks/use-file-drop';
+import { useLinkedAccounts } from '../features/transfers/hooks/use-linked-accounts';
+import { transferLinkedBrowser } from './transfer-linked-browser';
 import { askToViewPricing, pricingPath } from '../features/transfers/components/pricing-prompt';
 import { TransferForm, UpgradeHint } from '../features/transfers/components/transfer-form';
 import { TransferSentDialog } from '../features/transfers/components/transfer-sent-dialog';
@@ -49,6 +51,7 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
   );
   const send = useSendTransfer(offerPricing);
   const signedIn = Boolean(user);
+  const linkedAccounts = useLinkedAccounts(signedIn && !visitor);
 
   const onFiles = useCallback(
     (files: Parameters<typeof selection.add>[0]) => selection.add(files, 'drop'),
@@ -90,7 +93,10 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
           transferDurationDays: me.limits.transferDurationDays,
         }
       : null;
-    const problem = firstTransferProblem({ ...fields, fileCount: selection.files.length }, allowance);
+    const problem = firstTransferProblem(
+      { ...fields, fileCount: selection.files.length + selection.linked.length },
+      allowance,
+    );
     if (problem) {
       if (problem.offerPricing) offerPricing(problem.message);
       else notify('warning', 'Warning', problem.message);
@@ -101,7 +107,7 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
       await signIn({ returnTo: '/transfer' });
       return;
     }
-    const sent = await send.run({ fields, password, files: selection.files });
+    const sent = await send.run({ fields, password, files: selection.files, linked: selection.linked });
     if (!sent) return;
     // The dialog says it was sent; a toast would say it twice.
     setSent({
@@ -129,6 +135,11 @@ export function TransferPage({ visitor = false }: { visitor?: boolean }) {
       missing={selection.missing}
       onPick={selection.add}
       onRemove={selection.remove}
+      linked={selection.linked}
+      onAddLinked={selection.addLinked}
+      onRemoveLinked={selection.removeLinked}
+      connectors={linkedAccounts}
+      linkedBrowser={transferLinkedBrowser}
       enabledDurations={limits?.transferDurationDays ?? null}
       passwordAllowed={me ? me.limits.transferPassword : null}
       upgradeHint={me && hasDataPlan(me) ? null : <UpgradeHint onClick={() => void navigate(pricingPath(signedIn))} />}

@@ -12,6 +12,8 @@ export const TRANSFER_TEXTS = {
   upgradeHint: 'Increase your transfer limits by upgrading to a premium plan.',
   noPreview: 'Preview not available, please download.',
   removeSome: 'Please remove some files to continue.',
+  linkedTwice: 'A file already in the transfer was left out.',
+  fromLinked: 'From linked storage',
   deleteConfirm: (name: string) => `Are you sure you want to delete ${name}?`,
 } as const;
 

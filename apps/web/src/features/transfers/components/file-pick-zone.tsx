@@ -1,5 +1,5 @@
 import { Box, Button, Group, Stack, Text } from '@mantine/core';
-import { IconCloudUpload, IconFiles, IconFolder } from '@tabler/icons-react';
+import { IconCloudUpload, IconFiles, IconFolder, IconLink } from '@tabler/icons-react';
 import { useRef } from 'react';
 import { filesFromInput, type PickedFile } from '../../uploads/walk-drop';
 
@@ -10,10 +10,15 @@ export interface FilePickZoneProps {
   disabled: boolean;
   /** What dropping does, shown while files are over the page. */
   dropText: string;
+  /** Opens the linked storage browser; absent when the user has no linked account. */
+  onLinked?: (() => void) | undefined;
 }
 
-/** The drop area with Select Files and Select Folder (a folder keeps its paths). */
-export function FilePickZone({ onPick, dragging, disabled, dropText }: FilePickZoneProps) {
+/**
+ * The drop area with Select Files and Select Folder (a folder keeps its paths), and From linked
+ * storage when the user linked an account.
+ */
+export function FilePickZone({ onPick, dragging, disabled, dropText, onLinked }: FilePickZoneProps) {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
 
@@ -54,6 +59,11 @@ export function FilePickZone({ onPick, dragging, disabled, dropText }: FilePickZ
           >
             Select Folder
           </Button>
+          {onLinked && (
+            <Button variant="light" leftSection={<IconLink size={16} />} disabled={disabled} onClick={onLinked}>
+              From linked storage
+            </Button>
+          )}
         </Group>
         <input
           ref={filesInput}

@@ -14,15 +14,18 @@ import {
   Title,
 } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Connector } from '@mixroom/contracts';
 import { formatBytes } from '../../../lib/format/format';
 import { RESERVED_CORNER_EVENT } from '../../uploads/use-reserved-corner';
 import type { PickedFile } from '../../uploads/walk-drop';
+import type { LinkedBrowser, LinkedPick } from '../linked-pick';
 import type { MissingFile } from '../transfer-draft-store';
 import { TRANSFER_TEXTS, type TransferMode } from '../transfer-rules';
 import type { TransferDraftFields } from '../transfer-draft-store';
 import { DurationSelect } from './duration-select';
 import { FilePickZone } from './file-pick-zone';
+import { LinkedStorageDialog } from './linked-storage-dialog';
 import { RecipientsInput } from './recipients-input';
 import { SelectedFilesList } from './selected-files-list';
 
@@ -38,6 +41,14 @@ export interface TransferFormProps {
   missing: MissingFile[];
   onPick: (files: PickedFile[], source: 'files' | 'folder') => void;
   onRemove: (file: PickedFile) => void;
+  /** Files picked in linked storage (the server copies them when the transfer is sent). */
+  linked: LinkedPick[];
+  onAddLinked: (files: LinkedPick[]) => void;
+  onRemoveLinked: (file: LinkedPick) => void;
+  /** The user's linked accounts; none hides From linked storage. */
+  connectors: Connector[];
+  /** Browses one linked account (the connectors' cloud browser, from the page). */
+  linkedBrowser: LinkedBrowser;
   /** Durations the plan unlocks; null for a visitor. */
   enabledDurations: number[] | null;
   /** Whether the plan lets a transfer carry a password (null: not known before sign-in). */
@@ -53,9 +64,10 @@ export interface TransferFormProps {
 
 /** The transfer screen's card: files, duration, name, mode and recipients, message, password, Transfer. */
 export function TransferForm(props: TransferFormProps) {
-  const { fields, onFields, files, missing, progress } = props;
+  const { fields, onFields, files, missing, linked, progress } = props;
   const busy = progress !== null;
-  const total = files.reduce((sum, f) => sum + f.file.size, 0);
+  const total = files.reduce((sum, f) => sum + f.file.size, 0) + linked.reduce((sum, f) => sum + f.size, 0);
+  const [browsing, setBrowsing] = useState(false);
   // While sending, the progress, the Transfer button and the upgrade hint stay above the Activities
   // panel, which opens (and grows) at the bottom of the window as the files start.
   const bottom = useRef<HTMLDivElement>(null);
@@ -97,8 +109,16 @@ export function TransferForm(props: TransferFormProps) {
             dragging={props.dragging}
             disabled={busy}
             dropText="Drop to add to the transfer"
+            onLinked={props.connectors.length > 0 ? () => setBrowsing(true) : undefined}
           />
-          <SelectedFilesList files={files} missing={missing} onRemove={props.onRemove} disabled={busy} />
+          <SelectedFilesList
+            files={files}
+            missing={missing}
+            linked={linked}
+            onRemove={props.onRemove}
+            onRemoveLinked={props.onRemoveLinked}
+            disabled={busy}
+          />
           <DurationSelect
             value={fields.durationDays}
             enabled={props.enabledDurations}
@@ -176,6 +196,13 @@ export function TransferForm(props: TransferFormProps) {
           </Stack>
         </Stack>
       </form>
+      <LinkedStorageDialog
+        opened={browsing}
+        connectors={props.connectors}
+        browser={props.linkedBrowser}
+        onClose={() => setBrowsing(false)}
+        onAdd={props.onAddLinked}
+      />
     </Paper>
   );
 }

@@ -103,6 +103,10 @@ export function TransferTile({
             <Text size="sm" c="red" fw={600} style={{ minWidth: 0 }}>
               Expired on {formatDate(transfer.expiresAt)}
             </Text>
+          ) : transfer.status === 'failed' ? (
+            <Text size="sm" c="red" style={{ minWidth: 0, overflowWrap: 'anywhere' }} data-testid="transfer-failure">
+              Not sent: {transfer.failure}
+            </Text>
           ) : transfer.status === 'uploading' ? (
             <Badge variant="light" color="yellow">
               Uploading…
