@@ -253,7 +253,10 @@ describe('refusals', () => {
     const created = await call(server.url, '/api/transfers', {
       method: 'POST',
       token: bob,
-      body: form('Broken copy', { linked: [{ connectorId: brokenId, path: '/short.wav' }] }),
+      body: form('Broken copy', {
+        files: [{ path: '', fileName: 'notes.txt', size: 10 }],
+        linked: [{ connectorId: brokenId, path: '/short.wav' }],
+      }),
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const transfer = (created.body as { transfer: TransferDetail }).transfer;
@@ -265,8 +268,14 @@ describe('refusals', () => {
       { what: 'the copy to fail', timeoutMs: 60_000 },
     );
     expect(failed.failure).toBe(`short.wav: ${LINKED_COPY_MESSAGES.changed}`);
-    expect(failed.files[0]).toMatchObject({ status: 'uploading', error: LINKED_COPY_MESSAGES.changed });
-    const file = failed.files[0]!;
+    expect(failed.files[1]).toMatchObject({ status: 'uploading', error: LINKED_COPY_MESSAGES.changed });
+    const file = failed.files[1]!;
+    // The browser's file of a failed transfer is refused with the reason it will not go.
+    const ticket = await call(server.url, `/api/transfers/${transfer.id}/files/${failed.files[0]!.id}/upload`, {
+      method: 'POST',
+      token: bob,
+    });
+    expect(ticket).toMatchObject({ status: 409, body: { error: { code: 'TRANSFER_FAILED' } } });
     expect(await server.context.blobs.head(`projects/${file.id}/${file.versionId}/original.wav`)).toBeNull();
     expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'projects', file.id))).toBe(false);
     // The history shows it with its reason; its link answers nothing.

@@ -50,6 +50,12 @@ export interface TransferOrigin {
 
 const refuse = (status: number, code: string, message: string) => new AppError(status, code, message);
 
+/** Why a transfer takes no more files: it was sent, or one of its files failed and it never will be. */
+const closed = (transfer: TransferRow) =>
+  transfer.flag === 'FAILED'
+    ? AppError.conflict('This transfer was not sent: one of its files could not be stored.', 'TRANSFER_FAILED')
+    : AppError.conflict('This transfer was already sent.', 'TRANSFER_SENT');
+
 /**
  * Checks a transfer form in the order users know (files, recipients, name, message, the month's
  * count, the duration), then the password and the size against the owner's plan. The first
@@ -217,7 +223,7 @@ export class TransferCreationService {
       if (session.status !== 'aborted' || version.status !== 'uploading')
         return { upload: session, version: presentVersion(version) };
     }
-    if (transfer.flag !== 'CREATE') throw AppError.conflict('This transfer was already sent.', 'TRANSFER_SENT');
+    if (transfer.flag !== 'CREATE') throw closed(transfer);
     const session = await this.deps.uploads.start(ownerId, version.blobKey, version.fileSize);
     const updated = await this.deps.repository.updateVersion(version.id, { uploadId: session.id });
     return { upload: session, version: presentVersion(updated) };
@@ -229,6 +235,12 @@ export class TransferCreationService {
    */
   async completeFile(actorName: string, ownerId: string, transfer: TransferRow, fileId: string): Promise<Version> {
     const { version, project } = await this.uploadingFile(ownerId, transfer, fileId);
+    if (transfer.flag === 'FAILED') {
+      // It will never be sent: what the browser stored goes at once.
+      if (version.uploadId) await this.deps.uploads.abortSession(version.uploadId);
+      await this.deps.blobs.delete(version.blobKey).catch(() => undefined);
+      throw closed(transfer);
+    }
     return completeVersionUpload(this.deps, {
       area: this.deps.repository,
       sessionOwnerId: ownerId,
@@ -249,7 +261,7 @@ export class TransferCreationService {
 
   /** One file leaves the transfer before it is sent; a transfer left with no file goes too. */
   async cancelFile(actorName: string, ownerId: string, transfer: TransferRow, fileId: string): Promise<void> {
-    if (transfer.flag !== 'CREATE') throw AppError.conflict('This transfer was already sent.', 'TRANSFER_SENT');
+    if (transfer.flag !== 'CREATE') throw closed(transfer);
     const { version, project } = await this.uploadingFile(ownerId, transfer, fileId);
     if (version.uploadId) await this.deps.uploads.abortSession(version.uploadId);
     await this.deps.blobs.deletePrefix(projectBlobPrefix(project.id)).catch(() => undefined);
