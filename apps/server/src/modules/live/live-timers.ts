@@ -13,8 +13,8 @@ export interface LiveTimersDeps {
 
 /**
  * A running session's clock, on the app's Clock so tests move it: every minute the elapsed time is
- * persisted (and counted as the host's live minutes), and a limited session (Free: 30 minutes)
- * expires at its end. Both writes are conditional, so several nodes arming one session count once.
+ * persisted (and counted as the host's live minutes; minutes the clock passed at once all count),
+ * and a limited session (Free: 30 minutes) expires at its end. Both writes are conditional, so several nodes arming one session count once.
  * The end is its own timer at an absolute time, so a clock moved far at once still reaches it.
  */
 export class LiveTimers {
@@ -55,10 +55,19 @@ export class LiveTimers {
   }
 
   private async tick(code: string): Promise<void> {
-    const now = this.deps.clock.now();
-    const row = await this.deps.repository.tick(code, LIVE_ELAPSED_STEP_MS, now);
-    if (!row) return;
-    await this.deps.repository.addUsage(row.hostId, creditPeriod(now), LIVE_ELAPSED_STEP_MS);
+    let last: LiveSessionRow | null = null;
+    // Steps that fell due while one was written (the clock moved on meanwhile) are counted before
+    // the next timer is set: a timer armed in the past would wait for the clock's next move.
+    for (;;) {
+      const now = this.deps.clock.now();
+      const ticked = await this.deps.repository.tick(code, LIVE_ELAPSED_STEP_MS, now);
+      if (!ticked) break;
+      last = ticked.row;
+      if (ticked.addedMs > 0) await this.deps.repository.addUsage(last.hostId, creditPeriod(now), ticked.addedMs);
+      if (!last.tickDueAt || last.tickDueAt > this.deps.clock.now()) break;
+    }
+    if (!last) return;
+    const row = last;
     const timers = this.armed.get(code);
     if (timers && row.tickDueAt) timers.tick = this.deps.clock.setTimer(row.tickDueAt, () => this.run(this.tick(code)));
     const remainingMs = row.maxDurationMs === null ? null : Math.max(0, row.maxDurationMs - row.elapsedMs);

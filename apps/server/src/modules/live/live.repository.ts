@@ -65,27 +65,40 @@ export class LiveRepository {
     await tx.update(liveSessions).set(set).where(eq(liveSessions.code, code));
   }
 
-  /** Ends an active session once (a second node's timer finds it ended and gets null). */
+  /**
+   * Ends an active session once (a second node's timer finds it ended and gets null). The row comes
+   * back with the elapsed time from before the end; a step counted between the read and the write
+   * makes it read again, so the time after the last step is never counted twice.
+   */
   async finish(
     code: string,
     status: 'ended' | 'expired',
     now: Date,
     tx: Db | Tx = this.db,
   ): Promise<LiveSessionRow | null> {
-    const [before] = await tx.select().from(liveSessions).where(eq(liveSessions.code, code));
-    const [row] = await tx
-      .update(liveSessions)
-      .set({
-        status,
-        tickDueAt: null,
-        lastUpdate: now,
-        ...(status === 'expired'
-          ? { elapsedMs: sql`coalesce(${liveSessions.maxDurationMs}, ${liveSessions.elapsedMs})` }
-          : {}),
-      })
-      .where(and(eq(liveSessions.code, code), eq(liveSessions.status, 'active')))
-      .returning();
-    return row && before ? { ...row, elapsedMs: before.elapsedMs } : null;
+    for (;;) {
+      const [before] = await tx.select().from(liveSessions).where(eq(liveSessions.code, code));
+      if (!before || before.status !== 'active') return null;
+      const [row] = await tx
+        .update(liveSessions)
+        .set({
+          status,
+          tickDueAt: null,
+          lastUpdate: now,
+          ...(status === 'expired'
+            ? { elapsedMs: sql`coalesce(${liveSessions.maxDurationMs}, ${liveSessions.elapsedMs})` }
+            : {}),
+        })
+        .where(
+          and(
+            eq(liveSessions.code, code),
+            eq(liveSessions.status, 'active'),
+            eq(liveSessions.elapsedMs, before.elapsedMs),
+          ),
+        )
+        .returning();
+      if (row) return { ...row, elapsedMs: before.elapsedMs };
+    }
   }
 
   async setHostCode(tx: Tx, hostId: string, hostCode: string): Promise<void> {
@@ -137,20 +150,32 @@ export class LiveRepository {
   }
 
   /**
-   * One minute step of a limited session: adds `stepMs` only when the step is due, so two nodes
-   * arming the same session count it once. Returns the new elapsed time, or null when not due.
+   * The minute steps of a session due by `now`, counted at once: a clock that moved on several
+   * minutes (or a node that was busy) adds all of them, so elapsed keeps up with the clock and the
+   * step times stay on the session's own minutes. A limited session's elapsed stops at its limit.
+   * The write is conditional on the due time it read, so two nodes arming one session count each
+   * step once. Null when no step is due (or another node counted it).
    */
-  async tick(code: string, stepMs: number, now: Date): Promise<LiveSessionRow | null> {
+  async tick(code: string, stepMs: number, now: Date): Promise<{ row: LiveSessionRow; addedMs: number } | null> {
+    const [current] = await this.db
+      .select()
+      .from(liveSessions)
+      .where(and(eq(liveSessions.code, code), eq(liveSessions.status, 'active'), lte(liveSessions.tickDueAt, now)));
+    if (!current?.tickDueAt) return null;
+    const dueAt = current.tickDueAt;
+    const steps = Math.floor((now.getTime() - dueAt.getTime()) / stepMs) + 1;
+    const left = current.maxDurationMs === null ? Infinity : Math.max(0, current.maxDurationMs - current.elapsedMs);
+    const addedMs = Math.min(steps * stepMs, left);
     const [row] = await this.db
       .update(liveSessions)
       .set({
-        elapsedMs: sql`${liveSessions.elapsedMs} + ${stepMs}`,
-        tickDueAt: new Date(now.getTime() + stepMs),
+        elapsedMs: sql`${liveSessions.elapsedMs} + ${addedMs}`,
+        tickDueAt: new Date(dueAt.getTime() + steps * stepMs),
         lastUpdate: now,
       })
-      .where(and(eq(liveSessions.code, code), eq(liveSessions.status, 'active'), lte(liveSessions.tickDueAt, now)))
+      .where(and(eq(liveSessions.code, code), eq(liveSessions.status, 'active'), eq(liveSessions.tickDueAt, dueAt)))
       .returning();
-    return row ?? null;
+    return row ? { row, addedMs } : null;
   }
 
   async addUsage(userId: string, period: string, ms: number): Promise<void> {
