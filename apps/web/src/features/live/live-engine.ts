@@ -1,7 +1,8 @@
-import { LIVE_AUDIO_CHANNELS, LIVE_AUTO_MUTE_DB, LIVE_AUTO_MUTE_INTERVAL_MS, LIVE_SOURCES } from '@mixroom/shared';
+import { LIVE_AUDIO_CHANNELS, LIVE_SOURCES } from '@mixroom/shared';
 import { BridgeSource } from './audio/bridge-source';
 import { captureInput } from './audio/capture';
-import { analyserDb, autoMuteShouldMute, SILENCE_DB } from './audio/level';
+import { startAutoMute } from './audio/auto-mute';
+import { analyserDb, SILENCE_DB } from './audio/level';
 import { LiveRecorder } from './live-recorder';
 import { LosslessReceivers, LosslessSender } from './lossless-link';
 import { INITIAL_SNAPSHOT, type EngineSnapshot, type LiveSourceKind } from './live-engine-state';
@@ -47,8 +48,7 @@ export class LiveEngine {
   private recorder: LiveRecorder | null = null;
   private readonly losslessOut: LosslessSender;
   private readonly losslessIn: LosslessReceivers;
-  private autoMuteTimer: ReturnType<typeof setInterval> | null = null;
-  private autoMuteWindow: number[] = [];
+  private stopAutoMute: (() => void) | null = null;
   private readonly listeners = new Set<() => void>();
   private snap: EngineSnapshot = INITIAL_SNAPSHOT;
   private readonly scratch = new Float32Array(2048);
@@ -346,16 +346,14 @@ export class LiveEngine {
    * average is above −90 dB the user's own stream is muted (so talk-back never loops back).
    */
   setAutoMute(on: boolean): void {
-    if (this.autoMuteTimer) clearInterval(this.autoMuteTimer);
-    this.autoMuteTimer = null;
-    this.autoMuteWindow = [];
+    this.stopAutoMute?.();
+    this.stopAutoMute = null;
     this.update({ autoMute: on });
     if (!on) return this.applyMute(false);
-    this.autoMuteTimer = setInterval(() => {
-      this.autoMuteWindow.push(this.masterLevel());
-      if (this.autoMuteWindow.length > 10) this.autoMuteWindow.shift();
-      this.applyMute(autoMuteShouldMute(this.autoMuteWindow, LIVE_AUTO_MUTE_DB));
-    }, LIVE_AUTO_MUTE_INTERVAL_MS);
+    this.stopAutoMute = startAutoMute(
+      () => this.masterLevel(),
+      (muted) => this.applyMute(muted),
+    );
   }
 
   private applyMute(muted: boolean): void {
