@@ -14,6 +14,7 @@ import { PeerWatchdog } from './peer-watchdog';
 import { relayBacklogLimitBytes } from './relay-backlog';
 import { RtpSlotRewriter } from './rtp-slot-rewriter';
 import type { SlotAssignment, StopReason } from './sfu-driver';
+import { keepSrtpKeysAsObjects } from './srtp-key-objects';
 
 /** What every peer of the embedded SFU is built from. */
 export interface PeerSettings {
@@ -85,6 +86,8 @@ export abstract class SfuPeer {
       },
     });
     this.pc.connectionStateChange.subscribe((state) => {
+      // Its SRTP keys exist from here: as KeyObjects, each packet's cipher costs a fifth (srtp-key-objects).
+      if (state === 'connected') keepSrtpKeysAsObjects(this.pc);
       if (state === 'failed' || state === 'closed') void this.end('failed');
     });
   }
