@@ -94,8 +94,8 @@ export function TransferTile({
           </Group>
         </Group>
         <Text size="sm" c="dimmed">
-          {transfer.fileCount} {transfer.fileCount === 1 ? 'file' : 'files'} · {formatBytes(transfer.size)} · sent{' '}
-          {formatDate(transfer.createdAt)}
+          {transfer.fileCount} {transfer.fileCount === 1 ? 'file' : 'files'} · {formatBytes(transfer.size)} ·{' '}
+          {transfer.status === 'failed' ? 'started' : 'sent'} {formatDate(transfer.createdAt)}
         </Text>
         {/* The avatars and the download count keep their whole width: short of room they go under the date. */}
         <Group justify="space-between" wrap="wrap" gap="xs" style={{ rowGap: 6 }}>
