@@ -7,6 +7,8 @@ import { makeAudio } from '../apps/server/test/helpers/audio';
 import { LocalDropboxServer } from '../apps/server/test/helpers/fake-dropbox-server';
 import { LocalOAuthServer } from '../apps/server/test/helpers/oauth-server';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
+import { storageClient } from '../apps/server/test/helpers/storage-client';
+import { unzip } from '../apps/server/test/helpers/unzip';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
 import { startWebdav, type TestWebdav } from '../apps/server/test/helpers/webdav';
@@ -197,5 +199,48 @@ describe('connectors in the browser', () => {
     await page.getByTestId('tools-task').first().getByText('Stemseparation Task - TWOSTEMS - Stem Bass.flac').waitFor();
     const tasks = await call(server.url, '/api/tools/tasks', { token });
     expect((tasks.body.items as { input: { source: string } }[]).map((t) => t.input.source)).toEqual(['connector']);
+  }, 120_000);
+
+  /** The open menu once its opening transition ended (a screenshot mid-fade shows it half drawn). */
+  const menuShown = () =>
+    expect.poll(() => page.getByRole('menu').evaluate((menu) => getComputedStyle(menu).opacity)).toBe('1');
+
+  it('Save to… on a folder: the folder goes to a picked WebDAV folder as one ZIP; Activities shows it done', async () => {
+    const client = storageClient(server.url, token);
+    const folder = await client.createFolder('Mix Folder', null);
+    const sub = await client.createFolder('Stems', folder.id);
+    await client.upload(makeAudio('Bass stem.wav', { seconds: 1, dir: dav.directory }), sub.id);
+    await client.upload(makeAudio('Rough mix.wav', { seconds: 1, dir: dav.directory }), folder.id);
+    await page.goto(`${server.url}/groups`);
+    await page.getByRole('button', { name: 'Actions for Mix Folder' }).click();
+    const item = page.getByRole('menuitem', { name: 'Save to…' });
+    await item.waitFor();
+    await menuShown();
+    await screenshot(page, 'connectors-folder-menu-1440', { fullPage: false });
+    await item.click();
+    const dialog = page.getByRole('dialog', { name: 'Save to…' });
+    await dialog.getByRole('tab', { name: 'Nextcloud / WebDAV' }).click();
+    await dialog.locator('[data-entry="Sessions"]').click();
+    await dialog.getByText('Into: /Sessions').waitFor();
+    await screenshot(page, 'connectors-save-folder-1440', { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The dialog fits the phone's width once it has laid out again: nothing scrolls sideways.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'connectors-save-folder-390', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Save here' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page
+      .locator('[data-testid="activity"]', { hasText: 'Mix Folder.zip' })
+      .getByText('Finished')
+      .waitFor({ timeout: 60_000 });
+    // The folder and its sub-folder, each project as its file.
+    const zip = await unzip(readFileSync(join(dav.directory, 'Sessions', 'Mix Folder.zip')));
+    expect([...zip.keys()].sort()).toEqual(['Mix Folder/Rough mix.wav', 'Mix Folder/Stems/Bass stem.wav']);
+    await page.getByRole('button', { name: 'Actions for Mix Folder' }).click();
+    await page.getByRole('menuitem', { name: 'Save to…' }).waitFor();
+    await menuShown();
+    await screenshot(page, 'connectors-folder-menu-390', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1440, height: 900 });
   }, 120_000);
 });
