@@ -108,7 +108,9 @@ export class UploadsService {
    */
   async storeWhole(ownerId: string, uploadId: string, body: Readable): Promise<void> {
     const upload = await this.open(ownerId, uploadId);
-    await this.deps.store.abortMultipart(upload.blobKey, upload.driverUploadId);
+    // The browser's multipart session goes unused; dropping it is best effort, as in abortSession
+    // (some S3-compatible stores, s3rver among them, lack AbortMultipartUpload).
+    await this.deps.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
     await this.deps.store.put(upload.blobKey, body);
     await this.deps.repository.setStatus(uploadId, 'stored');
   }
