@@ -2,7 +2,18 @@
 // delivery delays, upload throughput, and each node's memory and event-loop delay over time.
 
 export type Family =
-  'sign-in' | 'listing' | 'search' | 'review' | 'comment' | 'upload' | 'transfer-send' | 'transfer-download';
+  | 'sign-in'
+  | 'listing'
+  | 'search'
+  | 'review'
+  | 'comment'
+  | 'upload'
+  | 'transfer-send'
+  | 'transfer-download'
+  /** A guest's join to its first audible frame of the host's tone (media token, WHEP, ICE, decoding). */
+  | 'live'
+  /** One WHIP/WHEP connection attempt of a live stream: media token and offer/answer through the balancer. */
+  | 'live-connect';
 
 interface Sample {
   ms: number;

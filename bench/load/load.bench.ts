@@ -1,15 +1,19 @@
 // `npm run bench -- load`: the studio-network setup under load. Two API nodes and a worker on
 // PostgreSQL and S3 behind a round-robin balancer; LOAD_USERS simulated users (default 200) for
 // LOAD_MINUTES (default 10); an API node killed at 40% of the run, the worker at 60% (mid-processing),
-// the database cut for 10 s at 80%. Afterwards the data is checked: every acknowledged comment exists
-// once, every completed upload's SHA-256 equals its source, no upload is left processing.
+// the database cut for 10 s at 80%. LOAD_LIVE_ROOMS (default 2) teams also hold a live room: the lead
+// publishes a stereo tone, the other members listen (live-rooms.ts); the API node killed is the one
+// holding the first room. Afterwards the data is checked: every acknowledged comment exists once,
+// every completed upload's SHA-256 equals its source, no upload is left processing, and every live
+// listener hears its host.
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Comment, Version } from '@mixroom/contracts';
 import { waitFor } from '../../apps/server/test/helpers/wait-for';
-import { startCluster, type Cluster } from './load-cluster';
+import { startCluster, type Cluster, type NodeName } from './load-cluster';
+import { LiveRooms } from './live-rooms';
 import { LoadMetrics } from './load-metrics';
 import {
   followTeams,
@@ -29,6 +33,7 @@ const USERS = Number(process.env.LOAD_USERS ?? 200);
 const MINUTES = Number(process.env.LOAD_MINUTES ?? 10);
 const BIG_MB = (process.env.LOAD_BIG_MB ?? '20,50,100,200').split(',').map(Number);
 const FAULTS = process.env.LOAD_FAULTS !== 'off';
+const LIVE_ROOMS = Number(process.env.LOAD_LIVE_ROOMS ?? 2);
 const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A 48 kHz stereo 16-bit WAV of `bytes` bytes of noise (noise: storage and codecs can't shortcut it). */
@@ -150,30 +155,57 @@ function startSampler(cluster: Cluster, metrics: LoadMetrics): () => void {
   };
 }
 
-function scheduleFaults(cluster: Cluster, durationMs: number, log: string[], metrics: LoadMetrics): Promise<void>[] {
-  const at = (fraction: number, what: string, fault: () => Promise<void>) =>
+function scheduleFaults(
+  cluster: Cluster,
+  live: LiveRooms | null,
+  durationMs: number,
+  log: string[],
+  metrics: LoadMetrics,
+): Promise<void>[] {
+  const at = (fraction: number, what: () => Promise<string>, fault: () => Promise<void>) =>
     pause(durationMs * fraction).then(async () => {
-      log.push(`${metrics.elapsedS().toFixed(0)} s: ${what}`);
-      console.error(`[load] ${what}`);
+      const named = await what();
+      log.push(`${metrics.elapsedS().toFixed(0)} s: ${named}`);
+      console.error(`[load] ${named}`);
       await fault();
-      log.push(`${metrics.elapsedS().toFixed(0)} s: ${what} — over`);
+      log.push(`${metrics.elapsedS().toFixed(0)} s: ${named} — over`);
     });
+  // The API nodes are alike but for the live rooms they hold: the one holding the first room dies,
+  // so that room's publisher and listeners must find the other node (api-a without live rooms).
+  let victim: NodeName = 'api-a';
   return [
-    at(0.4, 'kill -9 api-a (restarted 30 s later)', async () => {
-      await cluster.kill('api-a');
-      await pause(30_000);
-      await cluster.start('api-a');
-    }),
-    at(0.6, 'kill -9 the worker mid-processing (restarted 5 s later)', async () => {
-      await cluster.kill('worker');
-      await pause(5_000);
-      await cluster.start('worker');
-    }),
-    at(0.8, 'database unreachable for 10 s', async () => {
-      await cluster.link.cut();
-      await pause(10_000);
-      await cluster.link.restore();
-    }),
+    at(
+      0.4,
+      async () => {
+        const holders = (await live?.holders(cluster.nodeAt).catch(() => null)) ?? [];
+        victim = holders[0] === 'api-b' ? 'api-b' : 'api-a';
+        live?.killed(victim, holders);
+        return `kill -9 ${victim}${holders[0] ? ' (holding live room 0)' : ''} (restarted 30 s later)`;
+      },
+      async () => {
+        await cluster.kill(victim);
+        await pause(30_000);
+        await cluster.start(victim);
+      },
+    ),
+    at(
+      0.6,
+      async () => 'kill -9 the worker mid-processing (restarted 5 s later)',
+      async () => {
+        await cluster.kill('worker');
+        await pause(5_000);
+        await cluster.start('worker');
+      },
+    ),
+    at(
+      0.8,
+      async () => 'database unreachable for 10 s',
+      async () => {
+        await cluster.link.cut();
+        await pause(10_000);
+        await cluster.link.restore();
+      },
+    ),
   ];
 }
 
@@ -237,20 +269,31 @@ export async function benchLoad(): Promise<string> {
   const cluster = await startCluster(ADMIN_DATABASE_URL);
   progress(`cluster up behind ${cluster.url}`);
   const faultLog: string[] = [];
+  let live: LiveRooms | null = null;
   try {
     const users = await signUpTeams(cluster.url, USERS, small, metrics);
     const ledger: Ledger = { comments: new Map(), sentAt: new Map(), uploads: [], transfers: 0 };
     progress(`${users.length} users signed up`);
+    const teams = [...new Set(users.map((u) => u.team))];
+    if (LIVE_ROOMS > 0) {
+      live = await LiveRooms.start(cluster.url, cluster.databaseUrl, teams, LIVE_ROOMS, metrics);
+      progress(
+        `${live.rooms.length} live rooms on air${live.setupErrors.length ? `; not started: ${live.setupErrors.join('; ')}` : ''}`,
+      );
+    }
     const stopRenewal = renewTokens(cluster.url, users, metrics);
     followTeams(cluster.url, users, ledger, metrics);
     const stopSampler = startSampler(cluster, metrics);
     const durationMs = MINUTES * 60_000;
     const startedS = metrics.elapsedS();
     const until = performance.now() + durationMs;
-    const faults = FAULTS ? scheduleFaults(cluster, durationMs, faultLog, metrics) : [];
+    const faults = FAULTS ? scheduleFaults(cluster, live, durationMs, faultLog, metrics) : [];
+    // Guests join while the load runs, within its first fifth (before the first fault).
+    live?.scheduleJoins(durationMs * 0.2);
     const gate = new UploadGate(3);
     await Promise.all(users.map((user) => userLoop(user, cluster, { transfer, big }, gate, ledger, metrics, until)));
     await Promise.all(faults);
+    const liveResult = live ? await live.finish() : { report: [], checks: [] };
     stopSampler();
     const reconnects = users.reduce((sum, u) => sum + (u.follower?.reconnects ?? 0), 0);
     for (const user of users) user.follower?.close();
@@ -259,11 +302,15 @@ export async function benchLoad(): Promise<string> {
     // backlog (minutes after 200 users' uploads: five-minute tokens expired there in a run).
     for (let i = 0; i < users.length; i += 10)
       await Promise.all(users.slice(i, i + 10).map((user) => renewUser(cluster.url, user, metrics)));
-    const checks = await verify(cluster, users, ledger).finally(stopRenewal);
+    const checks = [...liveResult.checks, ...(await verify(cluster, users, ledger).finally(stopRenewal))];
+    const restarted = cluster.nodes
+      .filter((n) => n.restarts > 0)
+      .map((n) => `${n.name} ${n.restarts}×`)
+      .join(', ');
     return [
-      `### Load and soak: ${USERS} users, ${MINUTES} min, 2 API nodes + 1 worker on PostgreSQL and S3 (s3rver)`,
+      `### Load and soak: ${USERS} users (${live?.rooms.length ?? 0} live rooms), ${MINUTES} min, 2 API+SFU nodes + 1 worker on PostgreSQL and S3 (s3rver)`,
       '',
-      `Load ran from ${startedS.toFixed(0)} s (after sign-up). Faults: ${faultLog.join('; ') || 'none'}.`,
+      `Load ran from ${startedS.toFixed(0)} s (after sign-up). Faults: ${faultLog.join('; ') || 'none'}.${restarted ? ` Nodes that exited while starting (the database away) and were started again, as a process manager would: ${restarted}.` : ''}`,
       '',
       metrics.familyTable(),
       '',
@@ -274,6 +321,7 @@ export async function benchLoad(): Promise<string> {
         .map(([what, n]) => `- ${n} × ${what}`),
       '',
       `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${cluster.proxy.failovers()}; renewals without an answer, tried again: ${metrics.renewalsUnanswered}; users whose refresh was refused and who signed in again: ${metrics.signedOutAgain}.`,
+      ...(liveResult.report.length ? ['', ...liveResult.report, ''] : []),
       `Uploads: ${(metrics.uploadedBytes / 2 ** 20).toFixed(0)} MB in ${ledger.uploads.length} files, ${(metrics.uploadedBytes / 2 ** 20 / Math.max(1, metrics.uploadMs / 1000)).toFixed(1)} MB/s per upload on average (3 at a time).`,
       '',
       metrics.nodeTable(),
@@ -282,6 +330,7 @@ export async function benchLoad(): Promise<string> {
       ...checks.map((line) => `- ${line}`),
     ].join('\n');
   } finally {
+    await live?.close();
     await cluster.close();
     rmSync(dir, { recursive: true, force: true });
   }
