@@ -109,7 +109,14 @@ export class LiveRooms {
     const tone = { leftHz: 440 + 40 * index, rightHz: 660 + 40 * index };
     const publisher = this.stream(host, guestCode, 'publish', tone);
     await publisher.start();
-    await waitFor(() => publisher.connectedSince(0), { timeoutMs: FIRST_AUDIO_TIMEOUT_MS, what: 'the host on air' });
+    await waitFor(() => publisher.connectedSince(0), {
+      timeoutMs: FIRST_AUDIO_TIMEOUT_MS,
+      what: 'the host on air',
+    }).catch(async (error: unknown) => {
+      // A room that did not start leaves nothing running.
+      await publisher.stop();
+      throw error;
+    });
     const room: LiveRoom = { index, code: guestCode, tone, host, publisher, guests: [] };
     for (const user of team.members.slice(1, 5))
       room.guests.push({ user, stream: null, firstAudioAt: undefined, samples: [], joined: Promise.resolve() });
