@@ -50,8 +50,14 @@ function startFailingDav(target: TestWebdav): Promise<Server> {
       let received = 0;
       incoming.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received >= 64 * 1024 && !outgoing.headersSent) outgoing.writeHead(507, { 'content-length': 0 }).end();
+        if (received < 64 * 1024 || outgoing.headersSent) return;
+        outgoing.writeHead(507, { 'content-length': 0 });
+        outgoing.flushHeaders();
       });
+      // The connection stays open while the client sends (closing it early would race the refusal
+      // with a reset, and the client might see either).
+      incoming.on('end', () => outgoing.end());
+      incoming.on('close', () => outgoing.end());
       return;
     }
     const forwarded = httpRequest(
