@@ -24,6 +24,9 @@ interface Sample {
 export interface NodeSample {
   at: number;
   node: string;
+  /** The node's process was running at the sample. */
+  running: boolean;
+  /** Its health check answered within the sampler's 5 s (the check asks the database and the store). */
   up: boolean;
   rssMb: number;
   loopP99Ms: number;
@@ -117,10 +120,11 @@ export class LoadMetrics {
       const cells = names.map((name) => {
         const mine = samples.filter((s) => s.node === name);
         const up = mine.filter((s) => s.up);
-        if (up.length === 0) return 'down';
+        if (mine.every((s) => !s.running)) return 'down';
+        if (up.length === 0) return 'no health answer';
         const rss = Math.max(...up.map((s) => s.rssMb));
         const loop = Math.max(...up.map((s) => s.loopP99Ms));
-        return `${Math.round(rss)} / ${round(loop)}${up.length < mine.length ? ' (down part)' : ''}`;
+        return `${Math.round(rss)} / ${round(loop)}${up.length < mine.length ? ' (down or silent part)' : ''}`;
       });
       const db = this.databaseConnections.filter((d) => Math.floor(d.at / 60) === minute).map((d) => d.count);
       return `| ${minute} | ${cells.join(' | ')} | ${db.length ? Math.max(...db) : '-'} |`;

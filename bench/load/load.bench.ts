@@ -132,12 +132,14 @@ function startSampler(cluster: Cluster, metrics: LoadMetrics): () => void {
   const sample = async () => {
     const at = metrics.elapsedS();
     for (const node of cluster.nodes) {
-      const health = await fetch(`http://127.0.0.1:${node.port}/api/health`, { signal: AbortSignal.timeout(2000) })
+      const running = node.process.child.exitCode === null && node.process.child.signalCode === null;
+      const health = await fetch(`http://127.0.0.1:${node.port}/api/health`, { signal: AbortSignal.timeout(5000) })
         .then((r) => r.json() as Promise<{ process?: { rssBytes: number; eventLoopDelayMs: { p99: number } } }>)
         .catch(() => null);
       metrics.nodeSamples.push({
         at,
         node: node.name,
+        running,
         up: health?.process !== undefined,
         rssMb: (health?.process?.rssBytes ?? 0) / 2 ** 20,
         loopP99Ms: health?.process?.eventLoopDelayMs.p99 ?? 0,
@@ -231,13 +233,22 @@ async function verify(cluster: Cluster, users: SimUser[], ledger: Ledger): Promi
     const project = await upload.user.client.project(upload.projectId).catch(() => null);
     return project?.versions.find((v) => v.id === upload.versionId) ?? null;
   };
+  // How many are still processing, each minute of the wait: a backlog that shrinks is the worker's
+  // pace; one that stands still is a stuck job.
+  const waitStarted = performance.now();
+  const pending: number[] = [];
   await waitFor(
-    async () =>
-      (await Promise.all(ledger.uploads.map(byId))).every(
-        (v) => v !== null && v.status !== 'processing' && v.status !== 'uploading',
-      ),
+    async () => {
+      const left = (await Promise.all(ledger.uploads.map(byId))).filter(
+        (v) => v === null || v.status === 'processing' || v.status === 'uploading',
+      ).length;
+      const minute = Math.floor((performance.now() - waitStarted) / 60_000);
+      if (pending.length <= minute) pending.push(left);
+      return left === 0;
+    },
     { timeoutMs: 10 * 60_000, intervalMs: 2000, what: 'every upload processed' },
   ).catch(() => lines.push('NOT every upload left processing within 10 minutes of the end'));
+  lines.push(`uploads still processing at each minute of the wait: ${pending.join(', ') || '0'}`);
   let equal = 0;
   const statuses = new Map<string, number>();
   for (const upload of ledger.uploads) {
