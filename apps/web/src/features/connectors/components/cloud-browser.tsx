@@ -17,11 +17,17 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconDeviceDesktop, IconFile, IconFileMusic, IconFolder, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Connector, DriveEntry } from '@mixroom/contracts';
+import { isAudioExtension } from '@mixroom/shared';
 import { formatBytes } from '../../../lib/format/format';
 import type { PickedFile } from '../api';
 import { CONNECTOR_LABELS, useConnectorFolder, useConnectors } from '../queries';
 
 const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
+
+/** Which files may be picked: extensions without the dot (['wav', 'mp3']), or 'any' (a transfer takes every file). */
+export type AcceptedFiles = readonly string[] | 'any';
+
+const accepts = (accept: AcceptedFiles, name: string) => accept === 'any' || accept.includes(extensionOf(name));
 
 /**
  * The cloud storage browser: Mixroom's own storage first (a file from this computer, uploaded
@@ -33,8 +39,7 @@ export function CloudBrowser({
   picked,
   onPick,
 }: {
-  /** Extensions without the dot, e.g. ['wav', 'mp3']. */
-  accept: readonly string[];
+  accept: AcceptedFiles;
   picked: PickedFile | null;
   onPick: (picked: PickedFile | null) => void;
 }) {
@@ -58,7 +63,7 @@ export function CloudBrowser({
           <Group wrap="nowrap">
             <FileButton
               onChange={(file) => file && onPick({ source: 'device', file, name: file.name, size: file.size })}
-              accept={accept.map((e) => `.${e}`).join(',')}
+              accept={accept === 'any' ? undefined : accept.map((e) => `.${e}`).join(',')}
             >
               {(props) => (
                 <Button variant="light" leftSection={<IconFileMusic size={16} />} {...props}>
@@ -103,7 +108,7 @@ export function FolderView({
   onFolder,
 }: {
   connector: Connector;
-  accept: readonly string[];
+  accept: AcceptedFiles;
   picked: PickedFile | null;
   onPick: (picked: PickedFile | null) => void;
   onFolder?: (path: string) => void;
@@ -161,7 +166,7 @@ export function FolderView({
         ) : (
           <Stack gap={2} role="list" aria-busy={folder.isFetching}>
             {folder.data.entries.map((entry) => {
-              const pickable = entry.kind === 'folder' || accept.includes(extensionOf(entry.name));
+              const pickable = entry.kind === 'folder' || accepts(accept, entry.name);
               const selected = isPicked(entry);
               return (
                 <UnstyledButton
@@ -194,7 +199,7 @@ export function FolderView({
                     <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
                       {entry.kind === 'folder' ? (
                         <IconFolder size={18} color="var(--mantine-color-yellow-5)" style={{ flexShrink: 0 }} />
-                      ) : accept.includes(extensionOf(entry.name)) ? (
+                      ) : isAudioExtension(extensionOf(entry.name)) ? (
                         <IconFileMusic size={18} color="var(--mantine-color-violet-4)" style={{ flexShrink: 0 }} />
                       ) : (
                         <IconFile size={18} style={{ flexShrink: 0 }} />
