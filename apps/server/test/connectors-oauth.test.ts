@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
 import type { TestClock } from '../src/platform/clock/clock';
 import { loadConfig } from '../src/config/config';
+import { connectorAccounts, users } from '../src/db/schema';
 import { call } from './helpers/api';
 import { connectorSteps, oauthLinkSteps } from './helpers/connector-steps';
 import { startClockedServer } from './helpers/clocked-server';
@@ -394,5 +396,32 @@ describe('unlinking', () => {
     const unlinked = await api('alice', `/api/connectors/${again}`, { method: 'DELETE' });
     expect([unlinked.status, unlinked.body]).toEqual([200, { providerRevoked: true }]);
     expect(googleAuth.revocations).toBe(revoked + 1);
+  });
+});
+
+describe('deleting the Mixroom account', () => {
+  const erase = async (who: 'alice' | 'bob') => {
+    const asked = await api(who, '/api/me/deletion', { method: 'POST', body: { email: accounts[who].email } });
+    expect(asked.status).toBe(202);
+    const { db } = server.context.database;
+    await waitFor(
+      async () => (await db.select().from(users).where(eq(users.email, accounts[who].email))).length === 0,
+      {
+        what: `${who}'s account erased`,
+        timeoutMs: 30_000,
+      },
+    );
+  };
+
+  it('revokes its linked accounts’ tokens at the provider, and a provider that refuses does not stop it', async () => {
+    await linkAccount('alice', 'dropbox');
+    const revoked = dropboxAuth.revocations;
+    await erase('alice');
+    expect(dropboxAuth.revocations).toBe(revoked + 1);
+    // Bob's Google grant was ended at Google earlier: the revocation is refused, the erasure goes on.
+    const googleRevoked = googleAuth.revocations;
+    await erase('bob');
+    expect(googleAuth.revocations).toBe(googleRevoked);
+    expect(await server.context.database.db.select().from(connectorAccounts)).toEqual([]);
   });
 });

@@ -29,6 +29,12 @@ export interface UserDataContribution {
   export?(userId: string, archive: ExportArchive): Promise<void>;
   /** Key prefixes of the blobs that go with the user's rows (files of the items they own). */
   blobPrefixes?(userId: string): Promise<string[]>;
+  /**
+   * Ends what the user holds outside Mixroom before their rows go (a linked account's tokens at its
+   * provider). Best effort, and harmless to run again: a provider that can't be reached must not
+   * keep the account from being erased.
+   */
+  release?(userId: string): Promise<void>;
   /** Removes the user's rows (before the user row itself goes), and records what must follow. */
   erase?(userId: string, tx: Tx, effects: ErasureEffects): Promise<void>;
 }

@@ -69,6 +69,8 @@ export async function createConnectorsModule(
           transfers: (await repository.transfers(userId)).map(presentTransfer),
         });
       },
+      // Deleting the account unlinks every linked account first, so OAuth tokens are revoked at the provider.
+      release: (userId) => connectors.unlinkAll(userId),
     },
   };
 }

@@ -103,11 +103,15 @@ export class ConnectorsService {
    * provider can't be reached or refuses, the tokens are erased all the same (the answer says the
    * provider was not told, so the user can remove the app there). Credential kinds end with their row.
    */
-  async unlink(actor: Actor, id: string): Promise<UnlinkAnswer> {
-    const row = await this.deps.repository.account(actor.userId, id);
+  unlink(actor: Actor, id: string): Promise<UnlinkAnswer> {
+    return this.unlinkOf(actor.userId, id);
+  }
+
+  private async unlinkOf(userId: string, id: string): Promise<UnlinkAnswer> {
+    const row = await this.deps.repository.account(userId, id);
     if (!row) throw DomainError.notFound(CONNECTOR_MESSAGES.noSuchAccount);
     // An account whose kind the operator has since disabled can't reach its provider: erased all the same.
-    const drive = await this.open(actor.userId, id).catch((error: unknown) => {
+    const drive = await this.open(userId, id).catch((error: unknown) => {
       if (error instanceof DriveError) return null;
       throw error;
     });
@@ -124,9 +128,20 @@ export class ConnectorsService {
           return false;
         },
       );
-    if (!(await this.deps.repository.deleteAccount(actor.userId, id)))
+    if (!(await this.deps.repository.deleteAccount(userId, id)))
       throw DomainError.notFound(CONNECTOR_MESSAGES.noSuchAccount);
     return { providerRevoked };
+  }
+
+  /**
+   * Unlinks every account of a user being erased: OAuth tokens revoked at the provider where it
+   * answers (a refusal or a timeout is logged, never in the way), then the rows erased.
+   */
+  async unlinkAll(userId: string): Promise<void> {
+    for (const row of await this.deps.repository.accounts(userId))
+      await this.unlinkOf(userId, row.id).catch((error: unknown) => {
+        this.deps.log.warn({ err: error, connectorId: row.id }, 'connector unlink on account erasure failed');
+      });
   }
 
   async browse(actor: Actor, id: string, query: { path: string; search?: string | undefined }): Promise<DriveListing> {

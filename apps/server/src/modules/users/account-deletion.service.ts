@@ -104,6 +104,7 @@ export class AccountDeletionService {
     if (!user) return; // already erased (a second run after the last step) or never asked for
     await this.deps.revokeSessions(userId);
     const contributions = this.deps.contributions();
+    for (const contribution of contributions) await contribution.release?.(userId);
     const prefixes: string[] = [];
     for (const contribution of contributions) prefixes.push(...((await contribution.blobPrefixes?.(userId)) ?? []));
     await this.deps.abortUploads(userId, prefixes);
