@@ -145,9 +145,14 @@ describe('connectors in the browser', () => {
     const view = page.getByRole('dialog', { name: 'Cloud Album' });
     await view.getByText('v1', { exact: true }).waitFor({ timeout: 60_000 });
     await view.locator('[data-testid="version-row"]').first().getByText(/LUFS/).waitFor({ timeout: 120_000 });
-    // "Save to…": the version goes back to the linked account, copied by the server.
+    // "Save to…": the version goes back to a folder of the linked account, copied by the server.
     await view.getByRole('button', { name: 'Actions for version 1' }).click();
-    await page.getByRole('menuitem', { name: 'Save to Nextcloud / WebDAV' }).click();
+    await page.getByRole('menuitem', { name: 'Save to…' }).click();
+    const saveTo = page.getByRole('dialog', { name: 'Save to…' });
+    await saveTo.getByRole('tab', { name: 'Nextcloud / WebDAV' }).click();
+    await saveTo.getByText('Into: /', { exact: true }).waitFor();
+    await saveTo.getByRole('button', { name: 'Save here' }).click();
+    await saveTo.waitFor({ state: 'detached' });
     await waitFor(
       () =>
         existsSync(join(dav.directory, 'Final Mix.wav')) &&

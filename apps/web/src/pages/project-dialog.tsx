@@ -1,4 +1,5 @@
 import { CloudBrowser } from '../features/connectors/components/cloud-browser';
+import { SaveVersionToDialog } from '../features/connectors/components/save-version-to';
 import { AttachmentsDialog } from '../features/review/components/attachments-dialog';
 import { ShareDialog } from '../features/sharing/components/share-dialog';
 import { ProjectViewDialog, type ProjectViewSlots } from '../features/storage/components/project-view-dialog';
@@ -7,6 +8,7 @@ const SLOTS: ProjectViewSlots = {
   ShareDialog,
   AttachmentsDialog,
   FilePicker: (picker) => <CloudBrowser {...picker} />,
+  SaveVersionTo: SaveVersionToDialog,
 };
 
 /** The storage feature's project view, with sharing, attachments and the cloud storage browser from their own features. */

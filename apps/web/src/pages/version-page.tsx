@@ -6,6 +6,7 @@ import type { Comment, ProjectItem, Version } from '@mixroom/contracts';
 import { PLAYER, roundTime } from '@mixroom/shared';
 import { formatDuration } from '../lib/format/format';
 import { useTopic } from '../lib/realtime/realtime-provider';
+import { SaveVersionToDialog } from '../features/connectors/components/save-version-to';
 import { AttachmentsDialog } from '../features/review/components/attachments-dialog';
 import { CommentsPanel } from '../features/review/components/comments-panel';
 import { CorruptVersionDialog, VersionWarning } from '../features/review/components/corrupt-version-dialog';
@@ -169,6 +170,7 @@ function VersionReview({
   }, [highlighted]);
   const onLoadError = useCallback(() => setLoadFailed(true), []);
   const [filter, setFilter] = useState<CommentFilter>('all');
+  const [savingVersion, setSavingVersion] = useState<Version | null>(null);
   const compare = useCompare(player, version, versions);
   // Comments follow the version heard: B's while B plays in A/B mode.
   const other = compare.other;
@@ -224,7 +226,9 @@ function VersionReview({
                 canDownload={item.capabilities.canDownload}
                 onProjectDeleted={() => void navigate('/groups')}
                 singleFieldEditor
+                onSaveTo={setSavingVersion}
               />
+              <SaveVersionToDialog version={savingVersion} onClose={() => setSavingVersion(null)} />
               {toolsTake(version, item.capabilities.canDownload) && <ToolsEntryMenu version={version} />}
             </>
           }

@@ -128,13 +128,15 @@ export interface ProjectViewSlots {
   AttachmentsDialog: ComponentType<{ projectId: string; opened: boolean; onClose: () => void }>;
   /** The cloud storage browser, so a new version can come from a linked account. */
   FilePicker?: FilePicker;
+  /** "Save to…" for a version: a linked account's folder picker (null: closed). */
+  SaveVersionTo?: ComponentType<{ version: Version | null; onClose: () => void }>;
 }
 
 /** The project view: thumbnail, people, Share, Attachments, the publisher's menu, versions (newest first), a new version. */
 export function ProjectViewDialog({
   projectId,
   onClose,
-  slots: { ShareDialog, AttachmentsDialog, FilePicker },
+  slots: { ShareDialog, AttachmentsDialog, FilePicker, SaveVersionTo },
 }: {
   projectId: string | null;
   onClose: () => void;
@@ -149,6 +151,7 @@ export function ProjectViewDialog({
   const navigate = useNavigate();
   const mobile = useMediaQuery('(max-width: 999px)');
   const [attachmentsOpen, setAttachmentsOpen] = useState(false);
+  const [savingVersion, setSavingVersion] = useState<Version | null>(null);
   const [panel, setPanel] = useState<'share' | 'settings' | 'notes' | null>(null);
   const uploadVersion = useVersionUpload();
   const [file, setFile] = useState<PickedFile | null>(null);
@@ -294,6 +297,7 @@ export function ProjectViewDialog({
               onClose={() => setAttachmentsOpen(false)}
             />
           )}
+          {SaveVersionTo && <SaveVersionTo version={savingVersion} onClose={() => setSavingVersion(null)} />}
           {data.project.capabilities.canCreate && (
             <Card withBorder radius="md" padding="sm">
               <Stack gap="xs">
@@ -367,6 +371,7 @@ export function ProjectViewDialog({
                   canDownload={data.project.capabilities.canDownload}
                   onProjectDeleted={onClose}
                   onOpen={data.project.type === 'AUDIO' ? () => openVersion(version) : null}
+                  {...(SaveVersionTo ? { onSaveTo: setSavingVersion } : {})}
                 />
               ))}
             </Stack>

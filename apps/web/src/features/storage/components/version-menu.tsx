@@ -5,8 +5,7 @@ import { useState } from 'react';
 import type { Version } from '@mixroom/contracts';
 import { STORAGE_MESSAGES } from '@mixroom/shared';
 import { notify } from '../../../lib/notify';
-import { exportToConnector } from '../../connectors/api';
-import { CONNECTOR_LABELS, followTransfer, useConnectors } from '../../connectors/queries';
+import { useConnectors } from '../../connectors/queries';
 import { useDownloadVersion } from '../hooks/use-download';
 import { useDeleteVersion, useRenameVersion } from '../queries';
 import { NameDialog } from './name-dialog';
@@ -23,6 +22,7 @@ export function VersionMenu({
   onProjectDeleted,
   versions,
   singleFieldEditor = false,
+  onSaveTo,
 }: {
   version: Version;
   canEdit: boolean;
@@ -31,6 +31,8 @@ export function VersionMenu({
   versions?: Version[];
   /** On the version screen the rename is that screen's single-field editor: 350 px, 'This field is required'. */
   singleFieldEditor?: boolean;
+  /** Opens the page's "Save to…" dialog (a linked account's folder); offered once an account is linked. */
+  onSaveTo?: (version: Version) => void;
 }) {
   const [renaming, setRenaming] = useState(false);
   const [notes, setNotes] = useState(false);
@@ -39,16 +41,6 @@ export function VersionMenu({
   const download = useDownloadVersion();
   const linked = useConnectors().data?.linked ?? [];
   if (!canEdit && !canDownload && !versions) return null;
-
-  // "Save to…": the server copies the file into the account's top folder; the Activities panel follows it.
-  const saveTo = async (connector: (typeof linked)[number]) => {
-    try {
-      const { transfer } = await exportToConnector(connector.id, { versionId: version.id, folder: '/' });
-      followTransfer(transfer, `${version.fileName} → ${connector.accountName}`);
-    } catch (failure) {
-      notify('error', 'Save to', failure instanceof Error ? failure.message : String(failure));
-    }
-  };
 
   const confirmDelete = () =>
     modals.openConfirmModal({
@@ -97,17 +89,15 @@ export function VersionMenu({
               Download Version
             </Menu.Item>
           )}
-          {canDownload &&
-            linked.map((connector) => (
-              <Menu.Item
-                key={connector.id}
-                leftSection={<IconCloudUpload size={16} />}
-                disabled={version.status === 'uploading'}
-                onClick={() => void saveTo(connector)}
-              >
-                Save to {CONNECTOR_LABELS[connector.kind]}
-              </Menu.Item>
-            ))}
+          {canDownload && onSaveTo && linked.length > 0 && (
+            <Menu.Item
+              leftSection={<IconCloudUpload size={16} />}
+              disabled={version.status === 'uploading'}
+              onClick={() => onSaveTo(version)}
+            >
+              Save to…
+            </Menu.Item>
+          )}
           {canEdit && (
             <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={confirmDelete}>
               Delete

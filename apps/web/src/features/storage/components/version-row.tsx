@@ -20,6 +20,7 @@ export function VersionRow({
   canDownload,
   onProjectDeleted,
   onOpen,
+  onSaveTo,
 }: {
   version: Version;
   versions: Version[];
@@ -28,6 +29,7 @@ export function VersionRow({
   canDownload: boolean;
   onProjectDeleted: () => void;
   onOpen: (() => void) | null;
+  onSaveTo?: (version: Version) => void;
 }) {
   const download = useDownloadVersion();
   const facts = [
@@ -82,6 +84,7 @@ export function VersionRow({
             canEdit={canEdit}
             canDownload={canDownload}
             onProjectDeleted={onProjectDeleted}
+            onSaveTo={onSaveTo}
           />
           {canDownload && (
             <Tooltip label="Download Version">
