@@ -38,6 +38,7 @@ const FILE_NAME = 'bench-take.wav';
 
 interface Measure {
   kind: 'webdav' | 's3';
+  round: number;
   curlMs: number;
   nodeMs: number;
   mixroomMs: number;
@@ -59,9 +60,14 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Whether a process has child processes running (the server's ffmpeg for a media job). */
+/**
+ * Whether a process has child processes running (the server's ffmpeg for a media job). tsx's
+ * esbuild service, which stays beside a server started from files it had not compiled before, is
+ * not work.
+ */
 function hasChildren(pid: number): boolean {
-  return spawnSync('pgrep', ['-P', String(pid)]).status === 0;
+  const names = spawnSync('pgrep', ['-l', '-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n');
+  return names.some((line) => line.trim() !== '' && !/\sesbuild$/.test(line.trim()));
 }
 
 /**
@@ -82,6 +88,8 @@ async function serverIdle(pid: number): Promise<void> {
 
 export async function benchConnectors(): Promise<string> {
   const asked = Number(process.env.BENCH_CONNECTOR_MB ?? 1024) * MiB;
+  // Several rounds in one run show how much the ratio moves with the machine's load alone.
+  const rounds = Math.max(1, Number(process.env.BENCH_CONNECTOR_ROUNDS ?? 1));
   const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-connectors-'));
   const [dav, s3] = await Promise.all([startWebdav(), startS3()]);
   const port = await freePort();
@@ -93,6 +101,8 @@ export async function benchConnectors(): Promise<string> {
     LOG_LEVEL: 'warn',
     CONNECTORS_ENABLED: 'webdav,s3',
     CONNECTORS_ALLOW_HOSTS: '127.0.0.1',
+    // For profiling the server during the copy, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   });
   const pid = server.child.pid!;
   try {
@@ -115,9 +125,15 @@ export async function benchConnectors(): Promise<string> {
     await serverIdle(pid);
     const loadBefore = loadavg();
     const measures: Measure[] = [];
-    for (const kind of ['webdav', 's3'] as const) {
+    const plan = Array.from({ length: rounds }, (_, i) =>
+      (['webdav', 's3'] as const).map((kind) => ({ kind, round: i + 1 })),
+    );
+    for (const { kind, round } of plan.flat()) {
       const token = (
-        await signInThroughOidc(base, { email: `bench-${kind}@connectors.test`, password: 'correct horse battery 1' })
+        await signInThroughOidc(base, {
+          email: `bench-${kind}-${round}@connectors.test`,
+          password: 'correct horse battery 1',
+        })
       ).access_token;
       const link =
         kind === 'webdav'
@@ -189,6 +205,7 @@ export async function benchConnectors(): Promise<string> {
       const stored = await sha256OfVersion(base, token, (answer.body.version as Version).id);
       measures.push({
         kind,
+        round,
         curlMs,
         nodeMs,
         mixroomMs,
@@ -197,6 +214,8 @@ export async function benchConnectors(): Promise<string> {
         serverCpuMs,
         sha256Equal: stored === sha256,
       });
+      // Each row as it is measured: a long run stopped early still tells what it measured.
+      console.error(row(size, measures.at(-1)!));
       // The imported WAV's media job (peaks, loudness) runs next; the next measure starts after it.
       await serverIdle(pid);
     }
@@ -233,19 +252,21 @@ async function sha256OfVersion(base: string, token: string, versionId: string): 
   return hash.digest('hex');
 }
 
-function table(size: number, measures: Measure[], loadBefore: number[], loadAfter: number[]): string {
+/** One measure as a row of the table. */
+function row(size: number, m: Measure): string {
   const mbps = (ms: number) => size / 1e6 / (ms / 1000);
   const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+  return `| ${m.round} | ${m.kind} | ${(m.curlMs / 1000).toFixed(2)} | ${mbps(m.curlMs).toFixed(0)} | ${mbps(m.nodeMs).toFixed(0)} (${(m.curlMs / m.nodeMs).toFixed(2)}) | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${(m.curlMs / m.mixroomMs).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`;
+}
+
+function table(size: number, measures: Measure[], loadBefore: number[], loadAfter: number[]): string {
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(', ');
   return [
     `### Connectors: import of ${(size / MiB).toFixed(0)} MiB vs curl`,
     '',
-    '| provider | curl s | curl MB/s | node http.get → file MB/s (/ curl) | Mixroom s | Mixroom MB/s | Mixroom / curl | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...measures.map(
-      (m) =>
-        `| ${m.kind} | ${(m.curlMs / 1000).toFixed(2)} | ${mbps(m.curlMs).toFixed(0)} | ${mbps(m.nodeMs).toFixed(0)} (${(m.curlMs / m.nodeMs).toFixed(2)}) | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${(m.curlMs / m.mixroomMs).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`,
-    ),
+    '| round | provider | curl s | curl MB/s | node http.get → file MB/s (/ curl) | Mixroom s | Mixroom MB/s | Mixroom / curl | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...measures.map((m) => row(size, m)),
     '',
     `Goals: Mixroom / curl ≥ 0.8; RSS growth < 100 MB for 1 GiB. Load average (1, 5, 15 min) before: ${load(loadBefore)}; after: ${load(loadAfter)}.`,
   ].join('\n');

@@ -14,6 +14,15 @@ import { queryRows } from '../../db/sql';
 import type { EventBus } from '../realtime/event-bus';
 import type { JobDefinition, JobType } from './job-definition';
 
+/**
+ * How often an idle worker asks the database for a job; a job sent on this node wakes its worker at
+ * once (see `wake`), so polling finds only retries, scheduled jobs and jobs other nodes sent. On
+ * PostgreSQL another node may have sent it: half a second. Embedded PGlite is one process, where
+ * every poll runs on the main thread (about 16 queues, each polled twice a second, took a tenth of
+ * it during a connector's copy): every 2 s.
+ */
+const POLLING_INTERVAL_SECONDS = { postgres: 0.5, embedded: 2 };
+
 interface Envelope {
   payload: unknown;
   /** Realtime topic that hears this job's progress, e.g. `user:{id}`. */
@@ -38,6 +47,8 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition>();
   private readonly abort = new AbortController();
+  /** The queues this node works: a job sent to one of them wakes its worker at once. */
+  private readonly worked = new Set<string>();
   private started = false;
 
   constructor(
@@ -74,12 +85,15 @@ export class JobQueue {
   }
 
   private async work(definition: JobDefinition): Promise<void> {
+    this.worked.add(definition.name);
     await this.boss.work<Envelope>(
       definition.name,
       {
         batchSize: 1,
         localConcurrency: definition.concurrency ?? 1,
-        pollingIntervalSeconds: 0.5,
+        pollingIntervalSeconds: this.database.pglite
+          ? POLLING_INTERVAL_SECONDS.embedded
+          : POLLING_INTERVAL_SECONDS.postgres,
         includeMetadata: true,
       },
       async ([job]) => {
@@ -156,12 +170,25 @@ export class JobQueue {
     const envelope: Envelope = { payload, topic: options.topic ?? null };
     const heartbeatSeconds = this.definitions.get(name)?.heartbeatSeconds;
     if (options.again && options.jobId) await this.forgetFinished(name, options.jobId);
-    return this.boss.send(name, envelope, {
+    const id = await this.boss.send(name, envelope, {
       ...(heartbeatSeconds ? { heartbeatSeconds } : {}),
       ...(options.jobId ? { id: options.jobId } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
+    if (id && !options.startAfterSeconds) this.wake(name);
+    return id;
+  }
+
+  /**
+   * A job this node can work starts now rather than at its worker's next poll (up to
+   * POLLING_INTERVAL_SECONDS later): an idle worker of that queue fetches at once. Jobs sent by
+   * another node are found by polling.
+   */
+  private wake(name: string): void {
+    if (!this.worked.has(name)) return;
+    for (const worker of this.boss.getWipData())
+      if (worker.name === name && worker.state !== 'stopping') this.boss.notifyWorker(worker.id);
   }
 
   /** A job's state ('created', 'active', 'completed', 'failed', …), or null when unknown. */
