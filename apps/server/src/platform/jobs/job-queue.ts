@@ -16,12 +16,11 @@ import type { JobDefinition, JobType } from './job-definition';
 
 /**
  * How often an idle worker asks the database for a job; a job sent on this node wakes its worker at
- * once (see `wake`), so polling finds only retries, scheduled jobs and jobs other nodes sent. On
- * PostgreSQL another node may have sent it: half a second. Embedded PGlite is one process, where
- * every poll runs on the main thread (about 16 queues, each polled twice a second, took a tenth of
- * it during a connector's copy): every 2 s.
+ * once (see `wake`), so polling finds only retries, scheduled jobs and jobs other nodes sent. (A
+ * slower poll on embedded PGlite, where each poll runs on the main thread, showed no gain beyond the
+ * noise in the connectors bench and would delay retries: it stays at half a second everywhere.)
  */
-const POLLING_INTERVAL_SECONDS = { postgres: 0.5, embedded: 2 };
+const POLLING_INTERVAL_SECONDS = 0.5;
 
 interface Envelope {
   payload: unknown;
@@ -91,9 +90,7 @@ export class JobQueue {
       {
         batchSize: 1,
         localConcurrency: definition.concurrency ?? 1,
-        pollingIntervalSeconds: this.database.pglite
-          ? POLLING_INTERVAL_SECONDS.embedded
-          : POLLING_INTERVAL_SECONDS.postgres,
+        pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
         includeMetadata: true,
       },
       async ([job]) => {
