@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectorTransfer, Task, Version } from '@mixroom/contracts';
+import { versions } from '../src/db/schema';
 import { systemClock } from '../src/platform/clock/clock';
 import { createDrive } from '../src/platform/drives/create-drive';
 import { call } from './helpers/api';
@@ -353,6 +355,24 @@ describe('S3-compatible bucket', () => {
         .update(readFileSync(join(dav.directory, 'Exports', 'bucket take.wav')))
         .digest('hex'),
     ).toBe(wav.sha256);
+    // Saved again, it never replaces the first copy: it takes a name of its own.
+    const again = await api(alice, `/api/connectors/${davId}/exports`, {
+      method: 'POST',
+      body: { versionId, folder: '/Exports' },
+    });
+    expect((again.body.transfer as ConnectorTransfer).fileName).toBe('bucket take (2).wav');
+    expect(await finished(alice, (again.body.transfer as ConnectorTransfer).id)).toMatchObject({ status: 'done' });
+    expect(readFileSync(join(dav.directory, 'Exports', 'bucket take.wav')).length).toBe(wav.size);
+    // A copy cut short (the stored file lost half its bytes): webdav-server keeps what a PUT brought
+    // until then; the failed export removes it, so no half file is left with the user.
+    const [stored] = await server.context.database.db.select().from(versions).where(eq(versions.id, versionId));
+    truncateSync(join(server.dataDir, 'blobs', 'objects', stored!.blobKey), Math.floor(wav.size / 2));
+    const cut = await api(alice, `/api/connectors/${davId}/exports`, {
+      method: 'POST',
+      body: { versionId, folder: '/Exports' },
+    });
+    expect(await finished(alice, (cut.body.transfer as ConnectorTransfer).id)).toMatchObject({ status: 'failed' });
+    expect(readdirSync(join(dav.directory, 'Exports')).sort()).toEqual(['bucket take (2).wav', 'bucket take.wav']);
     // Saving into a folder that is not there is refused up front.
     const nowhere = await api(alice, `/api/connectors/${davId}/exports`, {
       method: 'POST',

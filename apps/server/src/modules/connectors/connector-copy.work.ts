@@ -184,7 +184,19 @@ export class ConnectorCopyWork {
         // A version that completed or was already dropped has nothing left to release.
         this.deps.log.info({ err: error, transferId: transfer.id }, 'connector import: nothing left to drop');
       });
+    if (transfer.direction === 'export') await this.discardExport(transfer);
     await this.deps.repository.updateTransfer(transfer.id, { status: 'failed', error: reason });
+  }
+
+  /**
+   * What a cut export left at the provider goes: its path was new when the copy was asked for (an
+   * export never takes a name in use), so removing it loses nothing of the user's. Best effort.
+   */
+  private async discardExport(transfer: ConnectorTransferRow): Promise<void> {
+    const drive = await this.service.open(transfer.userId, transfer.connectorId).catch(() => null);
+    await drive?.discard?.(transfer.path).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, transferId: transfer.id }, 'connector export: its partial file stays');
+    });
   }
 }
 

@@ -224,19 +224,25 @@ export class ConnectorsService {
     return { fileName: entry.name, body: read.body };
   }
 
-  /** "Save to…": checks the caller may download the version and that the folder exists, then copies in the background. */
+  /**
+   * "Save to…": checks the caller may download the version and that the folder exists, then copies
+   * in the background. Like a folder's ZIP, the file never replaces one the user has there: it takes
+   * " (2)", " (3)"… when its name is taken, so a copy that fails can be removed without loss.
+   */
   async exportVersion(actor: Actor, id: string, body: ExportBody): Promise<ConnectorTransfer> {
     const { version, project } = await this.deps.items.version(actor, body.versionId, 'download');
     if (version.status === 'uploading') throw DomainError.conflict('This version is still uploading.', 'NOT_READY');
     const drive = await this.open(actor.userId, id);
     const folder = await this.targetFolder(drive, body.folder);
+    const taken = new Set((await drive.list(folder)).entries.map((entry) => entry.name.toLowerCase()));
+    const fileName = uniquePath(taken, safeName(version.fileName));
     const transfer = await this.deps.repository.insertTransfer({
       id: randomUUID(),
       userId: actor.userId,
       connectorId: id,
       direction: 'export',
-      path: normalisePath(`${folder}/${version.fileName}`),
-      fileName: version.fileName,
+      path: normalisePath(`${folder}/${fileName}`),
+      fileName,
       versionId: version.id,
       projectId: project.id,
       status: 'running',

@@ -48,6 +48,12 @@ export interface Drive {
   write(path: string, body: Readable, size: number, signal?: AbortSignal): Promise<void>;
   /** Creates a folder (and nothing when it exists). */
   makeFolder(path: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Removes what a failed `write` may have left at `path`, on providers whose writes are not atomic
+   * (a WebDAV server may keep the part of a PUT it got). Absent where a cut write leaves nothing
+   * (S3, Dropbox's and Google's uploads). Only for paths Mixroom chose to be new.
+   */
+  discard?(path: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** A drive whose access ends on the provider's side when unlinked (OAuth tokens are revoked). */

@@ -169,6 +169,18 @@ export class WebdavDrive implements Drive {
       throw DriveError.fromStatus(answer.status);
   }
 
+  /** DELETE; a file already gone (404) is what was wanted. */
+  async discard(path: string, signal?: AbortSignal): Promise<void> {
+    const answer = await driveFetch(this.urlOf(path), this.network, {
+      method: 'DELETE',
+      headers: { authorization: this.authorization },
+      ...(signal ? { signal } : {}),
+    });
+    discard(answer);
+    if (answer.status !== 200 && answer.status !== 204 && answer.status !== 404)
+      throw DriveError.fromStatus(answer.status);
+  }
+
   async makeFolder(path: string, signal?: AbortSignal): Promise<void> {
     const answer = await driveFetch(this.urlOf(path), this.network, {
       method: 'MKCOL',
