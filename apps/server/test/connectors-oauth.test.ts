@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectorTransfer, Version } from '@mixroom/contracts';
+import type { ConnectorTransfer } from '@mixroom/contracts';
 import type { TestClock } from '../src/platform/clock/clock';
-import { loadConfig } from '../src/config/config';
 import { connectorAccounts, users } from '../src/db/schema';
 import { call } from './helpers/api';
 import { connectorSteps, oauthLinkSteps } from './helpers/connector-steps';
@@ -65,53 +63,12 @@ async function api(who: 'alice' | 'bob', path: string, init: { method?: string; 
 }
 
 const { authorize, linkAccount } = oauthLinkSteps(api);
-const { newProject, finished, versionsOf, sha256Of } = connectorSteps(api, 120_000);
-
-/** Imports a linked file into a new project, waits for the copy and the version's processing. */
-async function importAndCheck(connector: string, path: string): Promise<{ projectId: string; versionId: string }> {
-  const projectId = await newProject('alice', `From ${path}`);
-  const started = await api('alice', `/api/connectors/${connector}/imports`, {
-    method: 'POST',
-    body: { path, projectId, versionName: 'Imported' },
-  });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  const transfer = await finished('alice', (started.body.transfer as ConnectorTransfer).id);
-  expect(transfer.status, transfer.error ?? '').toBe('done');
-  const versionId = (started.body.version as Version).id;
-  await waitFor(
-    async () => (await versionsOf('alice', projectId))?.find((v) => v.id === versionId)?.status === 'ready',
-    {
-      timeoutMs: 120_000,
-      what: 'the imported version to be processed',
-    },
-  );
-  expect(await sha256Of('alice', versionId)).toBe(wavSha);
-  return { projectId, versionId };
-}
+const { newProject, finished, versionsOf, importReady } = connectorSteps(api, 120_000);
+const importAndCheck = (connector: string, path: string) => importReady('alice', connector, path, wavSha);
 
 let dropboxId: string;
 let googleId: string;
 let exportable: string;
-
-describe('configuration', () => {
-  it('refuses to start with an OAuth kind enabled but no app for it', () => {
-    expect(() => loadConfig({ DATA_DIR: tmpdir(), CONNECTORS_ENABLED: 'webdav,gdrive' })).toThrow(
-      /CONNECTORS_GDRIVE_CLIENT_ID and CONNECTORS_GDRIVE_CLIENT_SECRET are required/,
-    );
-    const config = loadConfig({
-      DATA_DIR: tmpdir(),
-      CONNECTORS_ENABLED: 'dropbox',
-      CONNECTORS_DROPBOX_CLIENT_ID: 'key',
-      CONNECTORS_DROPBOX_CLIENT_SECRET: 'secret',
-    });
-    expect(config.connectors.oauth.dropbox).toMatchObject({
-      authUrl: 'https://www.dropbox.com/oauth2/authorize',
-      revokeUrl: 'https://api.dropboxapi.com/2/auth/token/revoke',
-      contentUrl: 'https://content.dropboxapi.com',
-    });
-    expect(config.connectors.oauth.gdrive).toBeNull();
-  });
-});
 
 describe('linking with OAuth 2.0 and PKCE', () => {
   it('lists both kinds and sends the browser to the provider with a state and an S256 challenge', async () => {

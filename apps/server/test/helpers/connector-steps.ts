@@ -10,7 +10,7 @@ type Api<W> = (who: W, path: string, init?: { method?: string; body?: unknown })
 
 /** The steps the connectors tests take as a user, over the caller's `api`. */
 export function connectorSteps<W>(api: Api<W>, copyTimeoutMs: number) {
-  return {
+  const steps = {
     newProject: async (who: W, name: string): Promise<string> => {
       const created = await api(who, '/api/projects', { method: 'POST', body: { name, groupId: null } });
       expect(created.status).toBe(201);
@@ -40,6 +40,33 @@ export function connectorSteps<W>(api: Api<W>, copyTimeoutMs: number) {
       return hash.digest('hex');
     },
   };
+  /**
+   * Imports a linked file into a new project as `who`, waits for the copy and the version's
+   * processing, and checks the stored file's SHA-256 against `sha256`.
+   */
+  const importReady = async (
+    who: W,
+    connectorId: string,
+    path: string,
+    sha256: string,
+  ): Promise<{ projectId: string; versionId: string }> => {
+    const projectId = await steps.newProject(who, `From ${path}`);
+    const started = await api(who, `/api/connectors/${connectorId}/imports`, {
+      method: 'POST',
+      body: { path, projectId, versionName: 'Imported' },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const transfer = await steps.finished(who, (started.body.transfer as ConnectorTransfer).id);
+    expect(transfer.status, transfer.error ?? '').toBe('done');
+    const versionId = (started.body.version as Version).id;
+    await waitFor(
+      async () => (await steps.versionsOf(who, projectId))?.find((v) => v.id === versionId)?.status === 'ready',
+      { timeoutMs: 120_000, what: 'the imported version to be processed' },
+    );
+    expect(await steps.sha256Of(who, versionId)).toBe(sha256);
+    return { projectId, versionId };
+  };
+  return { ...steps, importReady };
 }
 
 /** Linking a Dropbox or Google Drive account through its OAuth consent, as Settings does. */
