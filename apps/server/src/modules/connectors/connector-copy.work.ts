@@ -1,9 +1,8 @@
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { copyCounter, copyFailureReason, copyRetryable } from '../../platform/drives/copy-guards';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../platform/errors/domain-error';
-import { DriveError } from '../../platform/drives/drive-error';
 import { defineStage, type StageContext } from '../../platform/jobs/staged-job';
-import { OutboundUrlError } from '../../platform/net/outbound-fetch';
 import type { Drive } from '../../platform/drives/drive';
 import type { Actor } from '../../platform/identity/actor';
 import { connectorCopyOptions, connectorCopyStage } from './connector-copy.stage';
@@ -16,32 +15,6 @@ type CopyPayload = { transferId: string; userId: string; uploadId: string | null
 /** The copy's bytes are written to its row at most this often, for a panel opened mid-copy. */
 const RECORD_EVERY_MS = 1000;
 const CHANGED = 'The file changed on the storage provider while it was copied. Pick it again.';
-
-/** Counts bytes as they pass, refuses a byte past the announced size, and reports progress. */
-function counter(total: number, onBytes: (done: number) => void): Transform {
-  let done = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      done += chunk.length;
-      if (done > total) return callback(new DomainError(409, 'FILE_CHANGED', CHANGED));
-      onBytes(done);
-      callback(null, chunk);
-    },
-  });
-}
-
-/** Whether trying again later may succeed: a provider's timeout, 5xx or lost connection. */
-function retryable(error: unknown): boolean {
-  if (error instanceof DriveError) return error.retryable;
-  if (error instanceof OutboundUrlError) return !error.permanent;
-  return !(error instanceof DomainError);
-}
-
-/** What a failed copy tells its owner (never a stack or a provider's internals). */
-function reasonOf(error: unknown): string {
-  if (error instanceof DomainError || error instanceof OutboundUrlError) return error.message;
-  return 'The copy failed.';
-}
 
 type Context = Pick<StageContext, 'signal' | 'progress'>;
 
@@ -76,12 +49,12 @@ export class ConnectorCopyWork {
       await this.deps.repository.updateTransfer(transfer.id, { status: 'done', bytesDone: bytes, bytesTotal: bytes });
       await context.progress(1);
     } catch (error) {
-      if (retryable(error) && context.attempt <= (connectorCopyStage.retryLimit ?? 0) && !context.signal.aborted) {
+      if (copyRetryable(error) && context.attempt <= (connectorCopyStage.retryLimit ?? 0) && !context.signal.aborted) {
         this.deps.log.warn({ err: error, transferId: transfer.id }, 'connector copy failed; it will be tried again');
         throw error;
       }
       if (context.signal.aborted) throw error;
-      await this.fail(transfer, actor, reasonOf(error));
+      await this.fail(transfer, actor, copyFailureReason(error, 'The copy failed.'));
     }
   }
 
@@ -90,7 +63,7 @@ export class ConnectorCopyWork {
     if (!payload) return;
     const transfer = await this.deps.repository.transfer(payload.transferId);
     if (!transfer || transfer.status !== 'running') return;
-    await this.fail(transfer, await this.deps.actorOf(transfer.userId), reasonOf(error));
+    await this.fail(transfer, await this.deps.actorOf(transfer.userId), copyFailureReason(error, 'The copy failed.'));
   }
 
   private tracker(transfer: ConnectorTransferRow, total: number, context: Pick<StageContext, 'progress'>) {
@@ -118,7 +91,7 @@ export class ConnectorCopyWork {
       read.body.destroy();
       throw new DomainError(409, 'FILE_CHANGED', CHANGED);
     }
-    const counted = counter(transfer.bytesTotal, this.tracker(transfer, transfer.bytesTotal, context));
+    const counted = copyCounter(transfer.bytesTotal, CHANGED, this.tracker(transfer, transfer.bytesTotal, context));
     try {
       await Promise.all([pipeline(read.body, counted), this.deps.storeWhole(transfer.userId, uploadId, counted)]);
     } catch (error) {
@@ -168,7 +141,7 @@ export class ConnectorCopyWork {
     size: number,
     context: Context,
   ): Promise<void> {
-    const counted = counter(size, this.tracker(transfer, size, context));
+    const counted = copyCounter(size, CHANGED, this.tracker(transfer, size, context));
     try {
       await Promise.all([pipeline(source, counted), drive.write(transfer.path, counted, size, context.signal)]);
     } catch (error) {

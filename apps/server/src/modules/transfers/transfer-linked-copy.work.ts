@@ -1,9 +1,7 @@
-import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DriveError } from '../../platform/drives/drive-error';
+import { copyCounter, copyFailureReason, copyRetryable } from '../../platform/drives/copy-guards';
 import { DomainError } from '../../platform/errors/domain-error';
 import { defineStage, type StageContext } from '../../platform/jobs/staged-job';
-import { OutboundUrlError } from '../../platform/net/outbound-fetch';
 import type { TransferCreationService } from './transfer-creation.service';
 import {
   transferLinkedCopyOptions,
@@ -22,32 +20,6 @@ export const LINKED_COPY_MESSAGES = {
   failed: 'The copy from the linked storage failed.',
   ownerGone: 'The account that sent this transfer is gone.',
 } as const;
-
-/** Counts bytes as they pass, refuses a byte past the announced size, and reports them. */
-function counter(total: number, onBytes: (done: number) => void): Transform {
-  let done = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      done += chunk.length;
-      if (done > total) return callback(new DomainError(409, 'FILE_CHANGED', LINKED_COPY_MESSAGES.changed));
-      onBytes(done);
-      callback(null, chunk);
-    },
-  });
-}
-
-/** Whether trying again later may succeed: a provider's timeout, 5xx or lost connection. */
-function retryable(error: unknown): boolean {
-  if (error instanceof DriveError) return error.retryable;
-  if (error instanceof OutboundUrlError) return !error.permanent;
-  return !(error instanceof DomainError);
-}
-
-/** What a failed copy tells the sender (never a stack or a provider's internals). */
-function reasonOf(error: unknown): string {
-  if (error instanceof DomainError || error instanceof OutboundUrlError) return error.message;
-  return LINKED_COPY_MESSAGES.failed;
-}
 
 /**
  * A transfer's file copied by the server from the owner's linked account: the bytes stream from the
@@ -78,17 +50,18 @@ export class TransferLinkedCopyWork {
       await context.progress(1);
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (retryable(error) && context.attempt <= (transferLinkedCopyStage.retryLimit ?? 0)) {
+      if (copyRetryable(error) && context.attempt <= (transferLinkedCopyStage.retryLimit ?? 0)) {
         context.log.warn({ err: error, versionId: payload.versionId }, 'transfer copy failed; it will be tried again');
         throw error;
       }
-      await this.fail(payload, reasonOf(error));
+      await this.fail(payload, copyFailureReason(error, LINKED_COPY_MESSAGES.failed));
     }
   }
 
   /** After the last attempt failed (or the worker died each time). */
   async finalFailure(payload: TransferLinkedCopyPayload | null, error: Error): Promise<void> {
-    if (payload && (await this.current(payload))) await this.fail(payload, reasonOf(error));
+    if (payload && (await this.current(payload)))
+      await this.fail(payload, copyFailureReason(error, LINKED_COPY_MESSAGES.failed));
   }
 
   /**
@@ -125,7 +98,11 @@ export class TransferLinkedCopyWork {
       read.body.destroy();
       throw new DomainError(409, 'FILE_CHANGED', LINKED_COPY_MESSAGES.changed);
     }
-    const counted = counter(version.fileSize, this.tracker(version.id, version.fileSize, context));
+    const counted = copyCounter(
+      version.fileSize,
+      LINKED_COPY_MESSAGES.changed,
+      this.tracker(version.id, version.fileSize, context),
+    );
     try {
       await Promise.all([
         pipeline(read.body, counted),
