@@ -1,26 +1,26 @@
 // Connectors: a file imported from a linked account (WebDAV, S3) into Mixroom's blob store on the
 // server, against `curl` copying the same file from the same server into a file in the same run.
 // Mixroom runs as a separate process (as `npm start` does); its resident memory is read from
-// /proc every 100 ms during the copy, so the figure is the server's alone.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+// /proc every 100 ms during the copy, so the figure is the server's alone. The providers run in a
+// process of their own (`connectors-providers.ts`), and each import sits between two curl copies
+// of the same file: the ratio is against their mean, so a provider that sped up or slowed down
+// between measures shows as two different curl times rather than as Mixroom's.
+import { execFile, execFileSync, fork, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
-import { systemClock } from '../apps/server/src/platform/clock/clock';
-import { createDrive } from '../apps/server/src/platform/drives/create-drive';
 import { signV4, UNSIGNED_PAYLOAD } from '../apps/server/src/platform/drives/sigv4';
 import { call } from '../apps/server/test/helpers/api';
 import { freePort } from '../apps/server/test/helpers/free-port';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
-import { startS3, TEST_BUCKET } from '../apps/server/test/helpers/s3';
 import { spawnServer, SPAWNED_TIMEOUT_MS } from '../apps/server/test/helpers/spawn-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
-import { startWebdav } from '../apps/server/test/helpers/webdav';
-import { writeWav } from '../apps/server/test/helpers/wav';
+import type { ProvidersReady } from './connectors-providers';
 
 const MiB = 1024 * 1024;
 const run = promisify(execFile);
@@ -34,12 +34,12 @@ require('node:http').get(url, { headers: JSON.parse(headers) }, (response) =>
     .pipeline(response, require('node:fs').createWriteStream(target))
     .then(() => process.stdout.write(String(performance.now() - started))),
 );`;
-const FILE_NAME = 'bench-take.wav';
 
 interface Measure {
   kind: 'webdav' | 's3';
   round: number;
-  curlMs: number;
+  /** curl's copy just before and just after Mixroom's. */
+  curlMs: [number, number];
   nodeMs: number;
   mixroomMs: number;
   rssBefore: number;
@@ -89,9 +89,16 @@ async function serverIdle(pid: number): Promise<void> {
 export async function benchConnectors(): Promise<string> {
   const asked = Number(process.env.BENCH_CONNECTOR_MB ?? 1024) * MiB;
   // Several rounds in one run show how much the ratio moves with the machine's load alone.
-  const rounds = Math.max(1, Number(process.env.BENCH_CONNECTOR_ROUNDS ?? 1));
+  const rounds = Math.max(1, Number(process.env.BENCH_CONNECTOR_ROUNDS ?? 3));
   const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-connectors-'));
-  const [dav, s3] = await Promise.all([startWebdav(), startS3()]);
+  const providers = fork(fileURLToPath(new URL('./connectors-providers.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_CONNECTOR_BYTES: String(asked) },
+  });
+  const ready = new Promise<ProvidersReady>((resolve, reject) => {
+    providers.once('message', (message) => resolve(message as ProvidersReady));
+    providers.once('exit', (code) => reject(new Error(`the providers' process ended (${code})`)));
+  });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawnServer({
@@ -106,17 +113,7 @@ export async function benchConnectors(): Promise<string> {
   });
   const pid = server.child.pid!;
   try {
-    // The file once, on both providers: in the WebDAV folder on disk, and PUT into the bucket.
-    const source = join(dav.directory, FILE_NAME);
-    // A 16-bit stereo WAV (an audio file is what the import accepts), whole seconds: about `asked`.
-    const { size, sha256 } = await writeWav(source, asked);
-    const s3Key = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', region: 'us-east-1' };
-    const bucket = createDrive(
-      { kind: 's3', endpoint: s3.env.S3_ENDPOINT!, bucket: TEST_BUCKET, ...s3Key },
-      { allowHosts: ['127.0.0.1'], timeoutMs: 60_000 },
-      systemClock,
-    );
-    await bucket.write(`/${FILE_NAME}`, createReadStream(source), size);
+    const { dav, s3, fileName, size, sha256 } = await ready;
     await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok, {
       timeoutMs: SPAWNED_TIMEOUT_MS,
       what: 'the Mixroom server',
@@ -135,44 +132,45 @@ export async function benchConnectors(): Promise<string> {
           password: 'correct horse battery 1',
         })
       ).access_token;
-      const link =
-        kind === 'webdav'
-          ? { kind, url: dav.url, username: dav.username, password: dav.password }
-          : { kind, endpoint: s3.env.S3_ENDPOINT, bucket: TEST_BUCKET, ...s3Key };
+      const link = kind === 'webdav' ? { kind, ...dav } : { ...s3 };
       const linked = await call(base, '/api/connectors', { method: 'POST', token, body: link });
       if (linked.status !== 201) throw new Error(`link ${kind}: ${linked.status} ${JSON.stringify(linked.body)}`);
       const connectorId = linked.body.id as string;
 
       // Baseline: curl fetches the same file from the same server into a file on the same disk
-      // (with the same credentials). Then Node's own floor: a bare http.get piped into a file, in
-      // its own process, which tells Node's HTTP client apart from what Mixroom adds.
-      // Both run asynchronously: the WebDAV and S3 servers answer from this process's event loop.
+      // (with the same credentials), before and after Mixroom's copy. Node's own floor, once: a
+      // bare http.get piped into a file, in its own process, which tells Node's HTTP client apart
+      // from what Mixroom adds.
       const get =
         kind === 'webdav'
           ? {
-              url: `${dav.url}${FILE_NAME}`,
+              url: `${dav.url}${fileName}`,
               headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` },
             }
-          : signedS3Get(s3, s3Key);
+          : signedS3Get(s3, fileName);
       const target = join(work, `baseline-${kind}.bin`);
-      execFileSync('sync');
-      const curlStarted = performance.now();
-      await run('curl', [
-        '-sSf',
-        '-o',
-        target,
-        ...Object.entries(get.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
-        get.url,
-      ]);
-      const curlMs = performance.now() - curlStarted;
-      if (statSync(target).size !== size) throw new Error(`curl ${kind}: wrong size`);
-      rmSync(target);
+      const timedCurl = async () => {
+        execFileSync('sync');
+        const started = performance.now();
+        await run('curl', [
+          '-sSf',
+          '-o',
+          target,
+          ...Object.entries(get.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+          get.url,
+        ]);
+        const ms = performance.now() - started;
+        if (statSync(target).size !== size) throw new Error(`curl ${kind}: wrong size`);
+        rmSync(target);
+        return ms;
+      };
       execFileSync('sync');
       const nodeMs = Number(
         (await run(process.execPath, ['-e', NODE_GET, get.url, target, JSON.stringify(get.headers)])).stdout,
       );
       if (statSync(target).size !== size) throw new Error(`node http.get ${kind}: wrong size`);
       rmSync(target);
+      const curlBefore = await timedCurl();
 
       // Mixroom: the web app's calls (a project, then "import this file as its version"), then the
       // Activities panel's poll of the copy until it is done.
@@ -186,7 +184,7 @@ export async function benchConnectors(): Promise<string> {
       const answer = await call(base, `/api/connectors/${connectorId}/imports`, {
         method: 'POST',
         token,
-        body: { path: `/${FILE_NAME}`, projectId: project.body.id, versionName: 'Bench' },
+        body: { path: `/${fileName}`, projectId: project.body.id, versionName: 'Bench' },
       });
       if (answer.status !== 202) throw new Error(`import ${kind}: ${answer.status} ${JSON.stringify(answer.body)}`);
       const transferId = (answer.body.transfer as ConnectorTransfer).id;
@@ -202,11 +200,14 @@ export async function benchConnectors(): Promise<string> {
       const serverCpuMs = cpuMsOf(pid) - cpuBefore;
       clearInterval(sampler);
       if (transfer.status !== 'done') throw new Error(`import ${kind} failed: ${transfer.error}`);
+      // The imported WAV's media job (peaks, loudness) runs next: curl's second copy waits for it.
+      await serverIdle(pid);
+      const curlAfter = await timedCurl();
       const stored = await sha256OfVersion(base, token, (answer.body.version as Version).id);
       measures.push({
         kind,
         round,
-        curlMs,
+        curlMs: [curlBefore, curlAfter],
         nodeMs,
         mixroomMs,
         rssBefore,
@@ -216,26 +217,22 @@ export async function benchConnectors(): Promise<string> {
       });
       // Each row as it is measured: a long run stopped early still tells what it measured.
       console.error(row(size, measures.at(-1)!));
-      // The imported WAV's media job (peaks, loudness) runs next; the next measure starts after it.
-      await serverIdle(pid);
     }
     return table(size, measures, loadBefore, loadavg());
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
-    await Promise.all([dav.stop(), s3.stop()]);
+    if (providers.connected) providers.send('stop');
+    await new Promise((resolve) => (providers.exitCode === null ? providers.once('exit', resolve) : resolve(null)));
     rmSync(work, { recursive: true, force: true });
   }
 }
 
 /** A GET of the file signed like Mixroom's own (SigV4 headers, unsigned payload). */
-function signedS3Get(
-  s3: Awaited<ReturnType<typeof startS3>>,
-  key: { accessKeyId: string; secretAccessKey: string; region: string },
-): { url: string; headers: Record<string, string> } {
-  const url = new URL(`${s3.env.S3_ENDPOINT}/${TEST_BUCKET}/${FILE_NAME}`);
+function signedS3Get(s3: ProvidersReady['s3'], fileName: string): { url: string; headers: Record<string, string> } {
+  const url = new URL(`${s3.endpoint}/${s3.bucket}/${fileName}`);
   const headers = signV4(
-    { ...key, service: 's3' },
+    { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, service: 's3' },
     { method: 'GET', url, headers: {}, payloadHash: UNSIGNED_PAYLOAD },
     new Date(),
   );
@@ -252,11 +249,29 @@ async function sha256OfVersion(base: string, token: string, versionId: string): 
   return hash.digest('hex');
 }
 
+/** curl's time for a measure: the mean of its copies before and after Mixroom's. */
+const curlMean = (m: Measure) => (m.curlMs[0] + m.curlMs[1]) / 2;
+const ratioOf = (m: Measure) => curlMean(m) / m.mixroomMs;
+
 /** One measure as a row of the table. */
 function row(size: number, m: Measure): string {
   const mbps = (ms: number) => size / 1e6 / (ms / 1000);
   const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
-  return `| ${m.round} | ${m.kind} | ${(m.curlMs / 1000).toFixed(2)} | ${mbps(m.curlMs).toFixed(0)} | ${mbps(m.nodeMs).toFixed(0)} (${(m.curlMs / m.nodeMs).toFixed(2)}) | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${(m.curlMs / m.mixroomMs).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`;
+  const curl = m.curlMs.map((ms) => mbps(ms).toFixed(0)).join(' / ');
+  return `| ${m.round} | ${m.kind} | ${curl} | ${mbps(m.nodeMs).toFixed(0)} | ${(m.mixroomMs / 1000).toFixed(2)} | ${mbps(m.mixroomMs).toFixed(0)} | **${ratioOf(m).toFixed(2)}** | ${(m.serverCpuMs / 1000).toFixed(1)} | ${mb(m.rssBefore)} | ${mb(m.rssPeak - m.rssBefore)} | ${m.sha256Equal ? 'yes' : '**NO**'} |`;
+}
+
+/** Per provider: the median ratio, its range, and how many measures reached the goal. */
+function summary(measures: Measure[]): string[] {
+  return (['webdav', 's3'] as const).map((kind) => {
+    const ratios = measures
+      .filter((m) => m.kind === kind)
+      .map(ratioOf)
+      .sort((a, b) => a - b);
+    const median = ratios[Math.floor((ratios.length - 1) / 2)]! / 2 + ratios[Math.ceil((ratios.length - 1) / 2)]! / 2;
+    const met = ratios.filter((r) => r >= 0.8).length;
+    return `- ${kind}: Mixroom / curl median **${median.toFixed(2)}** (${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}), ${met} of ${ratios.length} measures ≥ 0.8.`;
+  });
 }
 
 function table(size: number, measures: Measure[], loadBefore: number[], loadAfter: number[]): string {
@@ -264,9 +279,11 @@ function table(size: number, measures: Measure[], loadBefore: number[], loadAfte
   return [
     `### Connectors: import of ${(size / MiB).toFixed(0)} MiB vs curl`,
     '',
-    '| round | provider | curl s | curl MB/s | node http.get → file MB/s (/ curl) | Mixroom s | Mixroom MB/s | Mixroom / curl | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| round | provider | curl MB/s (before / after) | node http.get → file MB/s | Mixroom s | Mixroom MB/s | Mixroom / curl (mean of both) | server CPU s | server RSS before MB | RSS peak − before MB | SHA-256 equal |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...measures.map((m) => row(size, m)),
+    '',
+    ...summary(measures),
     '',
     `Goals: Mixroom / curl ≥ 0.8; RSS growth < 100 MB for 1 GiB. Load average (1, 5, 15 min) before: ${load(loadBefore)}; after: ${load(loadAfter)}.`,
   ].join('\n');

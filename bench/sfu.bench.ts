@@ -29,6 +29,8 @@ const step = (what: string) => console.error(`[sfu ${new Date().toISOString().sl
 
 export interface Measure {
   cpuMicros: number;
+  /** The kernel's part of cpuMicros (sending a datagram is mostly the kernel's work). */
+  systemMicros: number;
   atMs: number;
   stats: SfuStats;
 }
@@ -40,7 +42,12 @@ async function serveChild(): Promise<void> {
   process.on('message', (message: { type: string }) => {
     if (message.type === 'measure') {
       const cpu = process.cpuUsage();
-      process.send!({ cpuMicros: cpu.user + cpu.system, atMs: performance.now(), stats: sfu.stats() });
+      process.send!({
+        cpuMicros: cpu.user + cpu.system,
+        systemMicros: cpu.system,
+        atMs: performance.now(),
+        stats: sfu.stats(),
+      });
     } else if (message.type === 'exit') {
       void sfu
         .close()
@@ -65,15 +72,42 @@ export async function measure(child: ChildProcess): Promise<Measure> {
 export async function window(
   child: ChildProcess,
   seconds = WINDOW_S,
-): Promise<{ cpuPercent: number; kbitOutPerSecond: number }> {
+): Promise<{ cpuPercent: number; systemPercent: number; kbitOutPerSecond: number }> {
   const before = await measure(child);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const after = await measure(child);
   const elapsedMs = after.atMs - before.atMs;
   return {
     cpuPercent: ((after.cpuMicros - before.cpuMicros) / 1000 / elapsedMs) * 100,
+    systemPercent: ((after.systemMicros - before.systemMicros) / 1000 / elapsedMs) * 100,
     kbitOutPerSecond: ((after.stats.bytesOut - before.stats.bytesOut) * 8) / elapsedMs,
   };
+}
+
+/**
+ * The cost of the listeners added since the previous step (the first step: since the baseline),
+ * each, and how many such listeners one core carries: what a listener costs once the fixed part
+ * (the first listeners' timers, JIT, buffers) is paid. Cell text for the benches' tables.
+ */
+export function addedListenersCell(
+  previous: { listeners: number; cpuPercent: number },
+  listeners: number,
+  cpuPercent: number,
+): string {
+  const each = (cpuPercent - previous.cpuPercent) / (listeners - previous.listeners);
+  return `${each.toFixed(2)} (${each > 0 ? Math.floor(100 / each) : '∞'})`;
+}
+
+/**
+ * What the SFU sent per listener; under 95 % of the stream's rate the bench's own process (the
+ * publisher's real-time feed and the listeners' decoders) fell behind, so the SFU had less to send
+ * and the row's CPU says nothing about capacity.
+ */
+export function sentCell(kbitPerListener: number): string {
+  const text = kbitPerListener.toFixed(0);
+  return kbitPerListener < 0.95 * (BITRATE / 1000)
+    ? `${text} — the bench's clients fell behind: not a valid row`
+    : text;
 }
 
 export function percentile(values: number[], p: number): number {
@@ -81,15 +115,25 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-export async function benchSfu(): Promise<string> {
+/**
+ * The embedded SFU in a process of its own behind the bare WHIP/WHEP endpoint (rtc-whip-server),
+ * as a server node runs it: what it costs and when it forwards is not mixed with the bench's own
+ * clients. Answers "measure" (CPU time and counters) and "exit".
+ */
+export async function startSfuChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, [CHILD_FLAG]: '1' },
   });
+  const { url } = await nextMessage<{ url: string }>(child);
+  return { child, url };
+}
+
+export async function benchSfu(): Promise<string> {
+  const { child, url } = await startSfuChild();
   const listeners: Listener[] = [];
   let publisher: TonePublisher | undefined;
   try {
-    const { url } = await nextMessage<{ url: string }>(child);
     publisher = await TonePublisher.start(httpExchange(`${url}/whip/bench/host?bitrate=${BITRATE}`), {
       leftHz: 440,
       rightHz: 1000,
@@ -101,6 +145,7 @@ export async function benchSfu(): Promise<string> {
     const joins: number[] = [];
     const answers: number[] = [];
     const rows: string[] = [];
+    let previous = { listeners: 0, cpuPercent: baseline.cpuPercent };
     for (const target of STEPS) {
       while (listeners.length < target) {
         const post = httpExchange(`${url}/whep/bench/listener-${listeners.length}`);
@@ -115,6 +160,8 @@ export async function benchSfu(): Promise<string> {
         const slotHeard = () => [...listener.slots.values()].find((s) => s.firstAudibleAtMs !== undefined);
         await waitFor(slotHeard, { what: `listener ${listeners.length}'s first audio` });
         joins.push(slotHeard()!.firstAudibleAtMs! - listener.startedAtMs);
+        // Heard: its decoding in this process would only compete with the SFU for the machine.
+        listener.stopListening();
       }
       // Handshakes (DTLS in JavaScript) of the last joins must not count as forwarding.
       await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -122,14 +169,15 @@ export async function benchSfu(): Promise<string> {
       const loaded = await window(child);
       const perListener = (loaded.cpuPercent - baseline.cpuPercent) / target;
       rows.push(
-        `| ${target} | ${loaded.cpuPercent.toFixed(1)} | ${baseline.cpuPercent.toFixed(1)} | ${perListener.toFixed(2)} | ${perListener > 0 ? Math.floor(100 / perListener) : '∞'} | ${(loaded.kbitOutPerSecond / target).toFixed(0)} |`,
+        `| ${target} | ${loaded.cpuPercent.toFixed(1)} (kernel ${loaded.systemPercent.toFixed(1)}) | ${baseline.cpuPercent.toFixed(1)} | ${perListener.toFixed(2)} | ${perListener > 0 ? Math.floor(100 / perListener) : '∞'} | ${addedListenersCell(previous, target, loaded.cpuPercent)} | ${sentCell(loaded.kbitOutPerSecond / target)} |`,
       );
+      previous = { listeners: target, cpuPercent: loaded.cpuPercent };
     }
     return [
       `### Embedded SFU: listeners at ${BITRATE / 1000} kbit/s stereo (one publisher, wrtc listeners, ${WINDOW_S} s windows, load ${loadavg()[0]!.toFixed(2)})`,
       '',
-      '| listeners | SFU CPU % of a core | baseline (publisher only) % | % per listener | listeners per core | kbit/s sent per listener |',
-      '|---|---|---|---|---|---|',
+      '| listeners | SFU CPU % of a core (of it, kernel) | baseline (publisher only) % | % per listener | listeners per core | added listeners: % each (per core) | kbit/s sent per listener |',
+      '|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `### Join to first audio (${joins.length} listeners joining a live room)`,

@@ -119,25 +119,52 @@ describe('connectors in the browser', () => {
     await wizard.getByRole('tab', { name: 'This computer' }).waitFor();
     // Dropbox is listed like the others.
     await wizard.getByRole('tab', { name: 'Dropbox' }).click();
-    await wizard.locator('[data-entry="Takes"]').click();
+    await wizard.locator('[data-entry="Takes"]').waitFor();
+    // Dropbox searches the whole account: a hit names the folder it is in, which a click opens.
+    await wizard.getByPlaceholder('Search all of Dropbox by name').fill('vocal');
+    const where = wizard.locator('[data-folder-of="Vocal take.wav"]');
+    await expect.poll(() => where.textContent()).toBe('in Takes');
+    await where.click();
     await wizard.locator('[data-entry="Vocal take.wav"]').waitFor();
-    await wizard.getByPlaceholder('Search this folder and below by name').waitFor();
+    expect(await wizard.getByLabel('Search by name').inputValue()).toBe('');
+    await wizard.locator('[data-folder-of]').waitFor({ state: 'detached' });
     await screenshot(page, 'connectors-browser-dropbox-1440', { fullPage: false });
     await wizard.getByRole('tab', { name: 'Nextcloud / WebDAV' }).click();
     await wizard.locator('[data-entry="Sessions"]').click();
     await wizard.locator('[data-entry^="Album Two"]').click();
     await wizard.locator('[data-entry="Final Mix.wav"]').waitFor();
-    // Only audio can be picked; the filter narrows the open folder.
+    // Each audio file's length shows before anything is played: the server read its header.
+    await expect.poll(() => wizard.locator('[data-duration-of="Final Mix.wav"]').textContent()).toBe('0:06');
+    await expect.poll(() => wizard.locator('[data-duration-of="Stem Bass.flac"]').textContent()).toBe('0:02');
+    // Only audio can be picked; WebDAV has no search, so the filter narrows the open folder and says so.
     await wizard.getByLabel('Filter by name').fill('stem');
+    await wizard.getByText(/offers no search here/).waitFor();
     await wizard.locator('[data-entry="Final Mix.wav"]').waitFor({ state: 'detached' });
     await wizard.locator('[data-entry="Stem Bass.flac"]').waitFor();
     await wizard.getByLabel('Filter by name').fill('');
     await wizard.locator('[data-entry="Final Mix.wav"]').click();
     await wizard.getByText('Selected:').waitFor();
+    // Heard before it is imported: ▶ streams it through the server from WebDAV, and it plays.
+    await wizard.locator('[data-preview-of="Final Mix.wav"]').click();
+    const preview = wizard.getByTestId('connector-preview');
+    await preview.getByText('Final Mix.wav').waitFor();
+    const heard = () => preview.locator('audio').evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0.3);
+    await expect.poll(heard, { timeout: 30_000 }).toBe(true);
+    // Its duration on the row and in the preview.
+    await expect.poll(() => wizard.locator('[data-duration-of="Final Mix.wav"]').textContent()).toBe('0:06');
+    await expect.poll(() => preview.getByTestId('preview-time').textContent()).toMatch(/\/ 0:06$/);
     await screenshot(page, 'connectors-browser-1440', { fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'connectors-browser-390', { fullPage: false });
     await page.setViewportSize({ width: 1440, height: 900 });
+    // P on another audio row previews it instead; the choice made stays as it was.
+    await wizard.locator('[data-entry="Stem Bass.flac"]').focus();
+    await page.keyboard.press('p');
+    await preview.getByText('Stem Bass.flac').waitFor();
+    await expect.poll(() => wizard.locator('[data-duration-of="Stem Bass.flac"]').textContent()).toBe('0:02');
+    await wizard.getByText('Selected:').waitFor();
+    await preview.getByRole('button', { name: 'Close preview' }).click();
+    await preview.waitFor({ state: 'detached' });
     await wizard.getByRole('button', { name: 'Next' }).click();
     await expect(wizard.getByLabel('Version name').inputValue()).resolves.toBe('Final Mix');
     await wizard.getByRole('button', { name: 'Finish' }).click();

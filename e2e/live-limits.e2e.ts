@@ -178,6 +178,13 @@ describe('a Free host’s live room', () => {
       .getByText(LIVE_MESSAGES.freeTierExpired)
       .waitFor();
     await guest.waitForURL(`${server.url}/live/`);
+    // The dialog takes focus as it opens; Escape pressed before that reaches the page instead.
+    await host.bringToFront();
+    await expect
+      .poll(() => expired.evaluate((dialog) => dialog.contains(dialog.ownerDocument.activeElement)), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     await host.keyboard.press('Escape');
     await expired.waitFor({ state: 'hidden' });
     expect(host.url()).toBe(`${server.url}/live/`);

@@ -183,6 +183,25 @@ describe('the storage area in Chromium', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('selects several tiles with the mouse and the keyboard: each one is highlighted and counted', async () => {
+    await page.goto(`${server.url}/groups`);
+    await tile('Album').click();
+    await tile('Session Tree').click({ modifiers: ['Control'] });
+    const selected = page.locator('[role="gridcell"][aria-selected="true"]');
+    await expect
+      .poll(() => selected.evaluateAll((t) => t.map((e) => e.getAttribute('data-name'))))
+      .toEqual(['Album', 'Session Tree']);
+    await page.getByText('Selected Items: 2').waitFor();
+    // Space on the focused tile takes it out of the selection and puts it back.
+    await page.keyboard.press('Space');
+    await page.getByText('Selected Items: 1').waitFor();
+    await page.keyboard.press('Space');
+    await page.getByText('Selected Items: 2').waitFor();
+    await screenshot(page, 'groups-selected');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => selected.count()).toBe(0);
+  });
+
   it('downloads a folder as one ZIP whose entries are the uploaded files', async () => {
     await page.goto(`${server.url}/groups`);
     await openTileMenu('Session Tree');

@@ -98,6 +98,11 @@ describe('a transfer from linked storage', () => {
     await dialog.locator('[data-entry="Master final.wav"]').click();
     await dialog.locator('[data-entry="Instrumental.wav"]').click();
     await dialog.getByText('2 files ·').waitFor();
+    // Both chosen files stay highlighted and selected in the list, not only the last one clicked.
+    const chosen = dialog.locator('[role="option"][aria-selected="true"]');
+    await expect
+      .poll(() => chosen.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-entry'))))
+      .toEqual(['Instrumental.wav', 'Master final.wav']);
     await shoot(ana, 'transfer-linked-dialog');
     await dialog.getByRole('button', { name: 'Add to transfer' }).click();
     await dialog.waitFor({ state: 'detached' });

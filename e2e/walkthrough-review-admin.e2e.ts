@@ -120,10 +120,9 @@ describe('the version screen as users find it', () => {
     const toolbar = page.getByTestId('review-toolbar');
     const more = toolbar.getByRole('button', { name: 'More actions' });
     await more.waitFor();
-    // One row that does not scroll sideways, every shown action on screen.
-    expect(await toolbar.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
-    // The row settles once the page's data is in (the fit measures again as actions appear): read
-    // the row and More together until they hold every action once.
+    // The row settles once the page's data is in (the fit measures again as actions appear or a
+    // count gains a digit): read the row and More together until they hold every action once, in
+    // one row that does not scroll sideways.
     const menu = page.getByTestId('toolbar-more');
     let row: Awaited<ReturnType<typeof shownActions>> = [];
     let items: string[] = [];
@@ -135,9 +134,10 @@ describe('the version screen as users find it', () => {
         items = (await menu.locator('[role^="menuitem"]').allInnerTexts()).map((t) => t.replace(/\s*\d+$/, '').trim());
         await page.keyboard.press('Escape');
         await menu.waitFor({ state: 'hidden' });
-        return [...row.map((b) => b.name).filter((name) => name !== 'More'), ...items];
+        const fits = await toolbar.evaluate((e) => e.scrollWidth <= e.clientWidth);
+        return { fits, actions: [...row.map((b) => b.name).filter((name) => name !== 'More'), ...items] };
       })
-      .toEqual(ACTIONS);
+      .toEqual({ fits: true, actions: ACTIONS });
     const inRow = row.map((b) => b.name).filter((name) => name !== 'More');
     expect(inRow.length).toBeGreaterThan(0);
     for (const button of row) expect(button.right).toBeLessThanOrEqual(420);
@@ -146,10 +146,21 @@ describe('the version screen as users find it', () => {
     await more.focus();
     await page.keyboard.press('Enter');
     await menu.waitFor();
-    for (let i = 0; i < items.length; i++) {
-      if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === 'Notes') break;
+    // The menu moves focus onto its first item as it opens; keys pressed before that reach the
+    // button, so each step waits for focus to land before the next key.
+    const focused = () =>
+      page.evaluate(() => {
+        const active = document.activeElement;
+        if (!active?.closest('[data-testid="toolbar-more"]')) return null;
+        return active.textContent?.replace(/\s*\d+$/, '').trim() ?? '';
+      });
+    await expect.poll(focused).not.toBeNull();
+    for (let i = 0; i < items.length && (await focused()) !== 'Notes'; i++) {
+      const before = await focused();
       await page.keyboard.press('ArrowDown');
+      await expect.poll(focused).not.toBe(before);
     }
+    expect(await focused()).toBe('Notes');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Version notes' }).waitFor();
     await screenshot(page, 'walkthrough-version-notes-420');

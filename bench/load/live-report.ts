@@ -3,6 +3,7 @@
 import { percentile } from './load-metrics';
 import type { LiveGuest, LiveRoom, LiveSample } from './live-rooms';
 import type { NodeName } from './load-cluster';
+import type { LiveStream } from './live-stream';
 
 /** The kill of an API node during the run, with the node holding each room just before. */
 export interface Kill {
@@ -96,19 +97,24 @@ export function failoverLines(rooms: LiveRoom[], kill: Kill | null): string[] {
   const lines = [
     `Live failover: ${kill.node} (kill -9 at ${Math.round(kill.atS)} s) held ${
       rooms.filter((_, i) => kill.holders[i] === kill.node).length
-    } of ${rooms.length} rooms; everyone reconnects by the web client's backoff (1 s doubling to 32 s), through the balancer, with fresh media tokens.`,
+    } of ${rooms.length} rooms; everyone reconnects by the web client's rules (a dead path noticed by ICE or by the stall watch, the first attempt at once, then 1 s doubling to 32 s), through the balancer, with fresh media tokens. Each figure: heard or on air again after (gave up the old connection after, and why).`,
   ];
+  /** When and why a stream first gave up its connection after the kill. */
+  const lossAfter = (stream: LiveStream): string => {
+    const loss = stream.losses.find((l) => l.at >= kill.at);
+    return loss ? ` (${seconds(kill.at, loss.at)}, ${loss.cause})` : '';
+  };
   for (const room of rooms) {
     const holder = kill.holders[room.index] ?? 'no node';
     const connected = room.publisher.connectedSince(kill.at);
     const publisher = connected
-      ? `publisher on air again (connected to the new holder) after ${seconds(kill.at, connected)}`
+      ? `publisher on air again (connected to the new holder) after ${seconds(kill.at, connected)}${lossAfter(room.publisher)}`
       : 'publisher kept its connection';
     const listeners = room.guests.map((guest) => {
       if (!guest.stream) return 'never joined';
       const heard = guest.stream.firstAudioSince(kill.at);
       const silent = round1(silentSeconds(guest, kill.atS, kill.atS + 60));
-      if (heard) return `${seconds(kill.at, heard)}`;
+      if (heard) return `${seconds(kill.at, heard)}${lossAfter(guest.stream)}`;
       return silent === 0 ? 'uninterrupted' : `${silent} s without audio, not reconnected`;
     });
     lines.push(

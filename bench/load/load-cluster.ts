@@ -108,7 +108,8 @@ export async function startCluster(adminDatabaseUrl: string): Promise<Cluster> {
       MIXROOM_ROLES: roles[name],
     };
     // SFU routing: each media node names where the others reach it (its own port, not the
-    // balancer's) and beats every 2 s; one silent for three beats counts as gone and its rooms move.
+    // balancer's) and beats every 2 s (the default). A room whose node refuses connections is taken
+    // over by the next offer for it; one silent for three beats counts as gone and its rooms move.
     if (roles[name].includes('sfu'))
       Object.assign(env, { MIXROOM_NODE_URL: `http://127.0.0.1:${port}`, MIXROOM_NODE_HEARTBEAT_MS: '2000' });
     const node: ClusterNode = { name, port, dataDir, env, process: spawnServer(env), restarts: 0 };

@@ -17,6 +17,7 @@ import { registerAuthentication } from './http/authentication';
 import { registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { registerSecurityHeaders } from './http/security-headers';
+import { GRANT_CLAIM } from './platform/identity/session-revocations';
 import { RealtimeHub } from './platform/realtime/realtime-hub';
 import { watchReactions } from './modules/reactions';
 
@@ -93,6 +94,7 @@ export async function createHttpApp(context: AppContext): Promise<HttpApp> {
         actor,
         expiresAt: typeof verified.claims.exp === 'number' ? verified.claims.exp * 1000 : null,
         photoUrl: await services.users.photoUrlOf(actor.userId),
+        sessionId: typeof verified.claims[GRANT_CLAIM] === 'string' ? verified.claims[GRANT_CLAIM] : null,
       };
     },
     grants: context.grants,

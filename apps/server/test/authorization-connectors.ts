@@ -81,6 +81,19 @@ export function connectorRows(ctx: {
       allow: ['publisher'],
     },
     {
+      name: "preview a file of the publisher's linked account",
+      method: 'GET',
+      path: () => `/api/connectors/${ctx.world().connector}/preview?path=/take.wav`,
+      allow: ['publisher'],
+    },
+    {
+      name: "lengths of files in the publisher's linked account",
+      method: 'POST',
+      path: () => `/api/connectors/${ctx.world().connector}/durations`,
+      body: () => ({ files: [{ path: '/take.wav', size: null, modifiedAt: null }] }),
+      allow: ['publisher'],
+    },
+    {
       name: "import from the publisher's linked account",
       method: 'POST',
       path: () => `/api/connectors/${ctx.world().connector}/imports`,

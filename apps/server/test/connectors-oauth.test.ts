@@ -63,7 +63,7 @@ async function api(who: 'alice' | 'bob', path: string, init: { method?: string; 
 }
 
 const { authorize, linkAccount } = oauthLinkSteps(api);
-const { newProject, finished, versionsOf, importReady } = connectorSteps(api, 120_000);
+const { newProject, finished, versionsOf, importReady, saveTo } = connectorSteps(api, 120_000);
 const importAndCheck = (connector: string, path: string) => importReady('alice', connector, path, wavSha);
 
 let dropboxId: string;
@@ -173,7 +173,7 @@ describe('browsing, importing and saving', () => {
     ]);
   });
 
-  it('browses Google Drive by path (paged files.list) and filters the folder by name', async () => {
+  it('browses Google Drive by path (paged files.list) and searches all of it by name', async () => {
     const sessions = await api('alice', `/api/connectors/${googleId}/files?path=/Sessions`);
     expect(sessions.body.entries).toEqual([
       expect.objectContaining({ name: "Bob's take.wav", size: 500 }),
@@ -181,9 +181,14 @@ describe('browsing, importing and saving', () => {
       expect.objectContaining({ name: 'Rough.wav', size: 1000 }),
       expect.objectContaining({ name: 'Take 1.wav', size: wav.length }),
     ]);
-    expect(sessions.body.searchable).toBe(false);
-    const found = await api('alice', `/api/connectors/${googleId}/files?path=/Sessions&search=take`);
-    expect((found.body.entries as { name: string }[]).map((e) => e.name)).toEqual(["Bob's take.wav", 'Take 1.wav']);
+    expect([sessions.body.searchable, sessions.body.scope]).toEqual([true, 'folder']);
+    // From the root: the search covers the whole drive, each hit with its path.
+    const found = await api('alice', `/api/connectors/${googleId}/files?path=/&search=take`);
+    expect([found.body.scope, found.body.truncated]).toEqual(['account', false]);
+    expect((found.body.entries as { path: string }[]).map((e) => e.path)).toEqual([
+      "/Sessions/Bob's take.wav",
+      '/Sessions/Take 1.wav',
+    ]);
     const missing = await api('alice', `/api/connectors/${googleId}/files?path=/Nowhere`);
     expect([missing.status, missing.body.error?.code]).toEqual([404, 'DRIVE_NOT_FOUND']);
   });
@@ -207,10 +212,7 @@ describe('browsing, importing and saving', () => {
       [dropboxId, () => dropbox.file('/Take 1.wav')],
       [googleId, () => google.file('/Take 1.wav')],
     ] as const) {
-      const started = await api('alice', `/api/connectors/${id}/exports`, {
-        method: 'POST',
-        body: { versionId: exportable, folder: '/' },
-      });
+      const started = await saveTo('alice', id, exportable, '/');
       expect(started.status, JSON.stringify(started.body)).toBe(202);
       const transfer = await finished('alice', (started.body.transfer as ConnectorTransfer).id);
       expect(transfer.status, transfer.error ?? '').toBe('done');
@@ -290,10 +292,7 @@ describe('failures leave nothing behind', () => {
     dropbox.hang = (route) => route === 'files/upload';
     try {
       dropbox.put('/Half', null);
-      const started = await api('alice', `/api/connectors/${dropboxId}/exports`, {
-        method: 'POST',
-        body: { versionId: exportable, folder: '/Half' },
-      });
+      const started = await saveTo('alice', dropboxId, exportable, '/Half');
       expect(started.status).toBe(202);
       const transfer = await finished('alice', (started.body.transfer as ConnectorTransfer).id);
       expect(transfer.status).toBe('failed');

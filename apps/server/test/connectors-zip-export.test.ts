@@ -14,7 +14,7 @@ import { makeAudio } from './helpers/audio';
 import { connectorSteps } from './helpers/connector-steps';
 import { inviteOf } from './helpers/invite';
 import { signInThroughOidc } from './helpers/oidc-flow';
-import { startS3, TEST_BUCKET } from './helpers/s3';
+import { startS3 } from './helpers/s3';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -78,7 +78,7 @@ function startFailingDav(target: TestWebdav): Promise<Server> {
   return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
 }
 
-async function link(name: Name, body: Record<string, unknown>): Promise<string> {
+async function link(name: Name, body: object): Promise<string> {
   const linked = await api(name, '/api/connectors', { method: 'POST', body });
   expect(linked.status, JSON.stringify(linked.body)).toBe(201);
   return linked.body.id as string;
@@ -168,16 +168,7 @@ beforeAll(async () => {
   connectors.set('bob-dav', await link('bob', davBody(dav.url)));
   connectors.set('carol-dav', await link('carol', davBody(dav.url)));
   connectors.set('dave-failing', await link('dave', davBody(`http://127.0.0.1:${port}/`)));
-  connectors.set(
-    'alice-s3',
-    await link('alice', {
-      kind: 's3',
-      endpoint: s3.env.S3_ENDPOINT,
-      bucket: TEST_BUCKET,
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-    }),
-  );
+  connectors.set('alice-s3', await link('alice', s3.drive));
 }, 180_000);
 
 afterAll(async () => {
@@ -234,18 +225,7 @@ describe('"Save to…" on a folder writes it as one ZIP', () => {
     const transfer = answer.body.transfer as ConnectorTransfer;
     expect(transfer.fileName).toBe('Mixes.zip');
     expect(await finished('alice', transfer.id)).toMatchObject({ status: 'done', error: null });
-    const drive = createDrive(
-      {
-        kind: 's3',
-        endpoint: s3.env.S3_ENDPOINT!,
-        bucket: TEST_BUCKET,
-        region: 'us-east-1',
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
-      },
-      { allowHosts: ['127.0.0.1'], timeoutMs: 10_000 },
-      systemClock,
-    );
+    const drive = createDrive(s3.drive, { allowHosts: ['127.0.0.1'], timeoutMs: 10_000 }, systemClock);
     const read = await drive.read('/Mixes.zip');
     expect(read.size).toBe(transfer.bytesTotal);
     // A sub-folder's archive starts at that folder: the album's other project is not in it.

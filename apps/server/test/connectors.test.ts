@@ -65,7 +65,7 @@ async function api(token: string, path: string, init: { method?: string; body?: 
   return call(server.url, path, { ...init, token: fresh });
 }
 
-const { newProject, finished, versionsOf, sha256Of } = connectorSteps(api, 240_000);
+const { newProject, finished, versionsOf, sha256Of, saveTo } = connectorSteps(api, 240_000);
 
 let davId: string;
 
@@ -149,8 +149,15 @@ describe('import from WebDAV', () => {
         path: '/Sessions/Album/Final Mix.wav',
       }),
     ]);
+    // WebDAV offers no search here: the name filters the open folder.
     const none = await api(alice, `/api/connectors/${davId}/files?path=/Sessions/Album&search=stem`);
-    expect(none.body.entries).toEqual([]);
+    expect(none.body).toEqual({
+      path: '/Sessions/Album',
+      searchable: false,
+      scope: 'folder',
+      truncated: false,
+      entries: [],
+    });
     const climbing = await api(alice, `/api/connectors/${davId}/files?path=/../etc`);
     expect(climbing.status).toBe(400);
   });
@@ -176,8 +183,10 @@ describe('import from WebDAV', () => {
       `connector import: ${wav.size} bytes in ${seconds.toFixed(1)} s (${(wav.size / 1e6 / seconds).toFixed(1)} MB/s), rss +${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB`,
     );
     expect(transfer).toMatchObject({ status: 'done', bytesDone: wav.size, bytesTotal: wav.size, error: null });
-    // Streamed, never gathered: the process grew by far less than the file while copying it.
-    expect(rssPeak - rssBefore).toBeLessThan(wav.size / 2);
+    // Streamed, never gathered. This process also runs the test's WebDAV server and the copy's own
+    // thread, whose freed buffers wait for a collection (+68–105 MB measured); a copy that gathered
+    // the file would add all of it on top.
+    expect(rssPeak - rssBefore).toBeLessThan(wav.size * 0.75);
     const versionId = (answer.body.version as Version).id;
     const ready = await waitFor(
       async () => (await versionsOf(alice, projectId))?.find((v) => v.id === versionId && v.status === 'ready'),
@@ -274,43 +283,19 @@ describe('a copy that fails leaves nothing behind', () => {
 
 describe('S3-compatible bucket', () => {
   it('links with access keys, browses, imports a WAV and saves a version back', async () => {
-    const drive = createDrive(
-      {
-        kind: 's3',
-        endpoint: s3.env.S3_ENDPOINT!,
-        bucket: TEST_BUCKET,
-        region: 'us-east-1',
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
-      },
-      { allowHosts: ['127.0.0.1'], timeoutMs: 10_000 },
-      systemClock,
-    );
+    const drive = createDrive(s3.drive, { allowHosts: ['127.0.0.1'], timeoutMs: 10_000 }, systemClock);
     const local = join(dav.directory, 'bucket-take.wav');
     const wav = await writeWav(local, 8 * 1024 * 1024);
     await drive.write('/Takes/bucket take.wav', createReadStream(local), statSync(local).size);
 
-    const wrong = await api(alice, '/api/connectors', {
-      method: 'POST',
-      body: {
-        kind: 's3',
-        endpoint: s3.env.S3_ENDPOINT,
-        bucket: TEST_BUCKET,
-        accessKeyId: 'WRONG',
-        secretAccessKey: 'x',
-      },
-    });
+    const link = (accessKeyId: string, secretAccessKey: string) =>
+      api(alice, '/api/connectors', {
+        method: 'POST',
+        body: { kind: 's3', endpoint: s3.env.S3_ENDPOINT, bucket: TEST_BUCKET, accessKeyId, secretAccessKey },
+      });
+    const wrong = await link('WRONG', 'x');
     expect(wrong).toMatchObject({ status: 422, body: { error: { code: 'DRIVE_CREDENTIALS' } } });
-    const linked = await api(alice, '/api/connectors', {
-      method: 'POST',
-      body: {
-        kind: 's3',
-        endpoint: s3.env.S3_ENDPOINT,
-        bucket: TEST_BUCKET,
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
-      },
-    });
+    const linked = await link('S3RVER', 'S3RVER');
     expect(linked).toMatchObject({
       status: 201,
       body: { kind: 's3', accountName: expect.stringContaining(TEST_BUCKET) },
@@ -333,10 +318,7 @@ describe('S3-compatible bucket', () => {
     await waitFor(async () => (await versionsOf(alice, projectId))?.find((v) => v.status === 'ready'), {
       timeoutMs: 120_000,
     });
-    const saved = await api(alice, `/api/connectors/${id}/exports`, {
-      method: 'POST',
-      body: { versionId, folder: '/' },
-    });
+    const saved = await saveTo(alice, id, versionId, '/');
     expect(saved.status).toBe(202);
     expect(await finished(alice, (saved.body.transfer as ConnectorTransfer).id)).toMatchObject({ status: 'done' });
     const back = await drive.read('/bucket take.wav');
@@ -345,10 +327,7 @@ describe('S3-compatible bucket', () => {
     expect(hash.digest('hex')).toBe(wav.sha256);
 
     mkdirSync(join(dav.directory, 'Exports'), { recursive: true });
-    const toDav = await api(alice, `/api/connectors/${davId}/exports`, {
-      method: 'POST',
-      body: { versionId, folder: '/Exports' },
-    });
+    const toDav = await saveTo(alice, davId, versionId, '/Exports');
     expect(await finished(alice, (toDav.body.transfer as ConnectorTransfer).id)).toMatchObject({ status: 'done' });
     expect(
       createHash('sha256')
@@ -356,10 +335,7 @@ describe('S3-compatible bucket', () => {
         .digest('hex'),
     ).toBe(wav.sha256);
     // Saved again, it never replaces the first copy: it takes a name of its own.
-    const again = await api(alice, `/api/connectors/${davId}/exports`, {
-      method: 'POST',
-      body: { versionId, folder: '/Exports' },
-    });
+    const again = await saveTo(alice, davId, versionId, '/Exports');
     expect((again.body.transfer as ConnectorTransfer).fileName).toBe('bucket take (2).wav');
     expect(await finished(alice, (again.body.transfer as ConnectorTransfer).id)).toMatchObject({ status: 'done' });
     expect(readFileSync(join(dav.directory, 'Exports', 'bucket take.wav')).length).toBe(wav.size);
@@ -367,23 +343,18 @@ describe('S3-compatible bucket', () => {
     // until then; the failed export removes it, so no half file is left with the user.
     const [stored] = await server.context.database.db.select().from(versions).where(eq(versions.id, versionId));
     truncateSync(join(server.dataDir, 'blobs', 'objects', stored!.blobKey), Math.floor(wav.size / 2));
-    const cut = await api(alice, `/api/connectors/${davId}/exports`, {
-      method: 'POST',
-      body: { versionId, folder: '/Exports' },
+    const cut = await saveTo(alice, davId, versionId, '/Exports');
+    // Lost bytes of our own are no provider's hiccup: the copy fails at once, saying so, untried again.
+    expect(await finished(alice, (cut.body.transfer as ConnectorTransfer).id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('stored copy of this file is incomplete'),
     });
-    expect(await finished(alice, (cut.body.transfer as ConnectorTransfer).id)).toMatchObject({ status: 'failed' });
     expect(readdirSync(join(dav.directory, 'Exports')).sort()).toEqual(['bucket take (2).wav', 'bucket take.wav']);
     // Saving into a folder that is not there is refused up front.
-    const nowhere = await api(alice, `/api/connectors/${davId}/exports`, {
-      method: 'POST',
-      body: { versionId, folder: '/Nowhere' },
-    });
+    const nowhere = await saveTo(alice, davId, versionId, '/Nowhere');
     expect(nowhere).toMatchObject({ status: 400, body: { error: { code: 'NO_SUCH_FOLDER' } } });
     // Bob may not save Alice's version: he holds no role on it.
-    const theft = await api(bob, `/api/connectors/${davId}/exports`, {
-      method: 'POST',
-      body: { versionId, folder: '/' },
-    });
+    const theft = await saveTo(bob, davId, versionId, '/');
     expect(theft.status).toBe(403);
   }, 300_000);
 });

@@ -1,65 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Entitlements } from '../src/access/entitlements';
 import { EntitlementsRepository } from '../src/access/entitlements.repository';
-import { openDatabase, type Database } from '../src/db/database';
+import type { Database } from '../src/db/database';
 import { planGrants, users } from '../src/db/schema';
 import { TestClock } from '../src/platform/clock/clock';
 import type { EventBus } from '../src/platform/realtime/event-bus';
+import { databaseBackends } from './helpers/database-backends';
 import { CreditsRepository } from '../src/modules/credits/credits.repository';
 import { CreditsService } from '../src/modules/credits/credits.service';
-import { createTestDatabase } from './helpers/test-server';
-import { seedEmbeddedDatabase } from './helpers/embedded-database-template';
 
 /**
  * The credits ledger on real databases: PGlite always, and PostgreSQL (where transactions truly run
  * side by side on a pool) when TEST_DATABASE_URL is set. Each "node" is its own service instance;
  * on PostgreSQL each node also has its own connection pool.
  */
-interface Backend {
-  name: string;
-  open(): Promise<{ nodeA: Database; nodeB: Database; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'PGlite',
-    open: async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'mixroom-credits-'));
-      await seedEmbeddedDatabase(dataDir);
-      const database = await openDatabase({ url: null, dataDir, poolSize: 1 });
-      return {
-        nodeA: database,
-        nodeB: database,
-        close: async () => {
-          await database.close();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-];
-if (process.env.TEST_DATABASE_URL) {
-  backends.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const created = await createTestDatabase(process.env.TEST_DATABASE_URL!);
-      const nodeA = await openDatabase({ url: created.url, dataDir: '', poolSize: 20 });
-      const nodeB = await openDatabase({ url: created.url, dataDir: '', poolSize: 20 });
-      return {
-        nodeA,
-        nodeB,
-        close: async () => {
-          await nodeA.close();
-          await nodeB.close();
-          await created.drop();
-        },
-      };
-    },
-  });
-}
+const backends = databaseBackends('credits');
+type Backend = (typeof backends)[number];
 
 const published: string[] = [];
 const bus: EventBus = {

@@ -9,7 +9,7 @@ import { createDrive, type DriveCredentials } from '../src/platform/drives/creat
 import type { Drive } from '../src/platform/drives/drive';
 import { DriveError } from '../src/platform/drives/drive-error';
 import type { DriveNetwork } from '../src/platform/drives/drive-http';
-import { startS3, TEST_BUCKET } from './helpers/s3';
+import { startS3 } from './helpers/s3';
 import { startWebdav, type TestWebdav } from './helpers/webdav';
 
 const allowed: DriveNetwork = { allowHosts: ['127.0.0.1'], timeoutMs: 10_000 };
@@ -32,14 +32,7 @@ const webdavCredentials = (): DriveCredentials => ({
   username: dav.username,
   password: dav.password,
 });
-const s3Credentials = (): DriveCredentials => ({
-  kind: 's3',
-  endpoint: s3.env.S3_ENDPOINT!,
-  bucket: TEST_BUCKET,
-  region: 'us-east-1',
-  accessKeyId: 'S3RVER',
-  secretAccessKey: 'S3RVER',
-});
+const s3Credentials = (): DriveCredentials => s3.drive;
 
 /** The same checks for every driver: write, list, stat, ranged read, missing files. */
 describe.each([

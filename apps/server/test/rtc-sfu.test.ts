@@ -67,6 +67,25 @@ describe('embedded SFU (werift) with libwebrtc peers', () => {
     expect(sfu.stats().bytesOut).toBeGreaterThan(0);
   });
 
+  it("sends by its own path what werift's sender reports: the listener's sender reports match what it received", async () => {
+    await publisher(publishTo('reports', 'host', 320_000), 440, 1000);
+    const ear = await listener(subscribeTo('reports', 'guest'), [440]);
+    const mid = await waitFor(() => ear.slotHearing(440, 'left'), { what: '440 Hz' });
+    // werift sends a sender report every 0.5–1.5 s; the listener's stats show the latest one.
+    const reported = await waitFor(
+      async () => {
+        const stats = [...(await ear.pc.getStats()).values()];
+        const inbound = stats.find((s) => s.type === 'inbound-rtp' && s.mid === mid && Number(s.packetsReceived) > 100);
+        const remote = stats.find((s) => s.type === 'remote-outbound-rtp' && s.ssrc === inbound?.ssrc);
+        return inbound && remote && Number(remote.packetsSent) > 100 ? { inbound, remote } : undefined;
+      },
+      { what: 'a sender report for the slot', timeoutMs: 20_000 },
+    );
+    // The report counts what was sent up to its moment; the listener has received at least that.
+    expect(Number(reported.remote.packetsSent)).toBeLessThanOrEqual(Number(reported.inbound.packetsReceived) + 50);
+    expect(Number(reported.remote.bytesSent)).toBeGreaterThan(Number(reported.remote.packetsSent) * 100);
+  });
+
   it('keeps a listener on the same slot when the publisher republishes at another bitrate', async () => {
     const first = await publisher(publishTo('republish', 'host', 128_000), 440, 440);
     const ear = await listener(subscribeTo('republish', 'guest'), [440, 660]);

@@ -1,13 +1,27 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JWTPayload } from 'jose';
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { sessionRevocations } from '../src/db/schema';
 import { TTL } from '../src/platform/identity/embedded-provider';
+import { purgeEndedSessions, SessionRevocations } from '../src/platform/identity/session-revocations';
 import { REFRESH_REUSE_GRACE_MS } from '../src/platform/identity/oidc.repository';
 import { call } from './helpers/api';
 import { startClockedServer } from './helpers/clocked-server';
 import { WEB_CLIENT_ID, type Tokens } from './helpers/oidc-flow';
-import { Cookies, finish, nextRefreshToken, startInteraction, submit, tryRefresh } from './helpers/oidc-interaction';
+import {
+  Cookies,
+  finish,
+  nextRefreshToken,
+  revokeRefreshToken,
+  startInteraction,
+  submit,
+  tryRefresh,
+} from './helpers/oidc-interaction';
 import { waitFor } from './helpers/wait-for';
+import { connectRealtime } from './helpers/ws-client';
 
 let server: Awaited<ReturnType<typeof startClockedServer>>;
 
@@ -90,23 +104,17 @@ describe('sign-out', () => {
     expect(response.headers.get('content-security-policy')).toContain(`script-src 'nonce-${nonce}'`);
   });
 
-  it('ends the grant: the refresh token is refused at once, the access token after its short life', async () => {
+  it('ends the grant: the refresh token and the access token are refused at once', async () => {
+    // Used first, so whatever a call keeps warm is warm.
+    for (let i = 0; i < 3; i += 1) expect((await me(tokens.access_token)).status).toBe(200);
     const { xsrf } = await logoutPage(cookies);
     const confirmed = await confirmLogout(cookies, xsrf);
     expect(confirmed.status).toBe(303);
 
     expect(await tryRefresh(server.url, tokens.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
-    // Still within its lifetime, the last access token works; past it, it is refused.
-    expect((await me(tokens.access_token)).status).toBe(200);
-    // The test clock stands still: move it from now to just past the token's lifetime.
-    server.clock.set(new Date(Date.now() + (TTL.AccessToken + 10) * 1000));
-    try {
-      const late = await me(tokens.access_token);
-      expect(late.status).toBe(401);
-      expect(late.body.error?.code).toBe('INVALID_TOKEN');
-    } finally {
-      server.clock.set(new Date());
-    }
+    // Well within its lifetime, the last access token no longer works, for the API and the socket alike.
+    const next = await me(tokens.access_token);
+    expect([next.status, next.body.error?.code]).toEqual([401, 'INVALID_TOKEN']);
   });
 
   it('asks for the password again after signing out (the provider session is gone)', async () => {
@@ -119,17 +127,74 @@ describe('sign-out', () => {
 
   it('revokes through the revocation endpoint as the web app does on sign-out', async () => {
     const { tokens: web } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
-    const revoked = await fetch(`${server.url}/oidc/token/revocation`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        token: web.refresh_token!,
-        token_type_hint: 'refresh_token',
-        client_id: WEB_CLIENT_ID,
-      }),
-    });
-    expect(revoked.status).toBe(200);
+    expect(await revokeRefreshToken(server.url, web.refresh_token!)).toBe(200);
     expect(await tryRefresh(server.url, web.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
+    // The access token of that session is refused on the very next call.
+    expect((await me(web.access_token)).status).toBe(401);
+  });
+
+  it('a node that starts after a session ended refuses its token too (from the table), until no token can hold it', async () => {
+    const { tokens: web } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
+    const claims = JSON.parse(Buffer.from(web.access_token.split('.')[1]!, 'base64url').toString()) as JWTPayload;
+    const verified = { subject: claims.sub!, claims };
+    expect(await revokeRefreshToken(server.url, web.refresh_token!)).toBe(200);
+    // Started once the ending is in the table, the bus's news long gone: only the table can tell it.
+    await waitFor(
+      async () =>
+        (
+          await server.context.database.db
+            .select()
+            .from(sessionRevocations)
+            .where(eq(sessionRevocations.grantId, String(claims.gid)))
+        ).length > 0,
+      { what: 'the ended session in the table' },
+    );
+    const later = new SessionRevocations({
+      db: server.context.database.db,
+      bus: server.context.bus,
+      clock: server.clock,
+      log: pino({ level: 'silent' }),
+      tokenLifetimeSeconds: TTL.AccessToken,
+    });
+    const stop = await later.start();
+    stop();
+    expect(later.refuses(verified)).toBe(true);
+    // Past every token's lifetime (and the leeway) there is nothing left to refuse.
+    server.clock.advance((TTL.AccessToken + 61) * 1000);
+    try {
+      expect(later.refuses(verified)).toBe(false);
+      expect(await purgeEndedSessions(server.context.database.db, server.clock.now())).toBeGreaterThan(0);
+    } finally {
+      server.clock.advance(-(TTL.AccessToken + 61) * 1000);
+    }
+  });
+
+  it('closes the realtime sockets of a session that ended, and only those', async () => {
+    const { tokens: ended } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
+    const { tokens: other } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
+    const [endedSocket, otherSocket] = await Promise.all([connectRealtime(server.url), connectRealtime(server.url)]);
+    await endedSocket.auth(ended.access_token);
+    await otherSocket.auth(other.access_token);
+    expect(await revokeRefreshToken(server.url, ended.refresh_token!)).toBe(200);
+    // Closed as an expired token is (4401): the tab tries to renew, is refused, and signs out.
+    await waitFor(() => endedSocket.closeCode() === 4401, { what: 'the ended session’s socket to close' });
+    // The other session's socket is still open and answers.
+    expect(otherSocket.closeCode()).toBeNull();
+    expect(await otherSocket.subscribe(`user:${subjectOf(other.access_token)}`)).toMatchObject({ type: 'subscribed' });
+    otherSocket.close();
+  });
+
+  it('names the grant in every access token, and a new sign-in is a new grant that works', async () => {
+    const { tokens: first } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
+    const { tokens: second } = await signIn({ email: 'ana@sessions.test', password: 'ana-sessions-tango-1' }, 'login');
+    const grantOf = (token: string) =>
+      (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { gid?: string }).gid;
+    expect(grantOf(first.access_token)).toEqual(expect.any(String));
+    expect(grantOf(second.access_token)).not.toBe(grantOf(first.access_token));
+    expect(await revokeRefreshToken(server.url, first.refresh_token!)).toBe(200);
+    // One session ended; the other goes on.
+    expect((await me(first.access_token)).status).toBe(401);
+    expect((await me(second.access_token)).status).toBe(200);
   });
 });
 
@@ -202,11 +267,16 @@ describe('password reset and revokeAllGrants', () => {
     expect(await tryRefresh(server.url, laptopRefresh)).toEqual({ status: 400, error: 'invalid_grant' });
     const next = await signIn({ email: account.email, password: 'bob-sessions-tango-2' }, 'login');
     expect((await me(next.tokens.access_token)).status).toBe(200);
+    // The access tokens handed out before the reset are refused too.
+    expect((await me(phone.access_token)).status).toBe(401);
+    expect((await me(laptop.access_token)).status).toBe(401);
   });
 
   it('lets other services end all of a user’s sessions (an administrator disabling the account)', async () => {
     const { tokens } = await signIn({ email: 'cy@sessions.test', password: 'cy-sessions-tango-1' }, 'signup');
+    expect((await me(tokens.access_token)).status).toBe(200);
     await server.context.services.signIn!.revokeAllGrants(subjectOf(tokens.access_token));
     expect(await tryRefresh(server.url, tokens.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
+    expect((await me(tokens.access_token)).status).toBe(401);
   });
 });

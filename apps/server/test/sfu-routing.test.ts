@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sfuNodes } from '../src/db/schema';
@@ -9,9 +10,11 @@ import {
   talkbackSfuRooms,
 } from '../src/modules/sfu-routing/sfu-rooms';
 import { SfuRoutingRepository } from '../src/modules/sfu-routing/sfu-routing.repository';
+import { probeNode, type NodeProbe } from '../src/modules/sfu-routing/sfu-node-probe';
 import { SfuRoutingService } from '../src/modules/sfu-routing/sfu-routing.service';
 import type { TestClock } from '../src/platform/clock/clock';
 import { startClockedServer } from './helpers/clocked-server';
+import { freePort } from './helpers/free-port';
 import type { TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
 
@@ -37,9 +40,9 @@ beforeEach(async () => {
 });
 
 /** A node of the cluster: registered now (an `sfu` node), beating only when the test says so. */
-async function node(name: string, sfu = true) {
-  const self = { id: `${name}-${randomUUID()}`, url: `http://${name}.internal:8080`, sfu };
-  const service = new SfuRoutingService({ repository, clock, log, self, heartbeatMs: BEAT_MS });
+async function node(name: string, sfu = true, options: { url?: string; probe?: NodeProbe } = {}) {
+  const self = { id: `${name}-${randomUUID()}`, url: options.url ?? `http://${name}.internal:8080`, sfu };
+  const service = new SfuRoutingService({ repository, clock, log, self, heartbeatMs: BEAT_MS, probe: options.probe });
   if (sfu) await repository.register(self, clock.now());
   return service;
 }
@@ -154,6 +157,16 @@ describe('handing a room over', () => {
     expect(gone).toBe(true);
   });
 
+  it('does not count a holder gone on an old reading when it has beaten since', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    // Read when the request came; the forward and the probe took longer than three beats to fail.
+    const old = (await repository.node(a.nodeId))!;
+    clock.advance(4 * BEAT_MS);
+    await a.beat();
+    expect(await b.waitUntilGone(old)).toBe(false);
+  });
+
   it('beats on the clock once started, and registers again when its row was swept', async () => {
     const c = await node('c');
     await c.start();
@@ -164,6 +177,124 @@ describe('handing a room over', () => {
     clock.advance(BEAT_MS);
     await waitFor(async () => (await repository.node(c.nodeId)) !== null, { what: 'the node to register again' });
     await c.stop();
+  });
+});
+
+/**
+ * A holder that a forwarded request could not reach, asked directly on its own port (real sockets:
+ * a port nobody listens on refuses; a server that takes connections and never answers is a process
+ * blocked on work). Its heartbeat is fresh throughout: only the probe decides, the clock stays.
+ */
+describe('a holder that could not be reached', () => {
+  /** A process that holds its port but answers nothing (its event loop busy). */
+  async function stuckProcess(): Promise<{ url: string; close: () => Promise<void> }> {
+    const sockets: Socket[] = [];
+    const server: Server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => {
+        for (const socket of sockets) socket.destroy();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('whose process is gone (connection refused) loses an offered room at once, heartbeat fresh or not', async () => {
+    const dead = await node('dead', true, { url: `http://127.0.0.1:${await freePort()}` });
+    const b = await node('b');
+    await dead.holderFor('live:refused', true);
+    const seen = (await repository.node(dead.nodeId))!;
+    expect(b.isAlive(seen)).toBe(true);
+    expect(await probeNode(seen.url)).toBe('refused');
+    // A trickle or stop for it finds nothing: its resource died with the process.
+    expect(await b.afterUnreachable('live:refused', seen, false)).toEqual({ next: null, why: 'refused' });
+    expect(await repository.roomsOf(dead.nodeId)).toEqual(['live:refused']);
+    const offer = await b.afterUnreachable('live:refused', seen, true);
+    expect(offer).toMatchObject({ why: 'refused', next: { self: true, node: { id: b.nodeId } } });
+    expect(await repository.roomsOf(b.nodeId)).toEqual(['live:refused']);
+    // A second node taking it over a moment later agrees: the room stays where the first put it.
+    const c = await node('c');
+    expect(await c.afterUnreachable('live:refused', seen, true)).toMatchObject({ next: { node: { id: b.nodeId } } });
+    // A node without media puts it on a live sfu node other than the gone one.
+    await dead.holderFor('live:refused-2', true);
+    const api = await node('api', false);
+    const moved = await api.afterUnreachable('live:refused-2', seen, true);
+    expect(moved.next?.node.id).not.toBe(dead.nodeId);
+  });
+
+  it('that answers keeps its room (no second holder)', async () => {
+    // The clocked server answers /api/health: a node whose forward failed once but still serves.
+    const live = await node('live', true, { url: server.url });
+    const b = await node('b');
+    await live.holderFor('live:answers', true);
+    const seen = (await repository.node(live.nodeId))!;
+    expect(await b.afterUnreachable('live:answers', seen, true)).toMatchObject({
+      why: 'alive',
+      next: { self: false, node: { id: live.nodeId } },
+    });
+    expect(await repository.roomsOf(b.nodeId)).toEqual([]);
+  });
+
+  it('that holds the connection but never answers (busy or hung) keeps its room while it beats', async () => {
+    const stuck = await stuckProcess();
+    try {
+      const slow = await node('slow', true, { url: stuck.url });
+      const b = await node('b');
+      await slow.holderFor('live:slow', true);
+      const seen = (await repository.node(slow.nodeId))!;
+      expect(await probeNode(stuck.url)).toBe('silent');
+      let outcome: Awaited<ReturnType<SfuRoutingService['afterUnreachable']>> | null = null;
+      void b.afterUnreachable('live:slow', seen, true).then((value) => (outcome = value));
+      // Slow, not dead: its event loop still beats, late.
+      await waitFor(
+        async () => {
+          clock.advance(BEAT_MS / 4);
+          await slow.beat();
+          return outcome;
+        },
+        { what: 'the wait to end on a beat', timeoutMs: 10_000 },
+      );
+      expect(outcome).toMatchObject({ why: 'beat-again', next: { self: false, node: { id: slow.nodeId } } });
+      expect(await repository.roomsOf(slow.nodeId)).toEqual(['live:slow']);
+      expect(await repository.roomsOf(b.nodeId)).toEqual([]);
+    } finally {
+      await stuck.close();
+    }
+  });
+
+  it('that is silent (no connection at all) is left to the heartbeat rule', async () => {
+    const silent: NodeProbe = async () => 'silent';
+    const a = await node('a');
+    const b = await node('b', true, { probe: silent });
+    await a.holderFor('live:silent', true);
+    const seen = (await repository.node(a.nodeId))!;
+    // It beats again: it keeps the room.
+    let outcome: Awaited<ReturnType<SfuRoutingService['afterUnreachable']>> | null = null;
+    void b.afterUnreachable('live:silent', seen, true).then((value) => (outcome = value));
+    clock.advance(BEAT_MS);
+    await a.beat();
+    await waitFor(
+      () => {
+        clock.advance(BEAT_MS / 4);
+        return outcome;
+      },
+      { what: 'the wait to end on the beat' },
+    );
+    expect(outcome).toMatchObject({ why: 'beat-again', next: { node: { id: a.nodeId } } });
+    // It stays silent past three beats: the next offer places the room on b.
+    const last = (await repository.node(a.nodeId))!;
+    outcome = null;
+    void b.afterUnreachable('live:silent', last, true).then((value) => (outcome = value));
+    await waitFor(
+      () => {
+        clock.advance(BEAT_MS / 2);
+        return outcome;
+      },
+      { what: 'the wait to end on silence' },
+    );
+    expect(outcome).toMatchObject({ why: 'heartbeat-gone', next: { self: true, node: { id: b.nodeId } } });
   });
 });
 

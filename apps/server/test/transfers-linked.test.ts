@@ -21,7 +21,7 @@ import { LINKED_COPY_MESSAGES } from '../src/modules/transfers/transfer-linked-c
 import { call } from './helpers/api';
 import { makeAudio } from './helpers/audio';
 import { signInThroughOidc } from './helpers/oidc-flow';
-import { startS3, TEST_BUCKET } from './helpers/s3';
+import { startS3 } from './helpers/s3';
 import { startSmtp } from './helpers/smtp';
 import { storageClient } from './helpers/storage-client';
 import { startTestServer, type TestServer } from './helpers/test-server';
@@ -44,14 +44,7 @@ const accounts = {
 };
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const GB = 1_000_000_000;
-const bucket = () => ({
-  kind: 's3' as const,
-  endpoint: s3.env.S3_ENDPOINT!,
-  bucket: TEST_BUCKET,
-  region: 'us-east-1',
-  accessKeyId: 'S3RVER',
-  secretAccessKey: 'S3RVER',
-});
+const bucket = () => s3.drive;
 
 beforeAll(async () => {
   [dav, s3, smtp, broken] = await Promise.all([startWebdav(), startS3(), startSmtp(), startBrokenDav()]);

@@ -89,8 +89,12 @@ export type DriveEntry = z.infer<typeof driveEntry>;
 export const driveListing = z.object({
   path: z.string(),
   entries: z.array(driveEntry),
-  /** Whether the provider searches below the folder; otherwise search filters the folder. */
+  /** Whether the provider searches the whole account; otherwise a search filters the open folder. */
   searchable: z.boolean(),
+  /** What `entries` are: the open folder's (filtered by a search where it can't search), or matches from the whole account. */
+  scope: z.enum(['folder', 'account']),
+  /** More matched than are listed: the user should type more of the name. */
+  truncated: z.boolean(),
 });
 export type DriveListing = z.infer<typeof driveListing>;
 
@@ -117,6 +121,37 @@ export const connectorTransfer = z
 export type ConnectorTransfer = z.infer<typeof connectorTransfer>;
 
 export const connectorTransferList = z.object({ transfers: z.array(connectorTransfer) });
+
+/** A linked audio file heard before it is imported: a short-lived link the browser's player streams. */
+export const previewQuery = z.object({
+  path: drivePath.refine((p) => p.replace(/\/+$/, '') !== '', 'Pick a file.'),
+});
+export const previewAnswer = z.object({ url: z.string(), expiresAt: z.string() });
+export type PreviewAnswer = z.infer<typeof previewAnswer>;
+
+/** Most files whose lengths one request asks for: a screenful of a folder and then some. */
+export const DURATIONS_MAX = 100;
+
+/**
+ * The audio files of an open folder whose lengths the browser wants, as the listing showed them: the
+ * listed size and date key what the server remembers, so a file changed since is read again.
+ */
+export const durationsBody = z.object({
+  files: z
+    .array(
+      z.object({
+        path: drivePath.refine((p) => p.replace(/\/+$/, '') !== '', 'Pick a file.'),
+        size: z.number().int().nonnegative().nullable(),
+        modifiedAt: z.string().max(64).nullable(),
+      }),
+    )
+    .min(1)
+    .max(DURATIONS_MAX, `Ask for at most ${DURATIONS_MAX} files at a time.`),
+});
+/** Seconds by path; null where the file's header does not say (or could not be read). */
+export const durationsAnswer = z.object({ durations: z.record(z.string(), z.number().nonnegative().nullable()) });
+export type DurationsBody = z.infer<typeof durationsBody>;
+export type DurationsAnswer = z.infer<typeof durationsAnswer>;
 
 /** A linked file becomes the next version of a project the caller may edit. */
 export const importBody = z.object({

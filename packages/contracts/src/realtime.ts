@@ -118,6 +118,11 @@ export const eventPayloads = {
    * they deliver any later event. Travels on `system` only.
    */
   'access.changed': z.object({ userIds: z.array(z.string()).nullable() }),
+  /**
+   * Sign-in sessions (grants) ended before their access tokens expired: every node refuses those
+   * tokens until `until` (ms since the epoch). Travels on `system` only.
+   */
+  'session.revoked': z.object({ grantIds: z.array(z.string()), until: z.number() }),
   /** A notice for one user, sent only when they want in-app notifications (e.g. a shared item is gone). */
   notice: z.object({ title: z.string(), body: z.string(), url: z.string() }),
   /**
@@ -212,6 +217,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   eventOf('join.requested'),
   eventOf('join.decided'),
   eventOf('access.changed'),
+  eventOf('session.revoked'),
   eventOf('notice'),
   eventOf('transfer.changed'),
   eventOf('task.changed'),

@@ -10,7 +10,14 @@ import {
   type PlanSku,
 } from '@mixroom/shared';
 import type { Clock } from '../platform/clock/clock';
-import type { EntitlementsRepository, GrantFact, SubscriptionRow } from './entitlements.repository';
+import {
+  usageParams,
+  type EntitlementsRepository,
+  type GrantFact,
+  type SubscriptionRow,
+  type UsageColumns,
+  type UsageFacts,
+} from './entitlements.repository';
 
 /** What a user may do: the merged plan of the grants in force, the admin flags and the trial. */
 export interface Entitlement {
@@ -57,17 +64,18 @@ export class Entitlements {
 
   /**
    * The user's entitlement. A caller that holds the user's row and plan grants already (`/api/me`)
-   * passes them as `known`, so only the subscriptions are read.
+   * passes them as `known`, and one that read the subscriptions passes them too.
    */
   async of(
     userId: string,
     known?: { flags: { isAdmin: boolean; canBroadcast: boolean }; grants: GrantFact[] },
+    subscriptionsRead?: SubscriptionRow[],
   ): Promise<Entitlement> {
     const now = this.clock.now();
     const [flags, grants, subscriptions] = await Promise.all([
       known ? known.flags : this.facts.flags(userId),
       known ? known.grants : this.facts.grants(userId),
-      this.facts.subscriptions(userId),
+      subscriptionsRead ?? this.facts.subscriptions(userId),
     ]);
     const skus = [...new Set(grants.filter((g) => isGrantActive(g, now)).map((g) => g.sku))].filter(isPlanSku);
     const trial = subscriptions.find((s) => this.runs(s, now) && this.isTrial(s, now));
@@ -81,6 +89,28 @@ export class Entitlements {
     };
     this.subscriptionsRead.set(entitlement, subscriptions);
     return entitlement;
+  }
+
+  /**
+   * What reads this month's usage (`summary`'s figures) within a caller's own statement: the columns
+   * (the same object every time) and the values of their placeholders now.
+   */
+  usageQuery(userId: string): { columns: UsageColumns; params: Record<string, unknown> } {
+    const now = this.clock.now();
+    return { columns: this.facts.usageColumns, params: usageParams(userId, monthStart(now), creditPeriod(now)) };
+  }
+
+  /**
+   * The entitlement of a caller that read the usage already: subscriptions are read only when the
+   * usage says there are any (most users have none).
+   */
+  async withUsage(
+    userId: string,
+    known: { flags: { isAdmin: boolean; canBroadcast: boolean }; grants: GrantFact[] },
+    usage: UsageFacts,
+  ): Promise<Entitlement> {
+    const subscriptions = usage.hasSubscriptions ? await this.facts.subscriptions(userId) : [];
+    return this.of(userId, known, subscriptions);
   }
 
   /** The merged limits alone (what quota checks need). */
@@ -116,19 +146,15 @@ export class Entitlements {
     return this.facts.hasRunningPaidSubscription(userId, this.clock.now());
   }
 
-  /** Usage and what is left, as the signed-in user sees it (the settings screen). */
-  /** What the account screen shows; `known` is the entitlement the caller made a moment ago (`of`). */
-  async summary(userId: string, known?: Entitlement): Promise<EntitlementsSummary> {
+  /**
+   * Usage and what is left, as the signed-in user sees it (the settings screen). `known` is the
+   * entitlement the caller made a moment ago (`of`), `usage` what `withUsage` read with it.
+   */
+  async summary(userId: string, known?: Entitlement, usage?: UsageFacts): Promise<EntitlementsSummary> {
     const now = this.clock.now();
     const entitlement = known ?? (await this.of(userId));
-    const read = this.subscriptionsRead.get(entitlement);
-    const [storageUse, transfers, liveMinutes, balance, subscriptions] = await Promise.all([
-      this.facts.storageUse(userId),
-      this.transfersThisMonth(userId),
-      this.liveMinutesThisMonth(userId),
-      this.facts.creditBalance(userId),
-      read ?? this.facts.subscriptions(userId),
-    ]);
+    const facts = usage ?? (await this.facts.usage(userId, monthStart(now), creditPeriod(now)));
+    const subscriptions = this.subscriptionsRead.get(entitlement) ?? (await this.facts.subscriptions(userId));
     const limit = storageLimitBytes(entitlement.limits);
     return {
       trial: entitlement.trial
@@ -139,13 +165,17 @@ export class Entitlements {
           }
         : null,
       storage: {
-        usedBytes: storageUse.reduce((total, use) => total + use.bytes, 0),
+        usedBytes: facts.storage.reduce((total, use) => total + use.bytes, 0),
         limitBytes: Number.isFinite(limit) ? limit : null,
-        breakdown: storageUse.filter((use) => use.bytes > 0),
+        breakdown: facts.storage.filter((use) => use.bytes > 0),
       },
-      transfersThisMonth: transfers,
-      liveMinutesThisMonth: liveMinutes,
-      credits: { balance, perMonth: entitlement.limits.creditsPerMonth, renewsAt: nextMonthStart(now).toISOString() },
+      transfersThisMonth: facts.transfers,
+      liveMinutesThisMonth: Math.floor(facts.liveMs / 60_000),
+      credits: {
+        balance: facts.balance,
+        perMonth: entitlement.limits.creditsPerMonth,
+        renewsAt: nextMonthStart(now).toISOString(),
+      },
       subscriptions: subscriptions.map((s) => this.present(s, now)),
       billing: this.billing,
     };

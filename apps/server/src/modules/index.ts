@@ -111,6 +111,7 @@ export async function createModules({ core, database, secrets, signer, mailer, m
     uploads: uploads.services.uploads,
     zip: storage.services.zip,
     actorOf: (userId) => users.services.users.actorById(userId),
+    sessionEnded: signIn.services.sessionEnded,
   });
   // After the connectors: a transfer's linked files are read through the owner's linked accounts.
   const transfers = createTransfersModule(core, {

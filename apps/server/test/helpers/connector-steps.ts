@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { expect } from 'vitest';
 import type { ConnectorTransfer, Version } from '@mixroom/contracts';
-import type { call } from './api';
+import { call } from './api';
+import { signInThroughOidc } from './oidc-flow';
 import { waitFor } from './wait-for';
 
 /** One API call as a user (`who` names the user; the caller renews an expired token). */
@@ -31,6 +32,9 @@ export function connectorSteps<W>(api: Api<W>, copyTimeoutMs: number) {
       const { status, body } = await api(who, `/api/projects/${projectId}`);
       return status === 200 ? (body.versions as Version[]) : null;
     },
+    /** "Save to…": a version written into a folder of a linked account (the copy's answer, 202 when started). */
+    saveTo: (who: W, connectorId: string, versionId: string, folder: string) =>
+      api(who, `/api/connectors/${connectorId}/exports`, { method: 'POST', body: { versionId, folder } }),
     /** SHA-256 of a version's stored file, read through its download link. */
     sha256Of: async (who: W, versionId: string): Promise<string> => {
       const { body } = await api(who, `/api/versions/${versionId}/download`);
@@ -95,4 +99,23 @@ export function oauthLinkSteps<W>(api: Api<W>) {
   };
 
   return { authorize, linkAccount };
+}
+
+/**
+ * A new user (signed up with `email`) who linked a WebDAV account: their access token and the
+ * linked account's id.
+ */
+export async function userWithLinkedWebdav(
+  baseUrl: string,
+  email: string,
+  dav: { url: string; username: string; password: string },
+): Promise<{ token: string; connectorId: string }> {
+  const token = (await signInThroughOidc(baseUrl, { email, password: 'correct horse battery 1' })).access_token;
+  const linked = await call(baseUrl, '/api/connectors', {
+    method: 'POST',
+    token,
+    body: { kind: 'webdav', url: dav.url, username: dav.username, password: dav.password },
+  });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+  return { token, connectorId: linked.body.id as string };
 }

@@ -18,7 +18,9 @@ interface Item {
  * calls Mixroom makes, with Dropbox's rules — Bearer tokens checked with the authorization server
  * (401 `expired_access_token`/`invalid_access_token`), 409 with an error_summary for a missing path,
  * upload sessions that check their offsets and create the file only at finish, Range on download,
- * and a list page size small enough that `list_folder/continue` is exercised.
+ * search_v2 by name (every word of the query in the name; the whole account, or below `path`) with
+ * `max_results` and a cursor for `search/continue_v2`, and a page size small enough that
+ * `list_folder/continue` and `search/continue_v2` are exercised.
  */
 export class LocalDropboxServer {
   private server: Server | null = null;
@@ -26,6 +28,7 @@ export class LocalDropboxServer {
   private readonly items = new Map<string, Item>();
   private readonly sessions = new Map<string, { data: Buffer[]; offset: number }>();
   private readonly cursors = new Map<string, Item[]>();
+  private readonly searches = new Map<string, { items: Item[]; max: number }>();
   /** Routes whose answer is never sent (a provider that times out). */
   hang: ((route: string) => boolean) | null = null;
   pageSize = 2;
@@ -149,17 +152,29 @@ export class LocalDropboxServer {
         return item ? json(response, 200, this.metadata(item)) : notFound();
       }
       case 'files/search_v2': {
-        const options = (args.options ?? {}) as { path?: string };
+        const options = (args.options ?? {}) as { path?: string; max_results?: number; filename_only?: boolean };
+        const query = text(args.query).trim();
+        if (!query || query.length > 1000) return json(response, 400, { error_summary: 'invalid_argument/' });
+        const max = options.max_results ?? 100;
+        if (!Number.isInteger(max) || max < 1 || max > 1000)
+          return json(response, 400, { error_summary: 'Error in call to API function "files/search_v2"' });
+        // No path: the whole account; a path that is not a folder is a 409 like any lookup.
+        if (options.path !== undefined && options.path !== '' && lookup(options.path)?.content !== null)
+          return notFound();
         const below = `${text(options.path).toLowerCase()}/`;
-        const query = text(args.query).toLowerCase();
-        const matches = [...this.items.values()]
-          .filter((i) => i.path !== '' && `${i.path.toLowerCase()}`.startsWith(below))
-          .filter((i) => (i.path.split('/').pop() ?? '').toLowerCase().includes(query))
-          .map((i) => ({
-            match_type: { '.tag': 'filename' },
-            metadata: { '.tag': 'metadata', metadata: this.metadata(i) },
-          }));
-        return json(response, 200, { matches, has_more: false });
+        // Every word of the query must appear in the name (case-insensitive), in any order.
+        const words = query.toLowerCase().split(/\s+/);
+        const found = [...this.items.values()]
+          .filter((i) => i.path !== '' && i.path.toLowerCase().startsWith(below))
+          .filter((i) => words.every((w) => (i.path.split('/').pop() ?? '').toLowerCase().includes(w)))
+          .sort((a, b) => a.id.localeCompare(b.id));
+        return this.searchPage(response, found, Math.min(max, this.pageSize));
+      }
+      case 'files/search/continue_v2': {
+        const rest = this.searches.get(text(args.cursor));
+        if (!rest) return json(response, 409, { error_summary: 'invalid_cursor/' });
+        this.searches.delete(text(args.cursor));
+        return this.searchPage(response, rest.items, rest.max);
       }
       case 'files/create_folder_v2': {
         if (lookup(args.path)) return json(response, 409, { error_summary: 'path/conflict/folder/..' });
@@ -202,6 +217,21 @@ export class LocalDropboxServer {
     const cursor = randomBytes(8).toString('hex');
     this.cursors.set(cursor, rest);
     json(response, 200, { entries: shown.map((i) => this.metadata(i)), cursor, has_more: rest.length > 0 });
+  }
+
+  /** One page of search matches; the rest wait behind a cursor for search/continue_v2. */
+  private searchPage(response: ServerResponse, items: Item[], max: number): void {
+    const rest = items.slice(max);
+    const cursor = rest.length > 0 ? randomBytes(8).toString('hex') : null;
+    if (cursor) this.searches.set(cursor, { items: rest, max });
+    json(response, 200, {
+      matches: items.slice(0, max).map((i) => ({
+        match_type: { '.tag': 'filename' },
+        metadata: { '.tag': 'metadata', metadata: this.metadata(i) },
+      })),
+      has_more: cursor !== null,
+      ...(cursor ? { cursor } : {}),
+    });
   }
 
   private commit(response: ServerResponse, args: Record<string, unknown>, data: Buffer): void {

@@ -4,6 +4,39 @@ import { bearerOf, json, readBody, type LocalOAuthServer } from './oauth-server'
 
 const FOLDER = 'application/vnd.google-apps.folder';
 
+/**
+ * A query's clauses joined by 'and', read as Drive's query language reads them: a value is a string
+ * between single quotes in which a backslash escapes the next character (a quote or a backslash).
+ * A quote left open is an error (null); the caller refuses any clause it does not know.
+ */
+function splitAnd(q: string): string[] | null {
+  const clauses: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < q.length; i += 1) {
+    const c = q[i]!;
+    if (quoted && c === '\\') {
+      current += c + (q[i + 1] ?? '');
+      i += 1;
+      continue;
+    }
+    if (c === "'") quoted = !quoted;
+    if (!quoted && /^\s+and\s+/i.test(q.slice(i)) && current.trim()) {
+      clauses.push(current.trim());
+      current = '';
+      i += (/^\s+and\s+/i.exec(q.slice(i))?.[0].length ?? 1) - 1;
+      continue;
+    }
+    current += c;
+  }
+  if (quoted) return null;
+  clauses.push(current.trim());
+  return clauses;
+}
+
+/** A name's words, lower-cased: the runs of letters and digits. */
+const words = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
 interface GFile {
   id: string;
   name: string;
@@ -15,12 +48,16 @@ interface GFile {
 }
 
 /**
- * A local server following the Google Drive API v3 as documented: about?fields=user, files.list with
+ * A local server following the Google Drive API v3 as documented: about?fields=user; files.list with
  * the query language's clauses Mixroom uses ("'<id>' in parents", "name = '…'", "name contains '…'",
- * "trashed=false", quotes escaped with a backslash) and pageToken paging (a small page size, so
- * paging is exercised), files.get with alt=media and Range, files.create for folders, and resumable
- * uploads (a session URI in Location; the file exists or changes only when its PUT completes with
- * the announced length). Tokens are checked with the authorization server; a bad one answers 401.
+ * "trashed = false", joined by "and"; values quoted with ' and escaped with a backslash, anything
+ * else a 400), "name contains" matching word prefixes as Drive documents, only the `fields` asked
+ * for (parents among them), and opaque pageToken paging bound to its query (a small page size, so
+ * paging is exercised); My Drive's root has an id of its own with 'root' as an alias; files.get
+ * with fields or alt=media and Range; files.create for folders; resumable uploads (a session URI in
+ * Location; the file exists or changes only when its PUT completes with the announced length); and
+ * files shared from folders the user can't see. Tokens are checked with the authorization server;
+ * a bad one answers 401.
  */
 export class LocalGoogleDriveServer {
   private server: Server | null = null;
@@ -34,12 +71,14 @@ export class LocalGoogleDriveServer {
   hang: ((call: string) => boolean) | null = null;
   pageSize = 2;
   readonly calls: string[] = [];
+  /** My Drive's own id: Drive names it in `parents`; 'root' is only an alias a request may use. */
+  readonly rootId = `0A${randomBytes(9).toString('base64url')}Uk9PVA`;
 
   constructor(
     private readonly oauth: LocalOAuthServer,
     private readonly accounts: Record<string, { displayName: string; email: string }>,
   ) {
-    this.files.set('root', this.make('root', 'My Drive', FOLDER, [], null));
+    this.files.set(this.rootId, this.make(this.rootId, 'My Drive', FOLDER, [], null));
   }
 
   private make(id: string, name: string, mimeType: string, parents: string[], content: Buffer | null): GFile {
@@ -63,7 +102,7 @@ export class LocalGoogleDriveServer {
 
   /** Adds a file or folder by path (folders made on the way); a Google Doc has no bytes (`content` null, its own type). */
   put(path: string, content: Buffer | null, mimeType = content === null ? FOLDER : 'audio/wav'): string {
-    let parent = 'root';
+    let parent = this.rootId;
     const parts = path.split('/').filter(Boolean);
     for (const [index, name] of parts.entries()) {
       const last = index === parts.length - 1;
@@ -79,9 +118,22 @@ export class LocalGoogleDriveServer {
     return parent;
   }
 
+  /**
+   * A file shared with the user from someone else's folder: files.list finds it, but its parent is
+   * not the user's to see (files.get answers 404), so it has no path in My Drive.
+   */
+  putShared(name: string, content: Buffer): void {
+    const id = randomBytes(12).toString('base64url');
+    this.files.set(id, this.make(id, name, 'audio/wav', [`0B${randomBytes(9).toString('base64url')}`], content));
+  }
+
+  private idOf(id: string): string {
+    return id === 'root' ? this.rootId : id;
+  }
+
   /** The bytes of the file at a path, or null. */
   file(path: string): Buffer | null {
-    let current: GFile | undefined = this.files.get('root');
+    let current: GFile | undefined = this.files.get(this.rootId);
     for (const name of path.split('/').filter(Boolean))
       current = [...this.files.values()].find(
         (f) => current && f.parents.includes(current.id) && f.name === name && !f.trashed,
@@ -89,16 +141,26 @@ export class LocalGoogleDriveServer {
     return current?.content ?? null;
   }
 
-  private resource(f: GFile) {
-    return {
+  /** A file's fields as Drive gives them: those `fields` asks for, or Drive's short default set. */
+  private resource(f: GFile, fields = 'kind,id,name,mimeType') {
+    const all: Record<string, unknown> = {
       kind: 'drive#file',
       id: f.id,
       name: f.name,
       mimeType: f.mimeType,
       modifiedTime: f.modifiedTime,
+      // Drive gives parents only when asked; 'root' is never among them, My Drive's own id is.
+      parents: f.parents,
       // Google documents size as an int64 in a string, absent for folders and Google Docs.
       ...(f.content !== null ? { size: String(f.content.length) } : {}),
     };
+    const wanted = fields.split(',').map((name) => name.trim());
+    return Object.fromEntries(Object.entries(all).filter(([name]) => wanted.includes(name)));
+  }
+
+  /** The fields asked for each file of a files.list answer: "nextPageToken,files(a,b)" gives "a,b". */
+  private listFields(fields: string | null): string | undefined {
+    return fields ? /files\(([^)]*)\)/.exec(fields)?.[1] : undefined;
   }
 
   /** The query clauses Mixroom sends, joined by 'and'; anything else is a 400 as Google answers. */
@@ -106,17 +168,22 @@ export class LocalGoogleDriveServer {
     const tests: ((f: GFile) => boolean)[] = [];
     const literal = String.raw`'((?:\\.|[^'\\])*)'`;
     const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
-    for (const clause of q.split(/\s+and\s+(?=(?:[^']*'[^']*')*[^']*$)/)) {
+    const clauses = splitAnd(q);
+    if (!clauses) return null;
+    for (const clause of clauses) {
       let m: RegExpExecArray | null;
       if ((m = new RegExp(`^${literal}\\s+in\\s+parents$`).exec(clause.trim()))) {
-        const id = unescape(m[1]!);
+        const id = this.idOf(unescape(m[1]!));
         tests.push((f) => f.parents.includes(id));
       } else if ((m = new RegExp(`^name\\s*=\\s*${literal}$`).exec(clause.trim()))) {
         const name = unescape(m[1]!);
         tests.push((f) => f.name === name);
       } else if ((m = new RegExp(`^name\\s+contains\\s+${literal}$`).exec(clause.trim()))) {
-        const part = unescape(m[1]!).toLowerCase();
-        tests.push((f) => f.name.toLowerCase().includes(part));
+        // As Drive documents it: "contains" on a name matches word prefixes. The name and the
+        // value are split into words at every character that is not a letter or digit, and each
+        // word of the value must start some word of the name (case-insensitive).
+        const wanted = words(unescape(m[1]!));
+        tests.push((f) => wanted.length > 0 && wanted.every((w) => words(f.name).some((n) => n.startsWith(w))));
       } else if (/^trashed\s*=\s*false$/.test(clause.trim())) tests.push((f) => !f.trashed);
       else return null;
     }
@@ -147,23 +214,33 @@ export class LocalGoogleDriveServer {
     if (request.method === 'GET' && path === '/drive/v3/files') {
       const matches = this.matcher(url.searchParams.get('q') ?? '');
       if (!matches) return json(response, 400, { error: { code: 400, message: 'Invalid Value' } });
+      const q = url.searchParams.get('q') ?? '';
       const all = [...this.files.values()]
-        .filter((f) => f.id !== 'root' && matches(f))
+        .filter((f) => f.id !== this.rootId && matches(f))
         .sort((a, b) => a.id.localeCompare(b.id));
-      const start = Number(url.searchParams.get('pageToken') ?? '0');
+      // A page token is opaque and holds its query: Drive refuses one sent with another query.
+      let start = 0;
+      const token = url.searchParams.get('pageToken');
+      if (token) {
+        const held = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { q: string; start: number };
+        if (held.q !== q) return json(response, 400, { error: { code: 400, message: 'Invalid pageToken' } });
+        start = held.start;
+      }
       const size = Math.min(Number(url.searchParams.get('pageSize') ?? '100'), this.pageSize);
       const page = all.slice(start, start + size);
+      const next = start + size < all.length ? { q, start: start + size } : null;
       return json(response, 200, {
         kind: 'drive#fileList',
-        files: page.map((f) => this.resource(f)),
-        ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}),
+        files: page.map((f) => this.resource(f, this.listFields(url.searchParams.get('fields')))),
+        ...(next ? { nextPageToken: Buffer.from(JSON.stringify(next)).toString('base64url') } : {}),
       });
     }
     const one = /^\/drive\/v3\/files\/([^/]+)$/.exec(path);
     if (request.method === 'GET' && one) {
-      const file = this.files.get(decodeURIComponent(one[1]!));
+      const file = this.files.get(this.idOf(decodeURIComponent(one[1]!)));
       if (!file || file.trashed) return notFound();
-      if (url.searchParams.get('alt') !== 'media') return json(response, 200, this.resource(file));
+      if (url.searchParams.get('alt') !== 'media')
+        return json(response, 200, this.resource(file, url.searchParams.get('fields') ?? undefined));
       if (file.content === null)
         return json(response, 403, {
           error: { code: 403, message: 'Only files with binary content can be downloaded.' },
@@ -179,7 +256,7 @@ export class LocalGoogleDriveServer {
           id,
           meta.name,
           meta.mimeType ?? 'application/octet-stream',
-          meta.parents ?? ['root'],
+          (meta.parents ?? ['root']).map((id) => this.idOf(id)),
           meta.mimeType === FOLDER ? null : Buffer.alloc(0),
         ),
       );
@@ -194,7 +271,8 @@ export class LocalGoogleDriveServer {
         if (fileId && !this.files.get(fileId)) return notFound();
         const length = Number(request.headers['x-upload-content-length']);
         const id = randomBytes(12).toString('base64url');
-        this.uploads.set(id, { fileId, name: meta.name ?? '', parents: meta.parents ?? ['root'], length });
+        const parents = (meta.parents ?? ['root']).map((p) => this.idOf(p));
+        this.uploads.set(id, { fileId, name: meta.name ?? '', parents, length });
         response.writeHead(200, { location: `${this.url}/upload/drive/v3/files?uploadType=resumable&upload_id=${id}` });
         return void response.end();
       }

@@ -113,3 +113,14 @@ export async function tryRefresh(
 /** The refresh token to use next after a renewal. */
 export const nextRefreshToken = (renewal: { tokens?: Tokens }, previous: string): string =>
   renewal.tokens?.refresh_token ?? previous;
+
+/** Revokes a refresh token at the provider's revocation endpoint, as the web app does on sign-out; the status. */
+export async function revokeRefreshToken(baseUrl: string, refreshToken: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/oidc/token/revocation`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: refreshToken, token_type_hint: 'refresh_token', client_id: WEB_CLIENT_ID }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}

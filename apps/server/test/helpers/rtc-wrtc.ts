@@ -45,6 +45,8 @@ export interface WrtcPeerConnection {
   addTransceiver(trackOrKind: WrtcTrack | 'audio', init: { direction: 'sendonly' | 'recvonly' }): WrtcTransceiver;
   getTransceivers(): WrtcTransceiver[];
   createDataChannel(label: string, init?: { ordered?: boolean; maxRetransmits?: number }): WrtcDataChannel;
+  /** The standard stats report: entries by id, each with its `type` and the fields libwebrtc fills. */
+  getStats(): Promise<Map<string, Record<string, unknown>>>;
   close(): void;
 }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { errorResponse, idParam } from '../common';
 import {
   browseQuery,
@@ -14,6 +15,10 @@ import {
   oauthFinishBody,
   oauthStartAnswer,
   oauthStartBody,
+  durationsAnswer,
+  durationsBody,
+  previewAnswer,
+  previewQuery,
   unlinkAnswer,
 } from '../connectors';
 import { endpoint } from '../endpoint';
@@ -76,6 +81,36 @@ export const connectorEndpoints = {
     summary: "Finish linking: the provider's code is exchanged (single-use state of the same user, within its expiry)",
     body: oauthFinishBody,
     responses: { 201: connector, ...errors },
+  }),
+  preview: endpoint({
+    ...base,
+    method: 'GET',
+    path: '/api/connectors/:id/preview',
+    summary: "A linked audio file's preview link (30 minutes; the account is checked again on every request of it)",
+    params: idParam,
+    query: previewQuery,
+    responses: { 200: previewAnswer, ...errors },
+  }),
+  durations: endpoint({
+    ...base,
+    method: 'POST',
+    path: '/api/connectors/:id/durations',
+    summary:
+      "Lengths of linked audio files, read from their headers (the first 64 KiB of each), for the browser's rows",
+    params: idParam,
+    body: durationsBody,
+    responses: { 200: durationsAnswer, ...errors },
+  }),
+  previewStream: endpoint({
+    tags: ['connectors'],
+    auth: false,
+    method: 'GET',
+    path: '/api/connectors/preview-stream',
+    summary:
+      "A linked audio file's bytes for the browser's player, with Range; 403 when the link is invalid or expired",
+    query: z.object({ t: z.string().min(10).max(10_000) }),
+    raw: 'file',
+    responses: { 403: errorResponse, 404: errorResponse, 416: errorResponse, 502: errorResponse },
   }),
   browse: endpoint({
     ...base,

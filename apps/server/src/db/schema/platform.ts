@@ -22,6 +22,24 @@ export const oidcModels = pgTable(
   ],
 );
 
+/**
+ * Grants (sign-in sessions) ended before their access tokens expired — a sign-out, a revoked refresh
+ * token, a password reset, an account disabled: an access token of the grant is refused until
+ * `expiresAt`, when every token it could hold has expired anyway. Every node keeps these in memory;
+ * the table brings them to a node that starts, or that missed the bus's news.
+ */
+export const sessionRevocations = pgTable(
+  'session_revocations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The account, when the provider said whose grant it was (for an operator reading the table). */
+    userId: text('user_id'),
+    grantId: text('grant_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('session_revocations_expires_idx').on(t.expiresAt)],
+);
+
 /** Secrets generated on first start and shared by every node: signing keys, cookie keys, VAPID. */
 export const appSecrets = pgTable('app_secrets', {
   key: text('key').primaryKey(),

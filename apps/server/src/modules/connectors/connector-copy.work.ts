@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { copyCounter, copyFailureReason, copyRetryable } from '../../platform/drives/copy-guards';
+import { fillFromDrive } from '../../platform/drives/drive-file-fill';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../platform/errors/domain-error';
 import { defineStage, type StageContext } from '../../platform/jobs/staged-job';
@@ -15,6 +16,8 @@ type CopyPayload = { transferId: string; userId: string; uploadId: string | null
 /** The copy's bytes are written to its row at most this often, for a panel opened mid-copy. */
 const RECORD_EVERY_MS = 1000;
 const CHANGED = 'The file changed on the storage provider while it was copied. Pick it again.';
+const STORED_FILE_SHORT =
+  "Mixroom's stored copy of this file is incomplete, so it was not saved. Tell your administrator.";
 
 type Context = Pick<StageContext, 'signal' | 'progress'>;
 
@@ -86,6 +89,40 @@ export class ConnectorCopyWork {
     if (!uploadId || !transfer.versionId)
       throw new DomainError(409, 'UPLOAD_CLOSED', 'This copy has no upload to fill.');
     const drive = await this.service.open(transfer.userId, transfer.connectorId);
+    if (!(await this.importDirect(transfer, drive, uploadId, context)))
+      await this.importStream(transfer, drive, uploadId, context);
+    await this.deps.completeUpload(actor, transfer.versionId);
+    return transfer.bytesTotal;
+  }
+
+  /** The fast way where the drive and the store allow it (see fillFromDrive); false when the copy must stream. */
+  private importDirect(
+    transfer: ConnectorTransferRow,
+    drive: Drive,
+    uploadId: string,
+    context: Context,
+  ): Promise<boolean> {
+    return fillFromDrive({
+      drive,
+      path: transfer.path,
+      total: transfer.bytesTotal,
+      network: this.deps.network,
+      fillUpload: (fill) => this.deps.fillWhole(transfer.userId, uploadId, fill),
+      changed: CHANGED,
+      onBytes: this.tracker(transfer, transfer.bytesTotal, context),
+      signal: context.signal,
+      onResume: (from) =>
+        this.deps.log.info({ transferId: transfer.id, from, total: transfer.bytesTotal }, 'connector import resumes'),
+    });
+  }
+
+  /** Any drive into any store: the provider's answer streamed through the byte counter into the upload. */
+  private async importStream(
+    transfer: ConnectorTransferRow,
+    drive: Drive,
+    uploadId: string,
+    context: Context,
+  ): Promise<void> {
     const read = await drive.read(transfer.path, { signal: context.signal });
     if (read.size !== transfer.bytesTotal) {
       read.body.destroy();
@@ -99,8 +136,6 @@ export class ConnectorCopyWork {
       counted.destroy();
       throw error;
     }
-    await this.deps.completeUpload(actor, transfer.versionId);
-    return transfer.bytesTotal;
   }
 
   private async exportVersion(transfer: ConnectorTransferRow, actor: Actor, context: Context): Promise<number> {
@@ -133,7 +168,12 @@ export class ConnectorCopyWork {
     return archive.size;
   }
 
-  /** Streams `size` bytes into the transfer's path; a source longer than announced stops the copy. */
+  /**
+   * Streams `size` bytes into the transfer's path; a source longer than announced stops the copy.
+   * The source is Mixroom's own stored file: one that ends short is lost bytes, not a provider's
+   * hiccup, so it fails the copy at once (no retry) with its own reason, although the provider's
+   * write then fails too (its body ended before the length it was promised).
+   */
   private async write(
     transfer: ConnectorTransferRow,
     drive: Drive,
@@ -141,13 +181,25 @@ export class ConnectorCopyWork {
     size: number,
     context: Context,
   ): Promise<void> {
-    const counted = copyCounter(size, CHANGED, this.tracker(transfer, size, context));
+    const track = this.tracker(transfer, size, context);
+    let done = 0;
+    const counted = copyCounter(size, CHANGED, (bytes) => {
+      done = bytes;
+      track(bytes);
+    });
+    const sent = pipeline(source, counted).then(() => {
+      if (done < size) throw new DomainError(409, 'STORED_FILE_SHORT', STORED_FILE_SHORT);
+    });
     try {
-      await Promise.all([pipeline(source, counted), drive.write(transfer.path, counted, size, context.signal)]);
+      await Promise.all([sent, drive.write(transfer.path, counted, size, context.signal)]);
     } catch (error) {
       source.destroy();
       counted.destroy();
-      throw error;
+      const sourceError = await sent.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      throw sourceError instanceof DomainError ? sourceError : error;
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { UploadTicket, Version } from '@mixroom/contracts';
 import type { ItemPolicy } from '../../access/item.policy';
-import type { BlobStore } from '../../platform/blob/blob-store';
+import type { BlobStore, PartialBlob } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
 import type { DriveNetwork } from '../../platform/drives/drive-http';
 import type { OAuthAppConfig } from '../../platform/drives/oauth-session';
@@ -40,6 +40,15 @@ export interface ConnectorsDeps {
   ) => Promise<UploadTicket>;
   /** Stores the whole file of an open upload from a stream. */
   storeWhole: (userId: string, uploadId: string, body: Readable) => Promise<void>;
+  /**
+   * Fills an open upload's local file, kept across attempts (see UploadsService.fillWhole); false
+   * when the store has none (S3) or `fill` wrote nothing, and the caller streams instead.
+   */
+  fillWhole: (
+    userId: string,
+    uploadId: string,
+    fill: (partial: PartialBlob) => Promise<number | null>,
+  ) => Promise<boolean>;
   /** The version's file is in: it becomes a version through the one completion path (media job). */
   completeUpload: (actor: Actor, versionId: string) => Promise<Version>;
   /** Drops an upload that will not finish, with its reservation (and a project that had only it). */

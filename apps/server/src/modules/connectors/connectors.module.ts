@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { PartialBlob } from '../../platform/blob/blob-store';
 import type { ProjectsService, ZipService } from '../storage';
 import type { UploadsService } from '../uploads';
 import type { Actor } from '../../platform/identity/actor';
@@ -8,6 +9,8 @@ import { SecretBox } from '../../platform/secrets/secret-box';
 import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
 import type { AppModule, CoreDeps } from '../module';
 import { connectorCopyJob, ConnectorCopyWork } from './connector-copy.work';
+import { ConnectorDurationsService } from './connector-durations.service';
+import { ConnectorPreviewService } from './connector-preview.service';
 import { ConnectorsOAuthService } from './connectors-oauth.service';
 import { ConnectorsRepository } from './connectors.repository';
 import { connectorRoutes } from './connectors.routes';
@@ -27,6 +30,8 @@ export async function createConnectorsModule(
     uploads: UploadsService;
     zip: ZipService;
     actorOf: (userId: string) => Promise<Actor | null>;
+    /** Whether a sign-in session ended: a preview link ends with the session that asked for it. */
+    sessionEnded: (sessionId: string) => boolean;
   },
 ): Promise<ConnectorsModule> {
   const key = await deps.secrets.getOrCreate('connectors.key', () => randomBytes(32).toString('base64url'));
@@ -50,15 +55,24 @@ export async function createConnectorsModule(
     startVersion: (actor: Actor, projectId: string, input: { name: string; fileName: string; size: number }) =>
       deps.projects.startVersion(actor, projectId, input),
     storeWhole: (userId: string, uploadId: string, body: Readable) => deps.uploads.storeWhole(userId, uploadId, body),
+    fillWhole: (userId: string, uploadId: string, fill: (partial: PartialBlob) => Promise<number | null>) =>
+      deps.uploads.fillWhole(userId, uploadId, fill),
     completeUpload: (actor: Actor, versionId: string) => deps.projects.completeUpload(actor, versionId),
     cancelUpload: (actor: Actor, versionId: string) => deps.projects.cancelUpload(actor, versionId),
   };
   const connectors = new ConnectorsService(serviceDeps);
   const oauth = new ConnectorsOAuthService(serviceDeps, connectors);
   const work = new ConnectorCopyWork(serviceDeps, connectors);
+  const previews = new ConnectorPreviewService({
+    open: (userId, id) => connectors.open(userId, id),
+    tokens: core.tokens,
+    clock: core.clock,
+    sessionEnded: deps.sessionEnded,
+  });
+  const durations = new ConnectorDurationsService({ open: (userId, id) => connectors.open(userId, id) });
   return {
     name: 'connectors',
-    routes: [(app) => app.register(connectorRoutes, { connectors, oauth })],
+    routes: [(app) => app.register(connectorRoutes, { connectors, oauth, previews, durations })],
     jobs: [stageJob(connectorCopyJob(work), { unitOfWork: core.unitOfWork, outbox: core.outbox, clock: core.clock })],
     services: { connectors },
     userData: {

@@ -17,13 +17,16 @@ import { exportFolderBody, linkConnectorBody } from '@mixroom/contracts';
 import { safeName, uniquePath } from '../storage';
 import { DomainError } from '../../platform/errors/domain-error';
 import { createDrive, isRevocable, type DriveCredentials } from '../../platform/drives/create-drive';
-import { normalisePath, type Drive } from '../../platform/drives/drive';
+import { normalisePath, type Drive, type DriveEntry } from '../../platform/drives/drive';
 import { DRIVE_MESSAGES, DriveError } from '../../platform/drives/drive-error';
 import type { OAuthTokens } from '../../platform/drives/oauth-session';
 import type { Actor } from '../../platform/identity/actor';
 import { connectorCopyStage } from './connector-copy.stage';
 import type { ConnectorsDeps } from './connectors.deps';
 import type { ConnectorAccountRow, ConnectorTransferRow } from './connectors.repository';
+
+/** Matches a search lists at most: past that, the user types more of the name. */
+const SEARCH_HITS = 100;
 
 export const CONNECTOR_MESSAGES = {
   notEnabled: 'This kind of storage is not enabled on this server.',
@@ -144,19 +147,27 @@ export class ConnectorsService {
       });
   }
 
+  /**
+   * One folder of a linked account, or a search: where the provider offers one it covers the whole
+   * account (each hit with its full path); elsewhere the name filters the open folder.
+   */
   async browse(actor: Actor, id: string, query: { path: string; search?: string | undefined }): Promise<DriveListing> {
     const drive = await this.open(actor.userId, id);
-    const listing = await drive.list(this.pathOf(query.path), query.search ? { search: query.search } : {});
+    const path = connectorPath(query.path);
+    const search = query.search?.trim();
+    const present = (entries: DriveEntry[]) =>
+      entries.map(({ path: at, name, kind, size, modifiedAt }) => ({ path: at, name, kind, size, modifiedAt }));
+    const found = search && drive.search ? await drive.search(search, { limit: SEARCH_HITS }) : undefined;
+    if (found)
+      return { path, searchable: true, scope: 'account', truncated: found.truncated, entries: present(found.entries) };
+    const listing = await drive.list(path, search ? { search } : {});
     return {
       path: listing.path,
-      searchable: drive.searchable,
-      entries: listing.entries.map(({ path, name, kind, size, modifiedAt }) => ({
-        path,
-        name,
-        kind,
-        size,
-        modifiedAt,
-      })),
+      // A server that turned out to offer no search (null) is not offered as searchable again.
+      searchable: drive.search !== undefined && found !== null,
+      scope: 'folder',
+      truncated: false,
+      entries: present(listing.entries),
     };
   }
 
@@ -175,7 +186,7 @@ export class ConnectorsService {
     body: ImportBody,
   ): Promise<{ transfer: ConnectorTransfer; version: Version }> {
     const drive = await this.open(actor.userId, id);
-    const path = this.pathOf(body.path);
+    const path = connectorPath(body.path);
     const entry = await drive.stat(path);
     if (entry.kind !== 'file') throw DomainError.badRequest(CONNECTOR_MESSAGES.notAFile, 'NOT_A_FILE');
     if (entry.size === null) throw new DriveError(422, 'SIZE_UNKNOWN', CONNECTOR_MESSAGES.sizeUnknown);
@@ -211,7 +222,7 @@ export class ConnectorsService {
     maxBytes: number,
   ): Promise<{ fileName: string; body: Readable }> {
     const drive = await this.open(userId, id);
-    const entry = await drive.stat(this.pathOf(path));
+    const entry = await drive.stat(connectorPath(path));
     if (entry.kind !== 'file') throw DomainError.badRequest(CONNECTOR_MESSAGES.notAFile, 'NOT_A_FILE');
     if (entry.size === null) throw new DriveError(422, 'SIZE_UNKNOWN', CONNECTOR_MESSAGES.sizeUnknown);
     if (entry.size > maxBytes)
@@ -283,7 +294,7 @@ export class ConnectorsService {
 
   /** The folder an export writes into: one the account has (400 otherwise: the request names it). */
   private async targetFolder(drive: Drive, path: string): Promise<string> {
-    const folder = this.pathOf(path);
+    const folder = connectorPath(path);
     const target = await drive.stat(folder).catch((error: unknown) => {
       if (error instanceof DriveError && error.code === 'DRIVE_NOT_FOUND')
         throw DomainError.badRequest(CONNECTOR_MESSAGES.noSuchFolder, 'NO_SUCH_FOLDER');
@@ -319,12 +330,13 @@ export class ConnectorsService {
   driveOf(credentials: DriveCredentials, persist: (tokens: OAuthTokens) => Promise<void> = async () => {}): Drive {
     return createDrive(credentials, this.deps.network, this.deps.clock, { apps: this.deps.oauth, persist });
   }
+}
 
-  private pathOf(path: string): string {
-    try {
-      return normalisePath(path);
-    } catch {
-      throw DomainError.badRequest(DRIVE_MESSAGES.badPath, 'BAD_PATH');
-    }
+/** A path in a linked account as the user sent it, made canonical; one that can't be is a 400. */
+export function connectorPath(path: string): string {
+  try {
+    return normalisePath(path);
+  } catch {
+    throw DomainError.badRequest(DRIVE_MESSAGES.badPath, 'BAD_PATH');
   }
 }

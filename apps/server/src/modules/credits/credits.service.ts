@@ -61,17 +61,21 @@ export class CreditsService {
 
   /**
    * Gives `userId` this month's credits, or the top-up after a bigger plan; a no-op when done.
+   * Resolves true when this call changed the balance.
    * `known` is the user's entitlement when the caller has just made it.
    */
-  async ensureMonthlyGrant(userId: string, known?: Entitlement): Promise<void> {
+  async ensureMonthlyGrant(userId: string, known?: Entitlement): Promise<boolean> {
     const now = this.deps.clock.now();
     const period = this.deps.entitlements.creditPeriod();
     const { limits, skus } = known ?? (await this.deps.entitlements.of(userId));
     const perMonth = limits.creditsPerMonth;
     const remembered = this.monthsGiven.get(userId);
-    if (remembered && remembered.period === period && remembered.amount >= perMonth) return;
+    if (remembered && remembered.period === period && remembered.amount >= perMonth) return false;
     const given = await this.deps.repository.grantedFor(userId, period);
-    if (perMonth <= given) return this.remember(userId, period, given);
+    if (perMonth <= given) {
+      this.remember(userId, period, given);
+      return false;
+    }
     const first = given === 0;
     const result = await this.deps.repository.append({
       userId,
@@ -87,6 +91,7 @@ export class CreditsService {
     });
     if (result.outcome === 'applied') await this.changed(userId);
     this.remember(userId, period, perMonth);
+    return result.outcome === 'applied';
   }
 
   private remember(userId: string, period: string, amount: number): void {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { purgeExpiredOidcRows } from '../../platform/identity/oidc.repository';
+import { purgeEndedSessions } from '../../platform/identity/session-revocations';
 import { defineScheduledJob } from '../../platform/jobs/job-definition';
 import type { Clock } from '../../platform/clock/clock';
 import type { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
@@ -20,6 +21,7 @@ export const maintenanceJobs = (deps: {
 }) => [
   defineScheduledJob('maintenance.hourly', '7 * * * *', async ({ log }) => {
     const oidcRows = await purgeExpiredOidcRows(deps.db);
+    await purgeEndedSessions(deps.db, deps.clock.now());
     const uploads = await deps.uploads.abortStale(STALE_UPLOAD_MS);
     // Sign-in attempt counters older than the longest block are of no use any more.
     await deps.attempts.purgeOlderThan(new Date(deps.clock.now().getTime() - ATTEMPT_RECORDS_MS));

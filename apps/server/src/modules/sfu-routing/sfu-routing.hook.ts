@@ -64,10 +64,10 @@ export function sfuRoutingHook({ routing, routes, tokens, log }: SfuRoutingHookD
       return await forwardSignalling(request, reply, targetOf(holder, request));
     } catch (error) {
       if (!(error instanceof UnreachableError) || error.body === null) throw unavailable(reply, error, log);
-      // The holder did not answer: once it counts as gone the room moves (an offer places it anew).
-      const gone = await routing.waitUntilGone(holder.node);
-      const next = gone ? await routing.holderFor(room, place) : holder;
-      log.warn({ room, holder: holder.node.id, gone, next: next?.node.id }, 'media room holder unreachable');
+      // The holder did not answer: asked directly, a gone process loses the room at once; a live one
+      // keeps it; a silent one keeps it until its heartbeat says it is gone (see afterUnreachable).
+      const { next, why } = await routing.afterUnreachable(room, holder.node, place);
+      log.warn({ room, holder: holder.node.id, why, next: next?.node.id }, 'media room holder unreachable');
       if (!next) throw new AppError(404, 'NOT_FOUND', 'No such media resource.');
       try {
         return await forwardSignalling(request, reply, targetOf(next, request), error.body);

@@ -1,4 +1,4 @@
-import { asc, count, eq, gte, lt, notInArray } from 'drizzle-orm';
+import { and, asc, count, eq, gte, lt, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { sfuNodes, sfuPlacements } from '../../db/schema';
 
@@ -85,6 +85,19 @@ export class SfuRoutingRepository {
         set: { nodeId, placedAt: now },
         setWhere: notInArray(sfuPlacements.nodeId, alive),
       });
+  }
+
+  /**
+   * Moves a room from `fromNodeId` to `toNodeId` only if `fromNodeId` still holds it (two nodes
+   * taking it over at once agree: the second finds it moved). True when this call moved it.
+   */
+  async takeOver(roomKey: string, fromNodeId: string, toNodeId: string, now: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(sfuPlacements)
+      .set({ nodeId: toNodeId, placedAt: now })
+      .where(and(eq(sfuPlacements.roomKey, roomKey), eq(sfuPlacements.nodeId, fromNodeId)))
+      .returning({ roomKey: sfuPlacements.roomKey });
+    return rows.length > 0;
   }
 
   async roomsOf(nodeId: string): Promise<string[]> {

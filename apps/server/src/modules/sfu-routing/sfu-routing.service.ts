@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import type { Clock, Timer } from '../../platform/clock/clock';
+import { probeNode, type NodeProbe, type ProbeVerdict } from './sfu-node-probe';
 import type { SfuNodeRow, SfuRoutingRepository } from './sfu-routing.repository';
 
 /** A node silent for this many beats counts as gone: its rooms move on their next publish or subscribe. */
@@ -15,7 +16,15 @@ export interface SfuRoutingDeps {
   /** This node: its id (new at every start), its internal URL and whether it carries media itself. */
   self: { id: string; url: string; sfu: boolean };
   heartbeatMs: number;
+  /** Asks another node's process directly whether it is there (sfu-node-probe.ts). */
+  probe?: NodeProbe;
 }
+
+/** Why a holder that could not be reached keeps its room or loses it (logged with each decision). */
+export type UnreachableOutcome =
+  | { next: Holder | null; why: 'refused' }
+  | { next: Holder; why: 'alive' }
+  | { next: Holder | null; why: 'beat-again' | 'heartbeat-gone' };
 
 /** Where a room's signalling goes: this node, or another node's internal URL. */
 export type Holder = { self: true; node: SfuNodeRow } | { self: false; node: SfuNodeRow };
@@ -24,8 +33,9 @@ export type Holder = { self: true; node: SfuNodeRow } | { self: false; node: Sfu
  * Rooms of the embedded SFU spread over the nodes with the `sfu` role on one PostgreSQL. Each such
  * node beats on the server clock; a room is placed on the first publish or subscribe (on this node
  * when it carries media, else on the live node holding the fewest rooms) and stays there while its
- * node beats. A room whose node stopped beating moves to the node placing it next: publishers and
- * listeners reconnect by their backoff and land there.
+ * node beats. A room whose node stopped beating moves to the node placing it next; so does one whose
+ * node's port refuses connections when an offer is forwarded there (its process is gone: no need to
+ * wait for three missed beats). Publishers and listeners reconnect by their rules and land there.
  */
 export class SfuRoutingService {
   private timer: Timer | null = null;
@@ -81,20 +91,56 @@ export class SfuRoutingService {
   }
 
   /**
+   * What to do after a request to the holder of `roomKey` could not be reached. The holder is asked
+   * directly (probe): a refused connection means its process is gone, and an offer (`place`) takes
+   * the room over at once, whatever its heartbeat says; a trickle or stop finds nothing (its resource
+   * died with the process). A holder that answers lives: it keeps the room (no second holder while
+   * one still serves). Silence (no connection, or no answer on one) decides nothing by itself: a slow
+   * process and a hung one look alike, so the heartbeat rule does (waitUntilGone), as before.
+   */
+  async afterUnreachable(roomKey: string, node: SfuNodeRow, place: boolean): Promise<UnreachableOutcome> {
+    const verdict: ProbeVerdict = await (this.deps.probe ?? probeNode)(node.url);
+    if (verdict === 'refused') return { next: place ? await this.takeOver(roomKey, node) : null, why: 'refused' };
+    if (verdict === 'alive') return { next: this.holder(node), why: 'alive' };
+    if (!(await this.waitUntilGone(node))) return { next: this.holder(node), why: 'beat-again' };
+    return { next: await this.holderFor(roomKey, place), why: 'heartbeat-gone' };
+  }
+
+  /** Moves a room off a holder whose process refused a connection: onto this node, or the least busy other. */
+  private async takeOver(roomKey: string, from: SfuNodeRow): Promise<Holder> {
+    const { repository, clock, self, log } = this.deps;
+    const others = self.sfu ? [] : (await repository.liveNodes(this.aliveSince())).filter((n) => n.id !== from.id);
+    const target = self.sfu ? { id: self.id } : others[0];
+    if (!target) throw new AppError(503, 'SFU_UNAVAILABLE', 'No media server is available; try again shortly.');
+    const moved = await repository.takeOver(roomKey, from.id, target.id, clock.now());
+    // Another node may have taken it over a moment earlier: its choice stands.
+    const placed = await repository.holder(roomKey);
+    if (!placed) throw new AppError(503, 'SFU_UNAVAILABLE', 'No media server is available; try again shortly.');
+    if (moved)
+      log.warn(
+        { roomKey, from: from.id, fromUrl: from.url, to: placed.id, why: 'holder refused connections' },
+        'media room taken over from a node whose process is gone',
+      );
+    return this.holder(placed);
+  }
+
+  /**
    * After `node` could not be reached: resolves true once it counts as gone (its rooms may move),
    * false as soon as it beats again (it lives; the failure was passing).
    */
   async waitUntilGone(node: SfuNodeRow): Promise<boolean> {
     const { repository, clock, heartbeatMs } = this.deps;
     for (;;) {
+      // The row first: `node` may be seconds old (a forward's and a probe's waits), and a beat since
+      // then means it lives, however far the clock has gone past its last known beat.
+      const fresh = await repository.node(node.id);
+      if (!fresh) return true;
+      if (fresh.heartbeatAt.getTime() > node.heartbeatAt.getTime()) return false;
       const goneAt = this.goneAt(node).getTime();
       if (clock.now().getTime() >= goneAt) return true;
       // Look again at the next beat or when the silence makes it gone, whichever comes first.
       const next = new Date(Math.min(goneAt, clock.now().getTime() + heartbeatMs));
       await new Promise<void>((resolve) => clock.setTimer(next, resolve));
-      const fresh = await repository.node(node.id);
-      if (!fresh) return true;
-      if (fresh.heartbeatAt.getTime() > node.heartbeatAt.getTime()) return false;
     }
   }
 

@@ -1,8 +1,14 @@
 import type Provider from 'oidc-provider';
-import { mountProvider, createEmbeddedProvider } from '../../platform/identity/embedded-provider';
+import { mountProvider, createEmbeddedProvider, TTL } from '../../platform/identity/embedded-provider';
 import { revokeOidcRowsOfAccount } from '../../platform/identity/oidc.repository';
+import { SessionRevocations } from '../../platform/identity/session-revocations';
 import { loadIdentitySecrets, publicJwks } from '../../platform/identity/signing-keys';
-import { createTokenVerifier, discoverJwksUri, type TokenVerifier } from '../../platform/identity/token-verifier';
+import {
+  createTokenVerifier,
+  discoverJwksUri,
+  InvalidTokenError,
+  type TokenVerifier,
+} from '../../platform/identity/token-verifier';
 import { AttemptLimiter } from '../../platform/security/attempt-limiter';
 import { AttemptLimitsRepository } from '../../platform/security/attempt-limits.repository';
 import type { SecretsRepository } from '../../platform/secrets/secrets.repository';
@@ -20,6 +26,8 @@ export type SignInModule = AppModule<{
   verifyToken: TokenVerifier;
   /** Ends every session and refresh token of an account (a no-op with an external issuer). */
   revokeSessions: (userId: string) => Promise<unknown>;
+  /** Whether a sign-in session ended (no session ends here with an external issuer). */
+  sessionEnded: (sessionId: string) => boolean;
 }>;
 
 /**
@@ -41,11 +49,27 @@ export async function createSignInModule(
     return {
       name: 'sign-in',
       routes: [(app) => app.register(signInRoutes, { signIn: null, authConfig: authConfig(core, false) })],
-      services: { signIn: null, provider: null, verifyToken, revokeSessions: async () => undefined },
+      services: {
+        signIn: null,
+        provider: null,
+        verifyToken,
+        revokeSessions: async () => undefined,
+        sessionEnded: () => false,
+      },
     };
   }
   const identitySecrets = await loadIdentitySecrets(deps.secrets);
-  const revokeSessions = (userId: string) => revokeOidcRowsOfAccount(core.db, userId);
+  const revocations = new SessionRevocations({
+    db: core.db,
+    bus: core.bus,
+    clock: core.clock,
+    log: core.log,
+    tokenLifetimeSeconds: TTL.AccessToken,
+  });
+  const stopRevocations = await revocations.start();
+  // Every session of the account ends, and the access tokens already handed out with it.
+  const revokeSessions = async (userId: string) =>
+    revocations.revoke(userId, await revokeOidcRowsOfAccount(core.db, userId));
   const signIn = new SignInService({
     users: deps.usersRepository,
     resets: new PasswordResetsRepository(core.db, core.clock),
@@ -72,14 +96,21 @@ export async function createSignInModule(
       audience: identity.audience,
       extraOrigins: core.config.devOrigins,
       clock: core.clock,
+      onGrantsEnded: (userId, grantIds) => revocations.revoke(userId, grantIds),
     },
   );
-  const verifyToken = createTokenVerifier({
+  const verifySignature = createTokenVerifier({
     issuer: identity.issuer,
     audience: identity.audience,
     keys: { local: publicJwks(identitySecrets.jwks) },
     clock: core.clock,
   });
+  // The signature says who; the ended sessions, kept in memory, say whether it still counts.
+  const verifyToken: TokenVerifier = async (token) => {
+    const verified = await verifySignature(token);
+    if (revocations.refuses(verified)) throw new InvalidTokenError('session ended');
+    return verified;
+  };
   return {
     name: 'sign-in',
     routes: [
@@ -87,7 +118,14 @@ export async function createSignInModule(
       (app, { serveApp }) => app.register(interactionRoutes, { provider, signIn, serveApp }),
       (app) => app.register(async (scope) => mountProvider(scope, provider)),
     ],
-    services: { signIn, provider, verifyToken, revokeSessions },
+    services: {
+      signIn,
+      provider,
+      verifyToken,
+      revokeSessions,
+      sessionEnded: (sessionId) => revocations.ended(sessionId),
+    },
+    onStop: async () => stopRevocations(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { copyCounter, copyFailureReason, copyRetryable } from '../../platform/drives/copy-guards';
+import { fillFromDrive } from '../../platform/drives/drive-file-fill';
 import { DomainError } from '../../platform/errors/domain-error';
 import { defineStage, type StageContext } from '../../platform/jobs/staged-job';
 import type { TransferCreationService } from './transfer-creation.service';
@@ -22,9 +23,10 @@ export const LINKED_COPY_MESSAGES = {
 } as const;
 
 /**
- * A transfer's file copied by the server from the owner's linked account: the bytes stream from the
- * provider into the file's upload (bounded memory, never gathered), which completes like a browser's
- * upload; the transfer is sent when this was its last file. A copy that fails for good marks the
+ * A transfer's file copied by the server from the owner's linked account: the provider's GET runs
+ * on a thread of its own straight into the upload's file where the drive and the store allow it
+ * (see fillFromDrive), else the bytes stream through (bounded memory, never gathered either way);
+ * the upload completes like a browser's; the transfer is sent when this was its last file. A copy that fails for good marks the
  * transfer failed with the reason on the file, drops what was written (no half-stored blob), and
  * drops the transfer's other files too: a failed transfer is never sent.
  */
@@ -93,16 +95,24 @@ export class TransferLinkedCopyWork {
     const session = await this.deps.uploads.start(payload.userId, version.blobKey, version.fileSize);
     await this.deps.repository.updateVersion(version.id, { uploadId: session.id, progress: 0 });
     const drive = await this.deps.linkedDrive(payload.userId, payload.connectorId);
+    const onBytes = this.tracker(version.id, version.fileSize, context);
+    const direct = await fillFromDrive({
+      drive,
+      path: payload.path,
+      total: version.fileSize,
+      network: this.deps.linkedNetwork,
+      fillUpload: (fill) => this.deps.uploads.fillWhole(payload.userId, session.id, fill),
+      changed: LINKED_COPY_MESSAGES.changed,
+      onBytes,
+      signal: context.signal,
+    });
+    if (direct) return await this.deps.repository.updateVersion(version.id, { progress: 100 });
     const read = await drive.read(payload.path, { signal: context.signal });
     if (read.size !== version.fileSize) {
       read.body.destroy();
       throw new DomainError(409, 'FILE_CHANGED', LINKED_COPY_MESSAGES.changed);
     }
-    const counted = copyCounter(
-      version.fileSize,
-      LINKED_COPY_MESSAGES.changed,
-      this.tracker(version.id, version.fileSize, context),
-    );
+    const counted = copyCounter(version.fileSize, LINKED_COPY_MESSAGES.changed, onBytes);
     try {
       await Promise.all([
         pipeline(read.body, counted),

@@ -5,6 +5,7 @@ import type { UnitOfWork } from '../../db/database';
 import type { BlobStore } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
 import type { Drive } from '../../platform/drives/drive';
+import type { DriveNetwork } from '../../platform/drives/drive-http';
 import type { Outbox } from '../../platform/jobs/outbox';
 import type { EventBus } from '../../platform/realtime/event-bus';
 import type { UploadsService } from '../uploads';
@@ -36,6 +37,8 @@ export interface TransfersDeps {
    * is the same 404 as none. A transfer's linked files are read through it by the server.
    */
   linkedDrive: (userId: string, connectorId: string) => Promise<Drive>;
+  /** The outbound rules every provider call follows (the operator's allowed hosts, the timeout). */
+  linkedNetwork: DriveNetwork;
 }
 
 /** A transfer changed for its owner: recorded with the write (in `tx`) or published now. */

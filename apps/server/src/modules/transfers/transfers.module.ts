@@ -64,6 +64,7 @@ export function createTransfersModule(
     transfersThisMonth: deps.transfersThisMonth,
     userOf: deps.userOf,
     linkedDrive: deps.linkedDrive,
+    linkedNetwork: { allowHosts: core.config.connectors.allowHosts, timeoutMs: core.config.connectors.timeoutMs },
   };
   const transfers = new TransfersService(shared);
   const limiter = new AttemptLimiter(new AttemptLimitsRepository(core.db), core.clock);

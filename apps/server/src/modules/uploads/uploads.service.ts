@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { UploadSession } from '@mixroom/contracts';
 import { AppError } from '../../http/app-error';
-import type { BlobStore } from '../../platform/blob/blob-store';
+import type { BlobStore, PartialBlob } from '../../platform/blob/blob-store';
 import type { Clock } from '../../platform/clock/clock';
 import type { UploadRow, UploadsRepository } from './uploads.repository';
 
@@ -113,6 +113,25 @@ export class UploadsService {
     await this.deps.store.abortMultipart(upload.blobKey, upload.driverUploadId).catch(() => undefined);
     await this.deps.store.put(upload.blobKey, body);
     await this.deps.repository.setStatus(uploadId, 'stored');
+  }
+
+  /**
+   * As storeWhole, with the bytes written by `fill` into the store's local file for the upload,
+   * kept across attempts (a copy resumes where the last one was cut). False, with the session
+   * open, when the store keeps no local files or `fill` wrote nothing after all: the caller then
+   * streams.
+   */
+  async fillWhole(
+    ownerId: string,
+    uploadId: string,
+    fill: (partial: PartialBlob) => Promise<number | null>,
+  ): Promise<boolean> {
+    const { store } = this.deps;
+    if (!store.fillMultipart) return false;
+    const upload = await this.open(ownerId, uploadId);
+    if (!(await store.fillMultipart(upload.blobKey, upload.driverUploadId, fill))) return false;
+    await this.deps.repository.setStatus(uploadId, 'stored');
+    return true;
   }
 
   /** Completes only when every part is recorded; returns the finished blob's key. */

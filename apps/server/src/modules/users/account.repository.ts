@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Placeholder } from 'drizzle-orm';
+import { presentUsage, type UsageColumns, type UsageFacts } from '../../access/entitlements.repository';
 import type { Db, Tx } from '../../db/database';
-import { adminAudit, dataExports, emailChanges, notificationPreferences, users } from '../../db/schema';
+import { adminAudit, dataExports, emailChanges, notificationPreferences, planGrants, users } from '../../db/schema';
 
 export type DataExportRow = typeof dataExports.$inferSelect;
 export interface Preferences {
@@ -9,6 +10,41 @@ export interface Preferences {
   inApp: boolean;
 }
 export const DEFAULT_PREFERENCES: Preferences = { email: true, push: true, inApp: true };
+/** The newest address change of the user still waiting for confirmation at `now`. */
+function pendingEmailQuery(db: Db, userId: string | Placeholder, now: Date | Placeholder) {
+  return db
+    .select({ email: emailChanges.newEmail })
+    .from(emailChanges)
+    .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
+    .orderBy(desc(emailChanges.createdAt))
+    .limit(1);
+}
+
+function prepareFactsRead(db: Db, usage: UsageColumns) {
+  const userId = sql.placeholder('facts_user');
+  const pending = pendingEmailQuery(db, userId, sql.placeholder('facts_now'));
+  return db
+    .select({
+      email: notificationPreferences.email,
+      push: notificationPreferences.push,
+      inApp: notificationPreferences.inApp,
+      pendingEmail: sql<string | null>`(${pending})`,
+      // Most accounts hold no plan grant: told here, their grants need no read of their own.
+      hasGrants: sql<boolean>`exists(${db.select({ id: planGrants.id }).from(planGrants).where(eq(planGrants.userId, userId))})`,
+      ...usage,
+    })
+    .from(users)
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+    .where(eq(users.id, userId))
+    .prepare('account_facts');
+}
+
+export interface AccountFacts {
+  pendingEmail: string | null;
+  preferences: Preferences;
+  hasGrants: boolean;
+  usage: UsageFacts;
+}
 
 /** The signed-in user's own account data: profile, e-mail changes, preferences, exports, deletion. */
 export class AccountRepository {
@@ -116,41 +152,36 @@ export class AccountRepository {
     });
   }
 
-  /** The address change waiting for confirmation and the notification choices, in one round trip (`/api/me`). */
-  async pendingEmailAndPreferences(
+  /**
+   * What `/api/me` tells beside the user row, in one round trip: the address change waiting for
+   * confirmation, the notification choices, whether the user holds any plan grant, and the month's
+   * usage through the entitlements' columns.
+   */
+  async accountFacts(
     userId: string,
     now: Date,
-  ): Promise<{ pendingEmail: string | null; preferences: Preferences }> {
-    const pending = this.db
-      .select({ email: emailChanges.newEmail })
-      .from(emailChanges)
-      .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
-      .orderBy(desc(emailChanges.createdAt))
-      .limit(1);
-    const [row] = await this.db
-      .select({
-        email: notificationPreferences.email,
-        push: notificationPreferences.push,
-        inApp: notificationPreferences.inApp,
-        pendingEmail: sql<string | null>`(${pending})`,
-      })
-      .from(users)
-      .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-      .where(eq(users.id, userId));
+    usage: { columns: UsageColumns; params: Record<string, unknown> },
+  ): Promise<AccountFacts> {
+    let read = this.factsReads.get(usage.columns);
+    if (!read) {
+      read = prepareFactsRead(this.db, usage.columns);
+      this.factsReads.set(usage.columns, read);
+    }
+    const [row] = await read.execute({ facts_user: userId, facts_now: now, ...usage.params });
     const chosen = row && row.email !== null && row.push !== null && row.inApp !== null;
     return {
       pendingEmail: row?.pendingEmail ?? null,
       preferences: chosen ? { email: row.email!, push: row.push!, inApp: row.inApp! } : DEFAULT_PREFERENCES,
+      hasGrants: row?.hasGrants ?? false,
+      usage: presentUsage(row),
     };
   }
 
+  /** `accountFacts`' statement, built once per set of usage columns (building costs more than running it). */
+  private readonly factsReads = new WeakMap<UsageColumns, ReturnType<typeof prepareFactsRead>>();
+
   async pendingEmail(userId: string, now: Date): Promise<string | null> {
-    const [row] = await this.db
-      .select({ email: emailChanges.newEmail })
-      .from(emailChanges)
-      .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
-      .orderBy(desc(emailChanges.createdAt))
-      .limit(1);
+    const [row] = await pendingEmailQuery(this.db, userId, now);
     return row?.email ?? null;
   }
 

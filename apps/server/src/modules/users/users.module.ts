@@ -31,13 +31,14 @@ export function createUsersModule(
     users: usersRepository,
     identity: core.config.identity,
     account: {
-      // The month's credits are given on the first read of a month.
-      summary: async (userId, known) => {
-        const entitlement = await deps.entitlements.of(userId, known);
-        await deps.credits.ensureMonthlyGrant(userId, entitlement);
-        return deps.entitlements.summary(userId, entitlement);
+      facts: (userId) => accountRepository.accountFacts(userId, core.clock.now(), deps.entitlements.usageQuery(userId)),
+      // The month's credits are given on the first read of a month; the balance read with the usage
+      // is read again only when that grant just changed it.
+      summary: async (userId, known, usage) => {
+        const entitlement = await deps.entitlements.withUsage(userId, known, usage);
+        const granted = await deps.credits.ensureMonthlyGrant(userId, entitlement);
+        return deps.entitlements.summary(userId, entitlement, granted ? undefined : usage);
       },
-      pendingEmailAndPreferences: (userId) => accountRepository.pendingEmailAndPreferences(userId, core.clock.now()),
     },
     clock: core.clock,
   });

@@ -6,15 +6,28 @@ import { memberships, planGrants, users } from '../../db/schema';
 export type UserRow = typeof users.$inferSelect;
 export type PlanGrantRow = typeof planGrants.$inferSelect;
 
+function prepareById(db: Db) {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare('users_by_id');
+}
+
 /** The only place that queries users and their plan grants. */
 export class UsersRepository {
+  /** Built once: every authenticated request reads its user's row. */
+  private readonly byId: ReturnType<typeof prepareById>;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.byId = prepareById(db);
+  }
 
   async findById(id: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    const [row] = await this.byId.execute({ id });
     return row ?? null;
   }
 

@@ -5,5 +5,5 @@ import { route } from '../../http/endpoint';
 import type { UsersService } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
-  route(app, endpoints.me, (request) => users.me(requireActor(request)));
+  route(app, endpoints.me, (request) => users.me(requireActor(request), { asAuthenticated: true }));
 };

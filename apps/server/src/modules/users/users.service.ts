@@ -1,10 +1,13 @@
 import { isGrantActive, MESSAGES, mergePlans, type PlanSku } from '@mixroom/shared';
-import type { EntitlementsSummary, Me, NotificationPreferences } from '@mixroom/contracts';
+import type { EntitlementsSummary, Me } from '@mixroom/contracts';
+import type { UsageFacts } from '../../access/entitlements.repository';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../platform/clock/clock';
+import { GRANT_CLAIM } from '../../platform/identity/session-revocations';
 import type { VerifiedToken } from '../../platform/identity/token-verifier';
 import type { Actor } from '../../platform/identity/actor';
 import { presentGrant } from './plan-grant.presenter';
+import type { AccountFacts } from './account.repository';
 import type { PlanGrantRow, UserRow, UsersRepository } from './users.repository';
 
 export type { Actor } from '../../platform/identity/actor';
@@ -15,20 +18,25 @@ export interface UsersServiceDeps {
   identity: { mode: 'embedded' | 'external'; issuer: string };
   /** What `/api/me` tells beside the user row (the account module's and entitlements' parts). */
   account: {
-    /** `known`: the user's flags and plan grants, read a moment ago by `me`. */
+    /** The pending address, notification choices, whether there are grants, and usage (one read). */
+    facts(userId: string): Promise<AccountFacts>;
+    /** `known`: the user's flags and plan grants, and the usage `facts` read a moment ago. */
     summary(
       userId: string,
       known: { flags: { isAdmin: boolean; canBroadcast: boolean }; grants: PlanGrantRow[] },
+      usage: UsageFacts,
     ): Promise<EntitlementsSummary>;
-    /** The address change waiting for confirmation and the notification choices (one read). */
-    pendingEmailAndPreferences(
-      userId: string,
-    ): Promise<{ pendingEmail: string | null; preferences: NotificationPreferences }>;
   };
   clock: Clock;
 }
 
 export class UsersService implements IdentityPort {
+  /**
+   * The user row each authenticated request read to let the caller in, by the request's actor: a
+   * plain read of `/api/me` answers from it instead of reading the same row again.
+   */
+  private readonly rowsOf = new WeakMap<Actor, UserRow>();
+
   constructor(private readonly deps: UsersServiceDeps) {}
 
   /**
@@ -44,7 +52,16 @@ export class UsersService implements IdentityPort {
     if (!user || user.deletionRequestedAt) throw new AppError(401, 'INVALID_TOKEN', 'This account no longer exists.');
     // A disabled account's tokens stop working at once, not when they expire.
     if (user.disabledAt) throw new AppError(401, 'ACCOUNT_DISABLED', MESSAGES.accountDisabled);
-    return { userId: user.id, isAdmin: user.isAdmin, email: user.email, displayName: user.displayName };
+    const gid = token.claims[GRANT_CLAIM];
+    const actor: Actor = {
+      userId: user.id,
+      isAdmin: user.isAdmin,
+      email: user.email,
+      displayName: user.displayName,
+      sessionId: typeof gid === 'string' ? gid : null,
+    };
+    this.rowsOf.set(actor, user);
+    return actor;
   }
 
   private async findOrProvision(token: VerifiedToken): Promise<UserRow> {
@@ -93,14 +110,21 @@ export class UsersService implements IdentityPort {
     return grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
   }
 
-  async me(actor: Actor): Promise<Me> {
-    // Read again, not taken from the actor's lookup: a change made earlier in the same request shows.
-    const user = await this.deps.users.findById(actor.userId);
+  /**
+   * The caller's account as the app shows it. `asAuthenticated`: a request that changed nothing (a
+   * plain read) answers from the row its authentication read a moment ago; after a change the row
+   * is read again, so the change shows.
+   */
+  async me(actor: Actor, options: { asAuthenticated?: boolean } = {}): Promise<Me> {
+    const known = options.asAuthenticated ? this.rowsOf.get(actor) : undefined;
+    const [user, account] = await Promise.all([
+      known ?? this.deps.users.findById(actor.userId),
+      this.deps.account.facts(actor.userId),
+    ]);
     if (!user) throw AppError.unauthorized();
-    const grants = await this.deps.users.grantsFor([user.id]);
+    const grants = account.hasGrants ? await this.deps.users.grantsFor([actor.userId]) : [];
     const active = grants.filter((g) => isGrantActive(g)).map((g) => g.sku as PlanSku);
     const flags = { isAdmin: user.isAdmin, canBroadcast: user.canBroadcast };
-    const account = await this.deps.account.pendingEmailAndPreferences(user.id);
     return {
       id: user.id,
       email: user.email,
@@ -112,7 +136,7 @@ export class UsersService implements IdentityPort {
       plans: grants.map((g) => presentGrant(g, this.deps.clock.now())),
       limits: mergePlans(active),
       capabilities: { admin: user.isAdmin, changeEmail: this.deps.identity.mode === 'embedded' },
-      entitlements: await this.deps.account.summary(user.id, { flags, grants }),
+      entitlements: await this.deps.account.summary(user.id, { flags, grants }, account.usage),
       pendingEmail: account.pendingEmail,
       notifications: account.preferences,
     };

@@ -34,6 +34,16 @@ export interface DownloadSignOptions extends SignOptions, StableSignOptions {
   contentType?: string;
 }
 
+/** An upload's local file as fillMultipart hands it to its filler. */
+export interface PartialBlob {
+  path: string;
+  /** Bytes earlier attempts left at the file's start (0 for a new upload). */
+  bytes: number;
+  /** What the filler noted about their source (the file's version at the provider), or null. */
+  note: string | null;
+  setNote(note: string): Promise<void>;
+}
+
 export interface CompletedPart {
   partNumber: number;
   etag: string;
@@ -46,6 +56,18 @@ export interface CompletedPart {
 export interface BlobStore {
   readonly driver: 'disk' | 's3';
   put(key: string, body: Buffer | Readable, contentType?: string): Promise<void>;
+  /**
+   * Fills a multipart upload's bytes as one local file, across attempts, for a copy that writes on
+   * a thread of its own straight to disk: what an attempt wrote stays for the next one (a copy
+   * resumes from it) until `fill` answers the file's whole size (it then becomes the key's blob) or
+   * the upload is aborted (it goes with it). `fill` answers null when it wrote nothing after all:
+   * the partial stays and fillMultipart answers false. Absent where blobs are not local files (S3).
+   */
+  fillMultipart?(
+    key: string,
+    uploadId: string,
+    fill: (partial: PartialBlob) => Promise<number | null>,
+  ): Promise<boolean>;
   get(key: string, range?: ByteRange): Promise<Readable>;
   head(key: string): Promise<BlobInfo | null>;
   delete(key: string): Promise<void>;

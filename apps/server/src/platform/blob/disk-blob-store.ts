@@ -11,12 +11,14 @@ import {
   type BlobStore,
   type ByteRange,
   type CompletedPart,
+  type PartialBlob,
   PartTooLargeError,
   UploadClosedError,
   type DownloadSignOptions,
   type SignOptions,
   type StableSignOptions,
 } from './blob-store';
+import { holdEarlyErrors } from './early-errors';
 import type { UrlSigner } from './url-signer';
 
 const READ_CHUNK = 1024 * 1024;
@@ -57,6 +59,7 @@ export class DiskBlobStore implements BlobStore {
    * paused at every 64 KiB socket chunk.
    */
   private async writeAtomically(target: string, body: Buffer | Readable): Promise<void> {
+    holdEarlyErrors(body);
     await mkdir(dirname(target), { recursive: true });
     const temp = `${target}.${randomUUID()}.tmp`;
     try {
@@ -211,6 +214,34 @@ export class DiskBlobStore implements BlobStore {
     await mkdir(dirname(target), { recursive: true });
     await rename(join(dir, 'data'), target);
     await rm(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * The upload's data file is filled in place (parts are never sent to such an upload), so bytes
+   * an attempt wrote before it was cut are still there for the next; the filler's note sits beside
+   * them. Nothing appears under the key until the file is whole.
+   */
+  async fillMultipart(
+    key: string,
+    uploadId: string,
+    fill: (partial: PartialBlob) => Promise<number | null>,
+  ): Promise<boolean> {
+    const { dir } = await this.meta(key, uploadId);
+    const path = join(dir, 'data');
+    const notePath = join(dir, 'fill-note');
+    const size = await fill({
+      path,
+      bytes: (await stat(path)).size,
+      note: await readFile(notePath, 'utf8').catch(() => null),
+      setNote: (note) => writeFile(notePath, note),
+    });
+    if (size === null) return false;
+    await truncate(path, size);
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(path, target);
+    await rm(dir, { recursive: true, force: true });
+    return true;
   }
 
   async abortMultipart(_key: string, uploadId: string): Promise<void> {

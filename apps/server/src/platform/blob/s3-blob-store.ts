@@ -16,6 +16,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { contentDisposition } from './content-disposition';
+import { holdEarlyErrors } from './early-errors';
 import {
   assertSafeKey,
   BlobMissingError,
@@ -58,6 +59,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<void> {
+    holdEarlyErrors(body);
     assertSafeKey(key);
     if (Buffer.isBuffer(body)) {
       await this.client.send(

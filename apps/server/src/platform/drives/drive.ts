@@ -17,12 +17,27 @@ export interface DriveListing {
   entries: DriveEntry[];
 }
 
+export interface DriveSearch {
+  entries: DriveEntry[];
+  /** More matched than the limit: the user should type more of the name. */
+  truncated: boolean;
+}
+
 export interface DriveRead {
   body: Readable;
   /** Bytes the body will carry (the range's length for a ranged read). */
   length: number;
   /** The whole file's size. */
   size: number;
+}
+
+/**
+ * A read as one plain GET that can be sent again from elsewhere (another thread): the URL and the
+ * headers that authorise it, already signed. It carries credentials: it never leaves the server.
+ */
+export interface DriveGet {
+  url: URL;
+  headers: Record<string, string>;
 }
 
 /** What linking proved: the account's name as the provider tells it, shown in Settings. */
@@ -38,12 +53,23 @@ export interface DriveAccount {
 export interface Drive {
   /** Checks the credentials with one cheap call and names the account. */
   account(): Promise<DriveAccount>;
-  /** A folder's direct children, folders first then by name; `search` filters by name where offered. */
+  /** A folder's direct children, folders first then by name; `search` keeps those whose name matches. */
   list(path: string, options?: { search?: string; signal?: AbortSignal }): Promise<DriveListing>;
-  /** Whether `list` can search below the folder (otherwise search filters the folder's own entries). */
+  /** True when the provider offers `search` over the whole account (else only a folder is filtered). */
   readonly searchable: boolean;
+  /**
+   * Files and folders anywhere in the account whose name matches `query` by the provider's own rules,
+   * each with its full path; at most `limit`. Absent where the provider offers no search; null when
+   * the server turned out not to offer it after all (the open folder is filtered instead).
+   */
+  search?(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DriveSearch | null>;
   stat(path: string, signal?: AbortSignal): Promise<DriveEntry>;
   read(path: string, options?: { range?: ByteRange; signal?: AbortSignal }): Promise<DriveRead>;
+  /**
+   * The GET that `read` sends, for a copy that moves the bytes on a thread of its own. Absent where a
+   * read is more than one GET (OAuth providers refresh their token first).
+   */
+  getRequest?(path: string, range?: ByteRange): DriveGet;
   /** Writes `size` bytes from `body` to `path`, replacing a file there; parent folders must exist. */
   write(path: string, body: Readable, size: number, signal?: AbortSignal): Promise<void>;
   /** Creates a folder (and nothing when it exists). */

@@ -9,6 +9,7 @@ import {
   type DriveEntry,
   type DriveListing,
   type DriveRead,
+  type DriveSearch,
   type RevocableDrive,
 } from './drive';
 import { DriveError } from './drive-error';
@@ -109,7 +110,10 @@ export class DropboxDrive implements RevocableDrive {
   async list(path: string, options: { search?: string; signal?: AbortSignal } = {}): Promise<DriveListing> {
     const folder = normalisePath(path);
     const search = options.search?.trim();
-    if (search) return { path: folder, entries: await this.search(folder, search, options.signal) };
+    if (search) {
+      const found = await this.find(search, { path: this.pathArg(folder), limit: 1000 }, options.signal);
+      return { path: folder, entries: found.entries };
+    }
     const entries: DriveEntry[] = [];
     let page = await this.rpc<{ entries: DropboxMetadata[]; cursor: string; has_more: boolean }>(
       'files/list_folder',
@@ -124,16 +128,47 @@ export class DropboxDrive implements RevocableDrive {
     return { path: folder, entries: sortEntries(entries) };
   }
 
-  /** files/search_v2 below the folder (Dropbox searches names and, for some plans, contents). */
-  private async search(folder: string, query: string, signal?: AbortSignal): Promise<DriveEntry[]> {
-    const answer = await this.rpc<{ matches: { metadata?: { metadata?: DropboxMetadata } }[] }>(
+  /** The whole account searched by name (files/search_v2 without a path scope). */
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DriveSearch> {
+    return this.find(query, { path: null, limit: options.limit }, options.signal);
+  }
+
+  /**
+   * files/search_v2, names only (Dropbox's own matching), below `path` or everywhere when null; its
+   * pages are followed with files/search/continue_v2 until `limit` hits. Each hit carries its path.
+   */
+  private async find(
+    query: string,
+    scope: { path: string | null; limit: number },
+    signal?: AbortSignal,
+  ): Promise<DriveSearch> {
+    type SearchPage = { matches: { metadata?: { metadata?: DropboxMetadata } }[]; has_more: boolean; cursor?: string };
+    const entries: DriveEntry[] = [];
+    let page = await this.rpc<SearchPage>(
       'files/search_v2',
-      { query, options: { path: this.pathArg(folder), max_results: 100, filename_only: true } },
+      {
+        query,
+        options: {
+          ...(scope.path === null ? {} : { path: scope.path }),
+          // Dropbox takes 1 to 1000 results a page.
+          max_results: Math.min(Math.max(scope.limit + 1, 1), 1000),
+          filename_only: true,
+        },
+      },
       signal,
     );
-    return sortEntries(
-      answer.matches.flatMap((m) => (m.metadata?.metadata ? [this.entryOf(m.metadata.metadata)] : [])),
-    );
+    for (;;) {
+      for (const m of page.matches) {
+        const found = m.metadata?.metadata;
+        if (found && (found['.tag'] === 'file' || found['.tag'] === 'folder')) entries.push(this.entryOf(found));
+      }
+      if (entries.length > scope.limit || !page.has_more || !page.cursor) break;
+      page = await this.rpc<SearchPage>('files/search/continue_v2', { cursor: page.cursor }, signal);
+    }
+    return {
+      entries: sortEntries(entries.slice(0, scope.limit)),
+      truncated: entries.length > scope.limit || page.has_more,
+    };
   }
 
   async stat(path: string, signal?: AbortSignal): Promise<DriveEntry> {

@@ -8,14 +8,18 @@ import {
   type DriveEntry,
   type DriveListing,
   type DriveRead,
+  type DriveSearch,
   type RevocableDrive,
 } from './drive';
 import { DriveError } from './drive-error';
 import { discard, driveFetch, FILE_ANSWER_BYTES, readText, type DriveNetwork } from './drive-http';
+import { GdriveFolderPaths, type GoogleParentInfo } from './gdrive-folder-paths';
 import { revokedOr, type OAuthAppConfig, type OAuthSession } from './oauth-session';
 
 const FOLDER = 'application/vnd.google-apps.folder';
 const FIELDS = 'id,name,mimeType,size,modifiedTime';
+/** files.list pages a search reads at most: hits outside My Drive are skipped, so a page may add none. */
+const SEARCH_PAGES = 10;
 
 interface GoogleFile {
   id: string;
@@ -23,6 +27,7 @@ interface GoogleFile {
   mimeType?: string;
   size?: string;
   modifiedTime?: string;
+  parents?: string[];
 }
 
 /** A literal inside a Drive query: backslashes and quotes escaped, as the query language asks. */
@@ -35,8 +40,7 @@ const literal = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g
  * have no bytes of their own (no size) and can't be copied.
  */
 export class GdriveDrive implements RevocableDrive {
-  /** Search is Drive's "name contains" within the open folder, not below it. */
-  readonly searchable = false;
+  readonly searchable = true;
 
   constructor(
     private readonly app: OAuthAppConfig,
@@ -80,20 +84,25 @@ export class GdriveDrive implements RevocableDrive {
     };
   }
 
+  /** One page of a files.list query. */
+  private page(q: string, fields: string, pageSize: number, pageToken: string | null, signal?: AbortSignal) {
+    return this.json<{ files?: GoogleFile[]; nextPageToken?: string }>(
+      this.api('files', {
+        q,
+        fields: `nextPageToken,files(${fields})`,
+        pageSize: String(pageSize),
+        ...(pageToken ? { pageToken } : {}),
+      }),
+      signal ? { signal } : {},
+    );
+  }
+
   /** Every page of a files.list query. */
   private async query(q: string, signal?: AbortSignal): Promise<GoogleFile[]> {
     const files: GoogleFile[] = [];
     let pageToken: string | null = null;
     do {
-      const page: { files?: GoogleFile[]; nextPageToken?: string } = await this.json(
-        this.api('files', {
-          q,
-          fields: `nextPageToken,files(${FIELDS})`,
-          pageSize: '1000',
-          ...(pageToken ? { pageToken } : {}),
-        }),
-        signal ? { signal } : {},
-      );
+      const page = await this.page(q, FIELDS, 1000, pageToken, signal);
       files.push(...(page.files ?? []));
       pageToken = page.nextPageToken ?? null;
     } while (pageToken);
@@ -141,6 +150,40 @@ export class GdriveDrive implements RevocableDrive {
     const q = `${literal(id)} in parents and trashed=false${search ? ` and name contains ${literal(search)}` : ''}`;
     const files = await this.query(q, options.signal);
     return { path: folder, entries: sortEntries(files.map((f) => this.entryOf(folder, f))) };
+  }
+
+  /**
+   * The whole of My Drive searched by name: files.list with "name contains" (Drive matches the start
+   * of each word of a name, case-insensitively) and no parent clause. Drive answers with parent ids,
+   * so each hit's folder is walked up to the root to give its path; hits outside My Drive (shared
+   * with the user) have none and are left out.
+   */
+  async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DriveSearch> {
+    const { limit, signal } = options;
+    const q = `name contains ${literal(query)} and trashed = false`;
+    const root = await this.json<{ id: string }>(this.api('files/root', { fields: 'id' }), signal ? { signal } : {});
+    const folders = new GdriveFolderPaths(root.id, (id) =>
+      this.json<GoogleParentInfo>(
+        this.api(`files/${encodeURIComponent(id)}`, { fields: 'id,name,parents' }),
+        signal ? { signal } : {},
+      ),
+    );
+    const entries: DriveEntry[] = [];
+    let pageToken: string | null = null;
+    for (let pages = 0; pages < SEARCH_PAGES; pages += 1) {
+      const page = await this.page(q, `${FIELDS},parents`, Math.min(limit + 1, 1000), pageToken, signal);
+      const placed = await Promise.all(
+        (page.files ?? []).map(async (f) => {
+          const parent = f.parents?.[0];
+          const folder = parent ? await folders.pathOf(parent) : null;
+          return folder === null ? null : this.entryOf(folder, f);
+        }),
+      );
+      for (const entry of placed) if (entry) entries.push(entry);
+      pageToken = page.nextPageToken ?? null;
+      if (entries.length > limit || !pageToken) break;
+    }
+    return { entries: sortEntries(entries.slice(0, limit)), truncated: entries.length > limit || pageToken !== null };
   }
 
   async stat(path: string, signal?: AbortSignal): Promise<DriveEntry> {

@@ -9,6 +9,7 @@ import {
   type Drive,
   type DriveAccount,
   type DriveEntry,
+  type DriveGet,
   type DriveListing,
   type DriveRead,
 } from './drive';
@@ -60,17 +61,23 @@ export class S3Drive implements Drive {
     return url;
   }
 
+  /** SigV4 headers for one request (the host header is the HTTP client's to send). */
+  private signed(method: string, url: URL, headers: Record<string, string>, withBody: boolean): Record<string, string> {
+    const signed = signV4(
+      { ...this.credentials, service: 's3' },
+      { method, url, headers, payloadHash: withBody ? UNSIGNED_PAYLOAD : EMPTY_PAYLOAD },
+      this.clock.now(),
+    );
+    delete signed.host;
+    return signed;
+  }
+
   private async send(
     method: string,
     url: URL,
     options: { headers?: Record<string, string>; body?: Readable; maxBytes?: number; signal?: AbortSignal } = {},
   ): Promise<OutboundResponse> {
-    const headers = signV4(
-      { ...this.credentials, service: 's3' },
-      { method, url, headers: options.headers ?? {}, payloadHash: options.body ? UNSIGNED_PAYLOAD : EMPTY_PAYLOAD },
-      this.clock.now(),
-    );
-    delete headers.host;
+    const headers = this.signed(method, url, options.headers ?? {}, options.body !== undefined);
     return driveFetch(url, this.network, {
       method,
       headers,
@@ -186,6 +193,13 @@ export class S3Drive implements Drive {
       modifiedAt: modified && !Number.isNaN(Date.parse(modified)) ? new Date(Date.parse(modified)).toISOString() : null,
       contentType: answer.headers['content-type'] ?? null,
     };
+  }
+
+  /** Signed now: S3 accepts a signature for 15 minutes, so the GET is sent at once. */
+  getRequest(path: string, range?: ByteRange): DriveGet {
+    const url = this.urlOf(this.keyOf(path));
+    const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {};
+    return { url, headers: this.signed('GET', url, headers, false) };
   }
 
   async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {

@@ -7,11 +7,21 @@ import {
   type Drive,
   type DriveAccount,
   type DriveEntry,
+  type DriveGet,
   type DriveListing,
   type DriveRead,
+  type DriveSearch,
 } from './drive';
 import { DriveError } from './drive-error';
 import { checkProviderUrl, discard, driveFetch, FILE_ANSWER_BYTES, readText, type DriveNetwork } from './drive-http';
+import {
+  legacyPrincipalUrl,
+  PRINCIPAL_BODY,
+  searchBody,
+  userIdOfPrincipal,
+  webdavSearchTarget,
+  type WebdavSearchTarget,
+} from './webdav-search';
 import { elements, has, text } from './xml-reader';
 
 export interface WebdavCredentials {
@@ -28,9 +38,14 @@ const PROPFIND_BODY = Buffer.from(
     '</d:prop></d:propfind>',
 );
 
-/** Nextcloud, ownCloud or any WebDAV server (RFC 4918), with Basic authentication. */
+/**
+ * Nextcloud, ownCloud or any WebDAV server (RFC 4918), with Basic authentication. Nextcloud and
+ * ownCloud, known by their addresses, are searched whole (RFC 5323 SEARCH); elsewhere a search
+ * filters the open folder.
+ */
 export class WebdavDrive implements Drive {
-  readonly searchable = false;
+  readonly searchable: boolean;
+  readonly search?: (query: string, options: { limit: number; signal?: AbortSignal }) => Promise<DriveSearch | null>;
   private readonly root: URL;
   private readonly authorization: string;
 
@@ -44,6 +59,40 @@ export class WebdavDrive implements Drive {
     root.hash = '';
     this.root = root;
     this.authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+    const target = webdavSearchTarget(root, credentials.username);
+    this.searchable = target !== null;
+    const principal = legacyPrincipalUrl(root);
+    if (principal)
+      this.search = async (query, options) =>
+        this.searchAt(await this.legacyTarget(principal, options.signal), query, options);
+    else if (target) this.search = (query, options) => this.searchAt(target, query, options);
+  }
+
+  /** The older address's search target, once its user's id is known (asked once per drive). */
+  private legacyTargetFound: WebdavSearchTarget | null = null;
+
+  private async legacyTarget(principal: URL, signal?: AbortSignal): Promise<WebdavSearchTarget> {
+    if (this.legacyTargetFound) return this.legacyTargetFound;
+    const answer = await driveFetch(principal, this.network, {
+      method: 'PROPFIND',
+      headers: { authorization: this.authorization, depth: '0', 'content-type': 'application/xml' },
+      body: PRINCIPAL_BODY,
+      ...(signal ? { signal } : {}),
+    });
+    if (answer.status === 401) {
+      discard(answer);
+      throw DriveError.fromStatus(401);
+    }
+    let xml = '';
+    if (answer.status === 207) xml = await readText(answer);
+    else discard(answer);
+    const href = text(elements(xml, 'current-user-principal')[0] ?? '', 'href');
+    // A server that does not say keeps the login name as the id: where that is wrong, the scope is
+    // unknown to it and the search falls back to the open folder.
+    const userId = (href && userIdOfPrincipal(href)) ?? this.credentials.username;
+    const target = webdavSearchTarget(this.root, userId)!;
+    if (href) this.legacyTargetFound = target;
+    return target;
   }
 
   private urlOf(path: string): URL {
@@ -65,23 +114,26 @@ export class WebdavDrive implements Drive {
     return readText(answer);
   }
 
-  /** The path of an href below the root, or null for an href outside it. */
-  private pathOfHref(href: string): string | null {
-    const url = new URL(href, this.root);
-    if (!url.pathname.startsWith(this.root.pathname)) return null;
-    const relative = url.pathname.slice(this.root.pathname.length);
+  /** The path of an href below the root (as `rootPath` spells it), or null for an href outside it. */
+  private pathOfHref(href: string, rootPath: string): string | null {
+    // Compared segment by segment once decoded: servers encode the same name differently (`@` raw
+    // or as %40, %c3 or %C3), so the encoded strings of one path need not match.
+    const segments = (path: string) => path.split('/').filter(Boolean).map(decodeURIComponent);
     try {
-      return normalisePath(relative.split('/').map(decodeURIComponent).join('/'));
+      const root = segments(rootPath);
+      const item = segments(new URL(href, this.root).pathname);
+      if (item.length < root.length || root.some((segment, i) => item[i] !== segment)) return null;
+      return normalisePath(item.slice(root.length).join('/'));
     } catch {
       return null;
     }
   }
 
-  private entriesOf(xml: string): DriveEntry[] {
+  private entriesOf(xml: string, rootPath = this.root.pathname): DriveEntry[] {
     const entries: DriveEntry[] = [];
     for (const response of elements(xml, 'response')) {
       const href = text(response, 'href');
-      const path = href ? this.pathOfHref(href) : null;
+      const path = href ? this.pathOfHref(href, rootPath) : null;
       if (path === null) continue;
       // Only the properties a server found (status 200) describe the item.
       const found = elements(response, 'propstat').find((p) => /\s200\s/.test(` ${text(p, 'status') ?? ''} `));
@@ -119,20 +171,58 @@ export class WebdavDrive implements Drive {
     };
   }
 
+  /**
+   * Names containing `query` anywhere below the linked folder, at most `limit` (one more is asked
+   * for, to tell a cut list). A server that turns out not to offer it answers null, and the open
+   * folder is filtered instead.
+   */
+  private async searchAt(
+    target: WebdavSearchTarget,
+    query: string,
+    options: { limit: number; signal?: AbortSignal },
+  ): Promise<DriveSearch | null> {
+    const answer = await driveFetch(target.endpoint, this.network, {
+      method: 'SEARCH',
+      headers: { authorization: this.authorization, 'content-type': 'text/xml; charset=utf-8' },
+      body: searchBody(target.scope, query, options.limit + 1),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    // Not offered after all: the method unknown or refused (a proxy or firewall that blocks SEARCH
+    // answers 403 or 400), or the scope unknown (a login name that is not the user's id).
+    if ([400, 403, 404, 405, 501].includes(answer.status)) {
+      discard(answer);
+      return null;
+    }
+    if (answer.status !== 207) {
+      discard(answer);
+      throw DriveError.fromStatus(answer.status);
+    }
+    const hits = sortEntries(this.entriesOf(await readText(answer), target.hrefRoot).filter((e) => e.path !== '/'));
+    return { entries: hits.slice(0, options.limit), truncated: hits.length > options.limit };
+  }
+
   async stat(path: string, signal?: AbortSignal): Promise<DriveEntry> {
     const [entry] = this.entriesOf(await this.propfind(path, 0, signal));
     if (!entry) throw DriveError.notFound();
     return entry;
   }
 
-  async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {
-    const { range, signal } = options;
-    const answer = await driveFetch(this.urlOf(path), this.network, {
+  getRequest(path: string, range?: ByteRange): DriveGet {
+    return {
+      url: this.urlOf(path),
       headers: {
         authorization: this.authorization,
         'accept-encoding': 'identity',
         ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}),
       },
+    };
+  }
+
+  async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {
+    const { range, signal } = options;
+    const get = this.getRequest(path, range);
+    const answer = await driveFetch(get.url, this.network, {
+      headers: get.headers,
       maxBytes: FILE_ANSWER_BYTES,
       ...(signal ? { signal } : {}),
     });

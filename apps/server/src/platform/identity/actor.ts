@@ -7,4 +7,9 @@ export interface Actor {
   isAdmin: boolean;
   email: string;
   displayName: string;
+  /**
+   * The sign-in session (grant) the request's token was issued under, when it names one: what the
+   * caller hands out for later (a preview link) ends with that session.
+   */
+  sessionId?: string | null;
 }

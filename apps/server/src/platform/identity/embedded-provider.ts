@@ -7,6 +7,7 @@ import type { Clock } from '../clock/clock';
 import type { IdentitySecrets } from './signing-keys';
 import { createOidcAdapterClass, revokeOidcGrant } from './oidc.repository';
 import { logoutPage } from './logout-page';
+import { GRANT_CLAIM } from './session-revocations';
 
 export interface AccountLookup {
   findAccountClaims(id: string): Promise<{ email: string; name: string } | null>;
@@ -21,11 +22,17 @@ export interface EmbeddedProviderOptions {
   extraOrigins: string[];
   /** The app's clock: times the refresh tokens' reuse grace. */
   clock: Clock;
+  /**
+   * Grants that ended (a sign-out, a revoked or reused refresh token): their access tokens are
+   * refused from now on. Called before the answer that ended them is sent where the provider lets
+   * it wait (sign-out), else as soon as the provider tells. Must not reject: it logs its failures.
+   */
+  onGrantsEnded: (userId: string | null, grantIds: string[]) => Promise<void>;
 }
 
 /**
- * Seconds each artefact lives. Access tokens are short (a revoked session's last token dies within
- * minutes); the web client renews them silently with the refresh token.
+ * Seconds each artefact lives. Access tokens are short; the web client renews them silently with
+ * the refresh token. One of a session that ended is refused at once (`onGrantsEnded`).
  */
 export const TTL = {
   AccessToken: 5 * 60,
@@ -105,6 +112,9 @@ export function createEmbeddedProvider(
         },
       },
     },
+    // Each access token names its grant, so ending the session refuses the token at once.
+    extraTokenClaims: (_ctx, token) =>
+      'grantId' in token && typeof token.grantId === 'string' ? { [GRANT_CLAIM]: token.grantId } : undefined,
     findAccount: async (_ctx, id) => {
       const account = await accounts.findAccountClaims(id);
       if (!account) return undefined;
@@ -122,6 +132,12 @@ export function createEmbeddedProvider(
   };
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
+  // The revocation endpoint, a reused refresh token or authorization code, the provider's own sign-out.
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+    const accountId = ctx.oidc?.entities.Grant?.accountId ?? ctx.oidc?.session?.accountId ?? null;
+    // It logs its own failures and never rejects (see SessionRevocations.revoke).
+    void options.onGrantsEnded(accountId ?? null, [grantId]);
+  });
   const headers = providerHeaders(options.extraOrigins);
   provider.use(async (ctx, next) => {
     ctx.set(headers);
@@ -130,8 +146,13 @@ export function createEmbeddedProvider(
     // so the refresh tokens of this browser's session stop working too.
     const { oidc } = ctx as Partial<KoaContextWithOIDC>;
     if (oidc?.route === 'end_session_confirm' && ctx.status === 303) {
+      const ended: string[] = [];
       for (const { grantId } of Object.values(oidc.session?.authorizations ?? {}))
-        if (grantId) await revokeOidcGrant(db, grantId);
+        if (grantId) {
+          await revokeOidcGrant(db, grantId);
+          ended.push(grantId);
+        }
+      await options.onGrantsEnded(oidc.session?.accountId ?? null, ended);
     }
   });
   return provider;

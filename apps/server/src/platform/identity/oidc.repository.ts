@@ -99,16 +99,17 @@ export async function purgeExpiredOidcRows(db: Db): Promise<number> {
 
 /**
  * Deletes every session, grant, code and token of one account, so its refresh tokens stop working at
- * once (JWT access tokens already issued live out their short lifetime).
+ * once; answers the grants that ended, whose access tokens the caller refuses from now on.
  */
-export async function revokeOidcRowsOfAccount(db: Db, accountId: string): Promise<number> {
+export async function revokeOidcRowsOfAccount(db: Db, accountId: string): Promise<string[]> {
   const deleted = await db
     .delete(oidcModels)
     .where(
       sql`${oidcModels.payload}->>'accountId' = ${accountId} or ${oidcModels.payload}->'session'->>'accountId' = ${accountId} or ${oidcModels.payload}->'result'->'login'->>'accountId' = ${accountId}`,
     )
-    .returning({ id: oidcModels.id });
-  return deleted.length;
+    .returning({ id: oidcModels.id, model: oidcModels.model, grantId: oidcModels.grantId });
+  const grants = deleted.map((row) => (row.model === 'Grant' ? row.id : row.grantId));
+  return [...new Set(grants.filter((id): id is string => id !== null))];
 }
 
 /** Deletes one grant and every code and token issued under it. */

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ClientMessage, type DomainEvent, type PresenceUser, type ServerMessage } from '@mixroom/contracts';
 import type { Logger } from 'pino';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../clock/clock';
 import type { Actor } from '../identity/actor';
 import { CORE_CLIENT_MESSAGES, type ClientMessageHandlers, type RealtimeSender } from './client-handlers';
@@ -11,6 +11,7 @@ import { parseClientMessage } from './client-message-parser';
 import type { EventBus } from './event-bus';
 import { NODE_BEAT_MS, PresenceRegistry } from './presence-registry';
 import type { PublicGrants } from './public-grants';
+import { newConnection, rawToText, type Connection } from './realtime-connection';
 import type { TopicAuthorizer } from './topic-authorizer';
 
 const AUTH_TIMEOUT_MS = 10_000;
@@ -29,6 +30,8 @@ export interface Authenticated {
   expiresAt: number | null;
   /** The actor's picture, for presence. */
   photoUrl?: string | null;
+  /** The sign-in session (grant) the token was issued under: its end closes the socket. */
+  sessionId?: string | null;
 }
 
 export interface RealtimeHubDeps {
@@ -41,24 +44,6 @@ export interface RealtimeHubDeps {
   log: Logger;
   /** Token expiry times are compared with the app's clock, as the token verifier does. */
   clock: Clock;
-}
-
-interface Connection {
-  id: string;
-  socket: WebSocket;
-  token: string | null;
-  actor: Actor | null;
-  photoUrl: string | null;
-  /** Set for a signed-out socket: the one topic its public grant opens. */
-  grantTopic: string | null;
-  topics: Set<string>;
-  alive: boolean;
-  expiry: NodeJS.Timeout | null;
-  /** Re-checks under way; while any runs, events wait in the backlog. */
-  checking: number;
-  backlog: DomainEvent[];
-  /** Messages are taken one after another: a join must find the subscription sent before it. */
-  queue: Promise<void>;
 }
 
 /**
@@ -125,20 +110,7 @@ export class RealtimeHub {
   }
 
   private accept(socket: WebSocket): void {
-    const connection: Connection = {
-      id: String((this.nextId += 1)),
-      socket,
-      token: null,
-      actor: null,
-      photoUrl: null,
-      grantTopic: null,
-      topics: new Set(),
-      alive: true,
-      expiry: null,
-      checking: 0,
-      backlog: [],
-      queue: Promise.resolve(),
-    };
+    const connection = newConnection(String((this.nextId += 1)), socket);
     this.connections.add(connection);
     const authTimer = setTimeout(
       () => !connection.actor && !connection.grantTopic && socket.close(4401, 'authentication timeout'),
@@ -182,10 +154,11 @@ export class RealtimeHub {
 
   private async signIn(connection: Connection, token: string): Promise<boolean> {
     try {
-      const { actor, expiresAt, photoUrl } = await this.deps.authenticate(token);
+      const { actor, expiresAt, photoUrl, sessionId } = await this.deps.authenticate(token);
       connection.token = token;
       connection.actor = actor;
       connection.photoUrl = photoUrl ?? null;
+      connection.sessionId = sessionId ?? null;
       this.expireAt(connection, expiresAt, 'token expired');
       return true;
     } catch (error) {
@@ -302,6 +275,16 @@ export class RealtimeHub {
     });
   }
 
+  /**
+   * Sign-in sessions that ended (a sign-out, a password reset): their sockets close as their tokens
+   * would on expiry (4401), so the tab tries to renew, is refused, and signs out.
+   */
+  private endSessions(grantIds: string[]): void {
+    const ended = new Set(grantIds);
+    for (const connection of this.connections)
+      if (connection.sessionId && ended.has(connection.sessionId)) connection.socket.close(4401, 'session ended');
+  }
+
   /** Stops following a topic, and leaves its presence scopes. */
   private drop(connection: Connection, topic: string): void {
     connection.topics.delete(topic);
@@ -312,6 +295,7 @@ export class RealtimeHub {
   private deliver(event: DomainEvent): void {
     if (event.topic === 'system') {
       if (event.type === 'access.changed') this.recheck(event.data.userIds);
+      if (event.type === 'session.revoked') this.endSessions(event.data.grantIds);
       if (event.type === 'presence.node') this.presence.nodeBeat(event.data.nodeId, event.data.hello);
       return;
     }
@@ -382,10 +366,4 @@ export class RealtimeHub {
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
-}
-
-function rawToText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  return Buffer.from(new Uint8Array(data)).toString('utf8');
 }

@@ -1,34 +1,8 @@
 import { randomBytes, KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  ProtectionProfileAeadAes128Gcm,
-  ProtectionProfileAes128CmHmacSha1_80,
-  RtpHeader,
-  SrtcpSession,
-  SrtpSession,
-} from 'werift';
+import { ProtectionProfileAeadAes128Gcm, ProtectionProfileAes128CmHmacSha1_80, RtpHeader, SrtpSession } from 'werift';
+import { srtpAssociation } from '../../../test/helpers/srtp-association';
 import { keepSessionKeysAsObjects } from './srtp-key-objects';
-
-/** Two ends of one SRTP association: what one sends with its local keys, the other opens with its remote keys. */
-function association(profile: number, keyLength: number, saltLength: number) {
-  const a = { key: randomBytes(keyLength), salt: randomBytes(saltLength) };
-  const b = { key: randomBytes(keyLength), salt: randomBytes(saltLength) };
-  const config = (local: typeof a, remote: typeof a) => ({
-    keys: {
-      localMasterKey: local.key,
-      localMasterSalt: local.salt,
-      remoteMasterKey: remote.key,
-      remoteMasterSalt: remote.salt,
-    },
-    profile,
-  });
-  return {
-    sender: new SrtpSession(config(a, b)),
-    receiver: new SrtpSession(config(b, a)),
-    senderRtcp: new SrtcpSession(config(a, b)),
-    receiverRtcp: new SrtcpSession(config(b, a)),
-  };
-}
 
 const header = (sequenceNumber: number) =>
   new RtpHeader({ ssrc: 0x1234abcd, sequenceNumber, timestamp: sequenceNumber * 960, payloadType: 111, marker: false });
@@ -44,8 +18,8 @@ describe.each([
   { name: 'AEAD AES-128-GCM', profile: ProtectionProfileAeadAes128Gcm, keyLength: 16, saltLength: 12, keys: 4 },
 ])('SRTP keys as KeyObjects, $name', ({ profile, keyLength, saltLength, keys }) => {
   it('writes the same bytes as werift with Buffer keys, which the other end opens', () => {
-    const plain = association(profile, keyLength, saltLength);
-    const other = association(profile, keyLength, saltLength);
+    const plain = srtpAssociation(profile, saltLength, keyLength);
+    const other = srtpAssociation(profile, saltLength, keyLength);
     const payloads = Array.from({ length: 20 }, (_, i) => randomBytes(40 + i * 37));
     const before = payloads.map((payload, i) => plain.sender.encrypt(payload, header((65_530 + i) & 0xffff)));
 
@@ -71,7 +45,7 @@ describe.each([
   });
 
   it('converts SRTCP too, and its packets still open', () => {
-    const { senderRtcp, receiverRtcp } = association(profile, keyLength, saltLength);
+    const { senderRtcp, receiverRtcp } = srtpAssociation(profile, saltLength, keyLength);
     expect(keepSessionKeysAsObjects(senderRtcp)).toBe(keys);
     expect(keepSessionKeysAsObjects(receiverRtcp)).toBe(keys);
     // A receiver report with no blocks: version 2, RR (201), length 1, sender SSRC.

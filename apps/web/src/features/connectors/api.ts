@@ -1,5 +1,6 @@
 import {
   connectorEndpoints,
+  type DurationsBody,
   type ExportBody,
   type ExportFolderBody,
   type ImportBody,
@@ -18,6 +19,12 @@ export const finishOAuthLink = (body: OAuthFinishBody) => call(connectorEndpoint
 export const unlinkConnector = (id: string) => call(connectorEndpoints.unlink, { params: { id } });
 export const browseConnector = (id: string, path: string, search: string, signal?: AbortSignal) =>
   call(connectorEndpoints.browse, { params: { id }, query: { path, ...(search ? { search } : {}) }, signal });
+/** A short-lived link the browser's player streams a linked audio file from (through the server). */
+export const getConnectorPreview = (id: string, path: string, signal?: AbortSignal) =>
+  call(connectorEndpoints.preview, { params: { id }, query: { path }, signal });
+/** How long linked audio files are, read by the server from their headers. */
+export const getConnectorDurations = (id: string, files: DurationsBody['files'], signal?: AbortSignal) =>
+  call(connectorEndpoints.durations, { params: { id }, body: { files }, signal });
 export const getConnectorTransfers = (signal?: AbortSignal) => call(connectorEndpoints.transfers, { signal });
 export const importFromConnector = (id: string, body: ImportBody) =>
   call(connectorEndpoints.importFile, { params: { id }, body });

@@ -1,9 +1,18 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ConnectorKind, ConnectorTransfer, OAuthConnectorKind } from '@mixroom/contracts';
+import {
+  DURATIONS_MAX,
+  type ConnectorKind,
+  type ConnectorTransfer,
+  type DriveEntry,
+  type OAuthConnectorKind,
+} from '@mixroom/contracts';
+import { extensionOf, isAudioExtension } from '@mixroom/shared';
 import { activitiesStore } from '../uploads/activities-store';
 import {
   browseConnector,
   finishOAuthLink,
+  getConnectorDurations,
+  getConnectorPreview,
   getConnectors,
   getConnectorTransfers,
   linkConnector,
@@ -15,6 +24,8 @@ export const connectorKeys = {
   all: () => ['connectors'] as const,
   list: () => [...connectorKeys.all(), 'list'] as const,
   folder: (id: string, path: string, search: string) => [...connectorKeys.all(), 'folder', id, path, search] as const,
+  preview: (id: string, path: string) => [...connectorKeys.all(), 'preview', id, path] as const,
+  durations: (id: string, files: readonly string[]) => [...connectorKeys.all(), 'durations', id, files] as const,
 };
 
 export const CONNECTOR_LABELS: Record<ConnectorKind, string> = {
@@ -30,6 +41,46 @@ export const isOAuthKind = (kind: ConnectorKind): kind is OAuthConnectorKind => 
 /** The kinds the operator enabled and the accounts I linked (never their credentials). */
 export function useConnectors() {
   return useQuery({ queryKey: connectorKeys.list(), queryFn: ({ signal }) => getConnectors(signal) });
+}
+
+/** A linked audio file's preview link; links live 30 minutes, so one fetched in the last 20 is reused. */
+export function useConnectorPreview(id: string, path: string) {
+  return useQuery({
+    queryKey: connectorKeys.preview(id, path),
+    queryFn: ({ signal }) => getConnectorPreview(id, path, signal),
+    staleTime: 20 * 60_000,
+    gcTime: 20 * 60_000,
+    // A new link would restart the playing file: the one in use lives its 30 minutes.
+    refetchOnReconnect: false,
+    refetchOnWindowFocus: false,
+    retry: false,
+    // The preview says what went wrong in place; no toast besides.
+    meta: { silent: true },
+  });
+}
+
+/**
+ * How long the audio files among `entries` are (the first DURATIONS_MAX of them), read by the server
+ * from their headers; by path, null where the header does not say. Each file is keyed by its listed
+ * size and date, so a file changed at the provider is read again.
+ */
+export function useConnectorDurations(id: string, entries: readonly DriveEntry[]) {
+  const files = entries
+    .filter((entry) => entry.kind === 'file' && isAudioExtension(extensionOf(entry.name)))
+    .slice(0, DURATIONS_MAX)
+    .map(({ path, size, modifiedAt }) => ({ path, size, modifiedAt }));
+  return useQuery({
+    queryKey: connectorKeys.durations(
+      id,
+      files.map((file) => `${file.path}\u0000${file.size}\u0000${file.modifiedAt}`),
+    ),
+    queryFn: ({ signal }) => getConnectorDurations(id, files, signal),
+    enabled: files.length > 0,
+    staleTime: 10 * 60_000,
+    retry: false,
+    // A length is a nicety beside each row: a refusal shows nothing rather than a toast.
+    meta: { silent: true },
+  });
 }
 
 /** One folder of a linked account; the previous folder stays on screen while the next one loads. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { preferStereoOpus } from './opus-sdp';
+import type { StatsEntry } from './stall-watch';
 import { STREAMING_MESSAGES, type StreamState, type StreamingDeps, type MediaGrant } from './streaming-client';
 import { Viewer } from './whep-viewer';
 import { Publisher } from './whip-publisher';
@@ -30,6 +31,11 @@ class FakePeer extends EventTarget {
   transceivers: unknown[] = [];
   channels: { label: string; init: unknown; binaryType: string }[] = [];
   closed = false;
+  /** What getStats answers (the test moves its counters). */
+  stats: StatsEntry[] = [];
+  async getStats() {
+    return this.stats;
+  }
   createDataChannel(label: string, init?: unknown) {
     const channel = { label, init, binaryType: 'blob', readyState: 'connecting' };
     this.channels.push(channel);
@@ -95,6 +101,7 @@ function harness(respond: (call: Call) => Response = () => answer(), lossless = 
         pageHide = null;
       };
     },
+    now: () => Date.now(),
   };
   const states: StreamState[] = [];
   let n = 0;
@@ -155,22 +162,25 @@ describe('Publisher', () => {
     expect(h.states).toEqual(['connecting', 'connected', 'closed']);
   });
 
-  it('reconnects on failed with 1 s doubling to 32 s, and resets after connecting', async () => {
+  it('reconnects on failed at once, then after 1 s doubling to 32 s, and resets after connecting', async () => {
     const h = harness();
     const publisher = new Publisher({ tokenGenerator: h.grant, deps: h.deps });
     await publisher.publish({ mediaStream: fakeStream, bitrate: 128_000 });
     const delays: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       delays.push(publisher.reconnectDelay);
-      h.peers.at(-1)!.set('failed');
-      await vi.advanceTimersByTimeAsync(publisher.reconnectDelay / 2 - 1);
       const before = h.peers.length;
-      await vi.advanceTimersByTimeAsync(delays[i]!);
+      h.peers.at(-1)!.set('failed');
+      if (delays[i]! > 0) {
+        await vi.advanceTimersByTimeAsync(delays[i]! - 1);
+        expect(h.peers.length).toBe(before);
+      }
+      await vi.advanceTimersByTimeAsync(1);
       expect(h.peers.length).toBe(before + 1);
     }
-    expect(delays).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 32000]);
+    expect(delays).toEqual([0, 1000, 2000, 4000, 8000, 16000, 32000, 32000]);
     h.peers.at(-1)!.set('connected');
-    expect(publisher.reconnectDelay).toBe(1000);
+    expect(publisher.reconnectDelay).toBe(0);
     publisher.stop();
   });
 
@@ -274,6 +284,113 @@ describe('Viewer', () => {
     expect(h.calls[0]!.body).toContain('stereo=1;sprop-stereo=1');
     await expect(viewer.view({ slots: 3 })).rejects.toThrow(STREAMING_MESSAGES.viewerSubscribed);
     await expect(viewer.updateBitrate()).rejects.toThrow(STREAMING_MESSAGES.viewerBitrate);
+    viewer.stop();
+  });
+});
+
+/**
+ * The stall watch inside the client: a connected peer whose transport stops receiving is replaced
+ * (at once, it is the first attempt) after 2.5 report gaps of silence; a silent publisher, whose
+ * path still carries the server's reports, is not; a connection that never had a report is left
+ * to ICE. The counters move on the fake clock as the SFU's would (reports every 1 s).
+ */
+describe('stall watch', () => {
+  /** Moves a peer's counters every 250 ms: reports every `reportMs`, RTP bytes only while `rtp()`. */
+  function feed(peer: FakePeer, reportMs: number, rtp: () => boolean, alive: () => boolean) {
+    let bytes = 0;
+    let reports = 0;
+    let since = 0;
+    const timer = setInterval(() => {
+      if (!alive()) return;
+      since += 250;
+      if (rtp()) bytes += 1000;
+      if (since >= reportMs) {
+        since = 0;
+        reports++;
+        bytes += 90;
+      }
+      peer.stats = [
+        { type: 'transport', bytesReceived: bytes },
+        { type: 'remote-outbound-rtp', reportsSent: reports },
+      ];
+    }, 250);
+    return () => clearInterval(timer);
+  }
+
+  it('replaces a connected viewer whose path went silent, at once, after 2.5 report gaps', async () => {
+    const h = harness();
+    const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
+    await viewer.view({ slots: 1 });
+    let alive = true;
+    const stopFeed = feed(
+      h.peers[0]!,
+      1000,
+      () => true,
+      () => alive,
+    );
+    h.peers[0]!.set('connected');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(h.peers).toHaveLength(1);
+    alive = false; // the node is killed: nothing more arrives, ICE still says connected
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(h.peers).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.peers).toHaveLength(2);
+    expect(h.peers[0]!.closed).toBe(true);
+    expect(viewer.reconnectDelay).toBe(1000);
+    stopFeed();
+    viewer.stop();
+  });
+
+  it('keeps a path that only carries the reports (nobody publishing), and one that never had a report', async () => {
+    const h = harness();
+    const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
+    await viewer.view({ slots: 1 });
+    let rtp = true;
+    const stopFeed = feed(
+      h.peers[0]!,
+      1000,
+      () => rtp,
+      () => true,
+    );
+    h.peers[0]!.set('connected');
+    await vi.advanceTimersByTimeAsync(5000);
+    rtp = false;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(h.peers).toHaveLength(1);
+    stopFeed();
+    viewer.stop();
+
+    const quiet = harness();
+    const other = new Viewer({ tokenGenerator: quiet.grant, deps: quiet.deps }, () => undefined);
+    await other.view({ slots: 1 });
+    quiet.peers[0]!.stats = [{ type: 'transport', bytesReceived: 500 }];
+    quiet.peers[0]!.set('connected');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(quiet.peers).toHaveLength(1);
+    other.stop();
+  });
+
+  it('gives a server that reports every 5 s 2.5 of its gaps before judging', async () => {
+    const h = harness();
+    const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
+    await viewer.view({ slots: 1 });
+    let alive = true;
+    const stopFeed = feed(
+      h.peers[0]!,
+      5000,
+      () => false,
+      () => alive,
+    );
+    h.peers[0]!.set('connected');
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(h.peers).toHaveLength(1);
+    alive = false;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(h.peers).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(8000);
+    expect(h.peers).toHaveLength(2);
+    stopFeed();
     viewer.stop();
   });
 });

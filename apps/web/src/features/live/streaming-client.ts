@@ -4,13 +4,18 @@
  * the reconnection rules can be tested without a browser.
  *
  * - Connection states reported: connecting, connected, disconnected, failed, closed (the peer's own).
- * - Auto-reconnect: on a signalling error, on 'failed', or on 'disconnected' still so after 1.5 s,
- *   the current connection is stopped and a new one made. The delay starts at 1000 ms and doubles
- *   up to 32000 ms; 'connected' resets it. A 401 from the server stops reconnecting. Nothing runs
- *   while a reconnect is already pending or after `stop()`.
+ * - Auto-reconnect: on a signalling error, on 'failed', on 'disconnected' still so after 1.5 s, or
+ *   when the stall watch (stall-watch.ts) finds a connected path silent for longer than its RTCP
+ *   reports allow, the current connection is stopped and a new one made. The first attempt after a
+ *   working connection goes at once (a dead node's rooms are taken over as soon as an offer finds it
+ *   refusing); the next waits 1000 ms, doubling up to 32000 ms; 'connected' resets it. A 401 from the
+ *   server stops reconnecting. Nothing runs while a reconnect is already pending or after `stop()`.
  * - `stop()` DELETEs the WHIP/WHEP resource; a `pagehide` sends that DELETE with `keepalive` so it
  *   survives the tab closing.
  */
+
+import { DISCONNECTED_WAIT_MS, nextReconnectDelay, RECONNECT_FIRST_MS } from './reconnect-rules';
+import { STATS_POLL_MS, StallWatch } from './stall-watch';
 
 export type StreamState = 'new' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'closed';
 
@@ -35,9 +40,7 @@ export class StreamingFetchError extends Error {
   }
 }
 
-export const RECONNECT_MIN_MS = 1000;
-export const RECONNECT_MAX_MS = 32_000;
-export const DISCONNECTED_WAIT_MS = 1500;
+export { DISCONNECTED_WAIT_MS, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS } from './reconnect-rules';
 /** Non-trickle ICE: the offer goes once gathering completes, or after this long with what it has. */
 export const ICE_GATHER_MS = 2000;
 
@@ -55,6 +58,8 @@ export interface StreamingDeps {
   clearTimeout: (handle: unknown) => void;
   /** Registers a page-hide listener; returns its removal. */
   onPageHide: (fn: () => void) => () => void;
+  /** A monotonic clock in ms (the stall watch's). */
+  now: () => number;
 }
 
 export function browserDeps(): StreamingDeps {
@@ -67,6 +72,7 @@ export function browserDeps(): StreamingDeps {
       window.addEventListener('pagehide', fn);
       return () => window.removeEventListener('pagehide', fn);
     },
+    now: () => performance.now(),
   };
 }
 
@@ -86,6 +92,9 @@ interface Session {
   resource: string | null;
   token: string;
   disconnectTimer: unknown;
+  /** The next read of the peer's stats while connected (see StallWatch). */
+  statsTimer: unknown;
+  watch: StallWatch;
 }
 
 function absolute(location: string, base: string): string {
@@ -113,7 +122,7 @@ export abstract class StreamingClient {
   protected readonly deps: StreamingDeps;
   protected session: Session | null = null;
   private stateValue: StreamState = 'new';
-  private delay = RECONNECT_MIN_MS;
+  private delay = RECONNECT_FIRST_MS;
   private reconnectTimer: unknown = null;
   private stopped = true;
   private removePageHide: (() => void) | null = null;
@@ -174,7 +183,14 @@ export abstract class StreamingClient {
       grant = await this.options.tokenGenerator();
       if (this.stopped) return;
       peer = this.deps.createPeer({ iceServers: grant.iceServers ?? [] });
-      const session: Session = { peer, resource: null, token: grant.token, disconnectTimer: null };
+      const session: Session = {
+        peer,
+        resource: null,
+        token: grant.token,
+        disconnectTimer: null,
+        statsTimer: null,
+        watch: new StallWatch(),
+      };
       this.preparePeer(peer, grant);
       this.watch(session);
       const offer = await peer.createOffer();
@@ -230,10 +246,11 @@ export abstract class StreamingClient {
       if (this.session !== session) return;
       const state = peer.connectionState;
       if (state === 'connected') {
-        this.delay = RECONNECT_MIN_MS;
+        this.delay = RECONNECT_FIRST_MS;
         this.deps.clearTimeout(session.disconnectTimer);
         session.disconnectTimer = null;
         this.setState('connected');
+        this.watchStats(session);
         this.onConnected(peer);
       } else if (state === 'failed') {
         this.setState('failed');
@@ -254,10 +271,29 @@ export abstract class StreamingClient {
 
   protected onConnected(_peer: RTCPeerConnection): void {}
 
+  /** Reads the connected peer's stats every STATS_POLL_MS; a silent path is replaced like a failed one. */
+  private watchStats(session: Session): void {
+    if (session.statsTimer !== null) return;
+    const tick = async () => {
+      session.statsTimer = null;
+      const { peer } = session;
+      if (this.session !== session || peer.connectionState !== 'connected') return;
+      const report = await peer.getStats().catch(() => null);
+      if (this.session !== session || peer.connectionState !== 'connected') return;
+      if (report && session.watch.read(report, this.deps.now())) {
+        this.setState('disconnected');
+        this.scheduleReconnect();
+        return;
+      }
+      session.statsTimer = this.deps.setTimeout(() => void tick(), STATS_POLL_MS);
+    };
+    session.statsTimer = this.deps.setTimeout(() => void tick(), STATS_POLL_MS);
+  }
+
   private scheduleReconnect(): void {
     if (this.stopped || this.options.autoReconnect === false || this.reconnectTimer !== null) return;
     const wait = this.delay;
-    this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
+    this.delay = nextReconnectDelay(wait);
     this.reconnectTimer = this.deps.setTimeout(() => {
       this.reconnectTimer = null;
       const old = this.session;
@@ -275,6 +311,8 @@ export abstract class StreamingClient {
 
   private closeSession(session: Session): void {
     this.deps.clearTimeout(session.disconnectTimer);
+    this.deps.clearTimeout(session.statsTimer);
+    session.statsTimer = null;
     session.peer.close();
     if (session.resource)
       void this.deps
@@ -305,7 +343,7 @@ export abstract class StreamingClient {
     const session = this.session;
     this.session = null;
     if (session) this.closeSession(session);
-    this.delay = RECONNECT_MIN_MS;
+    this.delay = RECONNECT_FIRST_MS;
     this.setState('closed');
   }
 

@@ -21,10 +21,11 @@ export type LinkedEntry = Pick<LinkedPick, 'connectorId' | 'path' | 'name' | 'si
 
 /**
  * One linked account browsed folder by folder (the connectors' cloud browser, handed in by the page):
- * `picked` is highlighted, and every file clicked is handed to `onPick`.
+ * every file in `chosen` is highlighted, and every file clicked is handed to `onPick`.
  */
 export type LinkedBrowser = (props: {
   connector: Connector;
-  picked: LinkedEntry | null;
+  /** The files of this account chosen so far. */
+  chosen: LinkedEntry[];
   onPick: (entry: LinkedEntry) => void;
 }) => ReactNode;

@@ -38,14 +38,19 @@ export class RealtimeClient {
   private delay = MIN_DELAY_MS;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
-  private onReconnect: (() => void) | null = null;
+  private onReady: ((isReconnect: boolean) => void) | null = null;
   private onDisabled: (() => void) | null = null;
 
   constructor(private readonly token: () => Promise<string | null>) {}
 
-  /** `onDisabled`: the server closed the socket because an administrator disabled the account. */
-  connect(onReconnect?: () => void, onDisabled?: () => void): void {
-    this.onReconnect = onReconnect ?? null;
+  /**
+   * `onReady(isReconnect)`: the socket listens (again) and every topic is subscribed; what the app
+   * fetched before may predate events it never saw, also on the first connect. Also called with
+   * true when the server says its fan-out had a gap or access changed. `onDisabled`: the server
+   * closed the socket because an administrator disabled the account.
+   */
+  connect(onReady?: (isReconnect: boolean) => void, onDisabled?: () => void): void {
+    this.onReady = onReady ?? null;
     this.onDisabled = onDisabled ?? null;
     this.closed = false;
     void this.open(false);
@@ -68,8 +73,8 @@ export class RealtimeClient {
         for (const topic of this.topics.keys()) this.send({ type: 'subscribe', topic });
         for (const entry of this.presence.values())
           if (entry.present) this.send({ type: 'presence.join', topic: entry.topic, scope: entry.scope });
-        // Events may have been missed while disconnected: let the app refetch.
-        if (isReconnect) this.onReconnect?.();
+        // Events may have been missed before this moment: let the app refetch.
+        this.onReady?.(isReconnect);
       } else if (data.type === 'presence') {
         this.setUsers(data.topic, data.scope, () => data.users);
       } else if (data.type === 'event') {
@@ -84,10 +89,10 @@ export class RealtimeClient {
         for (const listener of this.listeners) listener(event);
       } else if (data.type === 'resync') {
         // The server's own event fan-out had a gap: refetch as after a reconnect.
-        this.onReconnect?.();
+        this.onReady?.(true);
       } else if (data.type === 'revoked') {
         // Access to something on screen was taken away: refetching shows the page as it now is.
-        this.onReconnect?.();
+        this.onReady?.(true);
       }
     };
     socket.onclose = (event) => {

@@ -4,6 +4,7 @@ import type { DomainEvent } from '@mixroom/contracts';
 import { getAccessToken } from '../api-client';
 import { useAuth } from '../auth/auth-context';
 import { notify } from '../notify';
+import { mayPredateListening } from './listen-gap';
 import { RealtimeClient } from './realtime-client';
 import { dispatchEvent, type RealtimeHandlers } from './realtime-handlers';
 
@@ -67,10 +68,15 @@ export function RealtimeProvider({
 
   useEffect(() => {
     if (!client || !userId) return;
-    // After a reconnect, events may have been missed: refetch what is on screen. A disabled account
-    // is signed out at once, with the reason.
+    // After a reconnect, events may have been missed: refetch what is on screen. On the first
+    // connect, only what was fetched (or was being fetched) before the socket listened. A disabled
+    // account is signed out at once, with the reason.
     client.connect(
-      () => void queryClient.invalidateQueries(),
+      (isReconnect) => {
+        if (isReconnect) return void queryClient.invalidateQueries();
+        const readyAt = Date.now();
+        void queryClient.invalidateQueries({ predicate: (query) => mayPredateListening(query.state, readyAt) });
+      },
       () => signOut.current({ confirm: false, reason: 'disabled' }),
     );
     const stops = [client.subscribe(`user:${userId}`), ...(isAdmin ? [client.subscribe('admin')] : [])];

@@ -3,7 +3,7 @@ import { IconCloudUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Connector, ConnectorTransfer } from '@mixroom/contracts';
 import { CONNECTOR_LABELS, followTransfer, useConnectors } from '../queries';
-import { FolderView } from './cloud-browser';
+import { FolderView } from './folder-view';
 
 const NO_FILES: readonly string[] = [];
 const ignorePick = () => undefined;

@@ -26,18 +26,17 @@ export function CorruptVersionDialog({
     setOpen(false);
     void navigate('/groups');
   };
+  // A promise, not mutate's callbacks: those are dropped if the deletion's realtime event unmounts
+  // this dialog before the answer arrives, and the user would be left without the way on.
   const confirm = () =>
-    remove.mutate(
-      { id: version.id },
-      {
-        onSuccess: ({ projectDeleted }) => {
-          notify('success', 'Delete Version', `Version ${version.name} has been deleted!`);
-          const next = remaining.find((v) => v.id !== version.id);
-          setOpen(false);
-          void navigate(projectDeleted || !next ? '/groups' : `/version/${version.projectId}/${next.number}`);
-        },
-        onError: () => notify('error', 'Delete Version Error', `An error occurred deleting ${version.name}!`),
+    void remove.mutateAsync({ id: version.id }).then(
+      ({ projectDeleted }) => {
+        notify('success', 'Delete Version', `Version ${version.name} has been deleted!`);
+        const next = remaining.find((v) => v.id !== version.id);
+        setOpen(false);
+        void navigate(projectDeleted || !next ? '/groups' : `/version/${version.projectId}/${next.number}`);
       },
+      () => notify('error', 'Delete Version Error', `An error occurred deleting ${version.name}!`),
     );
   return (
     <Modal opened={open} onClose={leave} title="Corrupt Version" centered size="md" closeOnClickOutside={false}>

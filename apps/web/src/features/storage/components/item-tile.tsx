@@ -13,6 +13,7 @@ import {
   IconTrash,
   IconFile,
   IconAlertTriangle,
+  IconCircleCheckFilled,
 } from '@tabler/icons-react';
 import { useState, type DragEvent, type MouseEvent } from 'react';
 import type { StorageItem } from '@mixroom/contracts';
@@ -21,16 +22,20 @@ import type { ItemRef } from '../api';
 import { isItemDrag, ITEMS_MIME, readDraggedItems } from '../drag-items';
 import { PeopleAvatars } from './people-avatars';
 import { VerdictBadge } from '../../../components/verdict-badge';
+import classes from './item-tile.module.css';
 
 export type TileAction = 'open' | 'notes' | 'settings' | 'delete' | 'share' | 'download' | 'recover' | 'delete-forever';
 
 interface Props {
   item: StorageItem;
   selected: boolean;
+  /** The grid's one tile in the Tab order (the others are reached with the arrow keys). */
+  tabStop?: boolean;
   inTrash?: boolean;
   /** Items a drag of this tile carries: the selection when this tile is part of it. */
   dragItems: () => ItemRef[];
   onSelect: (event: MouseEvent) => void;
+  onFocus?: () => void;
   onAction: (action: TileAction) => void;
   onDropItems?: (items: ItemRef[], to: string) => void;
   /** Items other features add to the tile's menu (the page passes them; storage knows no feature). */
@@ -39,13 +44,19 @@ interface Props {
 
 const DEFAULT_GRADIENT = 'linear-gradient(135deg, #5f3dc4 0%, #862e9c 100%)';
 
-/** A folder or project tile (300×200): preview, name, last update, size, tag, people, menu. */
+/**
+ * A folder or project tile (300×200): preview, name, last update, size, tag, people, menu. A cell of
+ * the storage grid: focusable, aria-selected, and when selected outlined, tinted and ticked, so each
+ * tile of a selection of several stands out from the gradient previews around it.
+ */
 export function ItemTile({
   item,
   selected,
+  tabStop = false,
   inTrash = false,
   dragItems,
   onSelect,
+  onFocus,
   onAction,
   onDropItems,
   extraMenuItems,
@@ -72,7 +83,11 @@ export function ItemTile({
       h={200}
       data-testid="tile"
       data-name={item.name}
+      role="gridcell"
+      tabIndex={tabStop ? 0 : -1}
       aria-selected={selected}
+      className={classes.tile}
+      onFocus={onFocus}
       draggable={!inTrash && caps.canEdit}
       onDragStart={(event) => {
         event.dataTransfer.setData(ITEMS_MIME, JSON.stringify(dragItems()));
@@ -97,10 +112,13 @@ export function ItemTile({
         cursor: 'pointer',
         userSelect: 'none',
         outline: selected
-          ? '2px solid var(--mantine-color-violet-5)'
+          ? '2px solid var(--mantine-color-violet-4)'
           : over
             ? '2px dashed var(--mantine-color-violet-4)'
             : undefined,
+        // Apart from the border, so the outline does not melt into the violet preview.
+        outlineOffset: 2,
+        background: selected ? 'var(--mantine-color-violet-light)' : undefined,
         transition: 'outline-color 120ms',
       }}
     >
@@ -155,9 +173,19 @@ export function ItemTile({
       </Box>
       <Stack gap={4} p="sm">
         <Group justify="space-between" wrap="nowrap" gap={4}>
-          <Text fw={600} size="sm" truncate="end" title={item.name}>
-            {item.name}
-          </Text>
+          <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+            {selected && (
+              <IconCircleCheckFilled
+                size={16}
+                color="var(--mantine-color-violet-4)"
+                style={{ flexShrink: 0 }}
+                aria-hidden="true"
+              />
+            )}
+            <Text fw={600} size="sm" truncate="end" title={item.name}>
+              {item.name}
+            </Text>
+          </Group>
           {caps.canView || inTrash ? (
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>

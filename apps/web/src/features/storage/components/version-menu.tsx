@@ -48,16 +48,15 @@ export function VersionMenu({
       children: `Delete version ${version.number} “${version.name}” and its file? This cannot be undone.`,
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
+      // A promise, not mutate's callbacks: those are dropped when this menu unmounts first, and it
+      // does when the deletion's realtime event removes the version's row before the answer arrives.
       onConfirm: () =>
-        remove.mutate(
-          { id: version.id },
-          {
-            onSuccess: ({ projectDeleted }) => {
-              notify('success', 'Delete Version', `Version ${version.name} has been deleted!`);
-              if (projectDeleted) onProjectDeleted();
-            },
-            onError: () => notify('error', 'Delete Version Error', `An error occurred deleting ${version.name}!`),
+        void remove.mutateAsync({ id: version.id }).then(
+          ({ projectDeleted }) => {
+            notify('success', 'Delete Version', `Version ${version.name} has been deleted!`);
+            if (projectDeleted) onProjectDeleted();
           },
+          () => notify('error', 'Delete Version Error', `An error occurred deleting ${version.name}!`),
         ),
     });
 

@@ -9,7 +9,8 @@ import { TRANSFER_TEXTS } from '../transfer-rules';
 
 /**
  * "From linked storage": the cloud browser of each linked account; every file clicked joins the
- * list below (clicked again, it leaves), and Add puts them all in the transfer. Nothing is read
+ * list below and stays highlighted in the browser (clicked again, it leaves), and Add puts them all
+ * in the transfer. Nothing is read
  * here: the server copies the files when the transfer is sent.
  */
 export function LinkedStorageDialog({
@@ -27,17 +28,14 @@ export function LinkedStorageDialog({
 }) {
   const [tab, setTab] = useState<string | null>(null);
   const [chosen, setChosen] = useState<LinkedPick[]>([]);
-  const [last, setLast] = useState<LinkedEntry | null>(null);
   const close = () => {
     setChosen([]);
-    setLast(null);
     onClose();
   };
   const toggle = (picked: LinkedEntry, connector: Connector) => {
     const pick: LinkedPick = { ...picked, accountName: connector.accountName };
     const present = chosen.some((c) => sameLinked(c, pick));
     setChosen(present ? chosen.filter((c) => !sameLinked(c, pick)) : [...chosen, pick]);
-    setLast(present ? null : picked);
   };
   const total = chosen.reduce((sum, c) => sum + c.size, 0);
   return (
@@ -53,7 +51,11 @@ export function LinkedStorageDialog({
           </Tabs.List>
           {connectors.map((c) => (
             <Tabs.Panel key={c.id} value={c.id} pt="sm">
-              <Browser connector={c} picked={last} onPick={(picked) => toggle(picked, c)} />
+              <Browser
+                connector={c}
+                chosen={chosen.filter((pick) => pick.connectorId === c.id)}
+                onPick={(picked) => toggle(picked, c)}
+              />
             </Tabs.Panel>
           ))}
         </Tabs>
