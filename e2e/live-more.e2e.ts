@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
-import { fillSignUp, launchBrowser } from './helpers/browser';
+import { artifacts, fillSignUp, launchBrowser } from './helpers/browser';
+import { PageJournal, reportOnFailure } from './helpers/failure-report';
 import { noise, normalisedPeak, writeStereoWav } from './helpers/signal';
 import { decodeLosslessFrame, LOSSLESS_FRAME_LENGTH, type LosslessFrame } from '@mixroom/shared';
 
@@ -27,6 +28,7 @@ let guest: Page;
 let guestCode = '';
 let bridge: ChildProcess | null = null;
 let bridgeWav = '';
+let journals: PageJournal[] = [];
 
 /** One loop of the bridge's file: 2^20 frames (21.8 s), so the correlation runs over one FFT size. */
 const PERIOD = 1 << 20;
@@ -90,6 +92,17 @@ interface Take {
   tracks: number;
 }
 
+/** The room's state badges as they change, into the page's console (and so its journal). */
+const WATCH_STATES = `(() => {
+  const seen = {};
+  new MutationObserver(() => {
+    for (const id of ['publish-state', 'view-state']) {
+      const state = document.querySelector('[data-testid="' + id + '"]')?.getAttribute('data-state') ?? 'absent';
+      if (seen[id] !== state) { seen[id] = state; console.info(id + ': ' + state); }
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+})();`;
+
 /** The host's API, with the page's own access token. */
 const API = `async ([method, path, body]) => {
   const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
@@ -121,7 +134,9 @@ beforeAll(async () => {
   // The host's audio input is silent: whatever the guest hears loudly comes from the bridge.
   const silence = join(dir, 'silence.wav');
   writeStereoWav(silence, new Float64Array(48_000), new Float64Array(48_000));
-  server = await startTestServer();
+  // The server's own account of the room, kept beside the pages' screenshots if a test fails.
+  mkdirSync(artifacts, { recursive: true });
+  server = await startTestServer({}, { logFile: join(artifacts, 'live-more-server.log') });
   browser = await launchBrowser({ fakeAudioCapture: silence, autoplay: true });
   const origin = server.url;
   hostContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
@@ -130,9 +145,11 @@ beforeAll(async () => {
     context.setDefaultTimeout(30_000);
     await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin });
     await context.addInitScript(CAPTURE_PEERS);
+    await context.addInitScript(WATCH_STATES);
   }
   host = await hostContext.newPage();
   guest = await guestContext.newPage();
+  journals = [new PageJournal(host, 'host'), new PageJournal(guest, 'guest')];
   await signUp(host, 'Hana Host', 'hana@live-more.example');
   await signUp(guest, 'Gil Guest', 'gil@live-more.example');
 }, 300_000);
@@ -145,6 +162,7 @@ afterAll(async () => {
 
 describe('live room: what the bridge plays, what the room keeps', () => {
   it('the guest hears the bridge file itself: left in left, right in right (normalised correlation > 0.6)', async () => {
+    reportOnFailure(journals, 'live-more-correlation');
     // Hana signed up first and administers: Studio, so that she may record later.
     const me = await api<{ id: string }>(host, 'GET', '/api/me');
     expect((await api(host, 'POST', `/api/admin/users/${me.body.id}/plans`, { sku: 'STUDIO' })).status).toBe(201);
@@ -219,6 +237,7 @@ describe('live room: what the bridge plays, what the room keeps', () => {
   }, 300_000);
 
   it("Lossless from the bridge: every PCM frame the page sends holds the file's samples, bit for bit", async () => {
+    reportOnFailure(journals, 'live-more-lossless');
     // Frames leave the host's page on its `lossless` data channel: keep byte copies of the first
     // 260 while recording (the page's own work stays small on a loaded machine: no per-frame arrays,
     // and the hook stops by itself), then take them out at once as base64.
@@ -293,6 +312,7 @@ describe('live room: what the bridge plays, what the room keeps', () => {
   }, 300_000);
 
   it('"Save to project" makes a version as long as the recording, and its review page plays it', async () => {
+    reportOnFailure(journals, 'live-more-save');
     const project = await api<{ id: string }>(host, 'POST', '/api/projects', { name: 'Live takes', groupId: null });
     expect(project.status).toBe(201);
 

@@ -43,7 +43,13 @@ let open = 0;
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { keepDataDir?: string; clock?: Clock; logger?: pino.Logger } = {},
+  options: {
+    keepDataDir?: string;
+    clock?: Clock;
+    logger?: pino.Logger;
+    /** Info and above into this file (for a journey to keep beside its failure screenshots). */
+    logFile?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.keepDataDir ?? mkdtempSync(join(tmpdir(), 'mixroom-test-'));
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -58,7 +64,10 @@ export async function startTestServer(
   open++;
   const running = await startMixroom(
     config,
-    options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    options.logger ??
+      (options.logFile
+        ? pino({ level: 'info' }, pino.destination({ dest: options.logFile, sync: false }))
+        : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })),
     options.clock ? { clock: options.clock } : {},
   );
   return {
