@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TalkbackSlots, TalkbackToken } from '@mixroom/contracts';
 import type { SfuEvent } from '../src/platform/rtc/sfu-driver';
@@ -20,6 +21,8 @@ let room: { hostCode: string; guestCode: string };
 let otherRoom: { hostCode: string; guestCode: string };
 const sfuEvents: SfuEvent[] = [];
 const peers: { close(): void }[] = [];
+/** The server's warnings: an event the bus refused or dropped is a bug of its sender. */
+const warnings: string[] = [];
 
 const talkback = (user: LiveUser | null, code: string, mode: 'publish' | 'subscribe') =>
   call(server.url, `/api/live/${code}/talkback/token`, { method: 'POST', token: user?.token ?? null, body: { mode } });
@@ -60,7 +63,7 @@ async function offerStatus(url: string, bearer: string | null, mode: 'publish' |
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { logger: pino({ level: 'warn' }, { write: (line) => warnings.push(line) }) });
   const names = ['tb-host', 'tb-cohost', 'tb-guest', 'tb-outsider', 'tb-other-host'];
   [host, cohost, guest, outsider, otherHost] = (await Promise.all(names.map((n) => liveUser(server, n)))) as [
     LiveUser,
@@ -164,8 +167,10 @@ describe('talkback media on the embedded SFU', () => {
     expect(hostSlots.slots.some((s) => s.participant === host.id)).toBe(false);
     const guestSlots = (await slotsOf(guestEarToken, guestEar.resourceId)).body as unknown as TalkbackSlots;
     expect(guestSlots.slots.find((s) => s.mid === hostAtGuest)).toMatchObject({ participant: host.id, live: true });
-    // The music room is another SFU room: the talkback is not in it.
+    // The music room is another SFU room: the talkback is not in it, nor told to the room's topic
+    // (a talkback room is not a live room: its publishers were once sent to a topic nobody knows).
     expect(sfuEvents.some((e) => e.type === 'publisher-started' && e.room === room.guestCode)).toBe(false);
+    expect(warnings.filter((line) => /not published|malformed/.test(line))).toEqual([]);
     // Someone else's slot map or resource is not reachable, even from the same room.
     expect((await slotsOf(guestEarToken, hostEar.resourceId)).status).toBe(404);
     const foreignDelete = await fetch(`${pathOf(hostEarToken.url)}/${hostEar.resourceId}`, {
@@ -205,6 +210,15 @@ describe('talkback media on the embedded SFU', () => {
     expect(dropped.map((e) => ('reason' in e ? e.reason : null))).toEqual(['dropped', 'dropped']);
     expect(await offerStatus(guestEarToken.url, guestEarToken.token, 'subscribe')).toBe(403);
     expect((await talkback(guest, room.guestCode, 'subscribe')).status).toBe(404);
+  });
+
+  it('the bus refuses an event with no known topic where it is sent, not on every node that hears it', async () => {
+    const sent = server.context.bus.publish({
+      topic: `live:talkback:${room.guestCode}`,
+      type: 'live.changed',
+      data: { code: room.guestCode, action: 'publishing', userId: host.id, instanceId: null, remainingMs: null },
+    });
+    await expect(sent).rejects.toThrow('unknown topic');
   });
 
   it('refuses a guest holding the old code once the host regenerated it', async () => {

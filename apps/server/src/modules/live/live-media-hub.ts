@@ -1,4 +1,5 @@
 import type { EventData } from '@mixroom/contracts';
+import { LIVE_ROOM_CODE_PATTERN } from '@mixroom/shared';
 import type { Logger } from 'pino';
 import type { SdpExchange, SfuDriver, SfuEvent } from '../../platform/rtc/sfu-driver';
 import type { LiveMediaService, MediaGrant } from './live-media.service';
@@ -116,8 +117,11 @@ export class LiveMediaHub {
       if (resource && this.followed.has(event.resourceId)) this.tell(event.resourceId, resource, event.slots);
       return;
     }
-    if (event.type === 'publisher-started' || (event.type === 'publisher-stopped' && event.reason !== 'replaced'))
-      void this.deps.announce(event.room, event.participant);
+    // The SFU also carries the talkback and broadcast rooms (named with their wing's prefix): only a
+    // live room's publishers are told to its topic.
+    const announced =
+      event.type === 'publisher-started' || (event.type === 'publisher-stopped' && event.reason !== 'replaced');
+    if (announced && LIVE_ROOM_CODE_PATTERN.test(event.room)) void this.deps.announce(event.room, event.participant);
     if (event.type === 'publisher-stopped' || event.type === 'subscriber-gone') {
       const resource = this.resources.get(event.resourceId);
       this.resources.delete(event.resourceId);

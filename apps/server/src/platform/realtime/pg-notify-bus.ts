@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { domainEvent, type DomainEvent, type DomainEventInput } from '@mixroom/contracts';
+import { domainEvent, parseTopic, type DomainEvent, type DomainEventInput } from '@mixroom/contracts';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock/clock';
@@ -123,7 +123,9 @@ export class PgNotifyBus implements EventBus {
     try {
       event = domainEvent.parse(JSON.parse(payload));
     } catch (error) {
-      this.log.warn({ err: error }, 'dropped a malformed event');
+      // What it claimed to be, so the sender can be found (its data may be large or private).
+      const claimed = /"topic":("[^"]{0,80}")?[^]*?"type":("[^"]{0,80}")?/.exec(payload);
+      this.log.warn({ err: error, topic: claimed?.[1], type: claimed?.[2] }, 'dropped a malformed event');
       return;
     }
     for (const handler of this.handlers) {
@@ -136,6 +138,8 @@ export class PgNotifyBus implements EventBus {
   }
 
   async publish(event: DomainEventInput): Promise<void> {
+    // Every node drops an event with no known topic: refuse it here, where its sender is on the stack.
+    if (!parseTopic(event.topic)) throw new Error(`Event ${event.type} has an unknown topic: ${event.topic}`);
     const payload = JSON.stringify({ ...event, at: this.clock.now().getTime() });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`Event ${event.type} is too large for the bus`);
     await this.notify(payload);
