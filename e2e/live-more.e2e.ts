@@ -254,16 +254,14 @@ describe('live room: what the bridge plays, what the room keeps', () => {
     await expect.poll(() => host.getByRole('switch', { name: 'Lossless' }).isChecked(), { timeout: 30_000 }).toBe(true);
     await host.evaluate('window.__recordSent = true');
     // The first half second after the switch is left out: the page's lossless path is still starting.
-    // 2 s of audio. On this 2-core machine under a full CI run the page's channel has twice stopped
-    // taking frames after 220-230 of them (its buffer stays over the sender's limit): a known fault
-    // of the lossless path under load, reported in docs/LIVE.md, not what this test is about.
-    await expect.poll(() => host.evaluate<number>('window.__sent.length'), { timeout: 120_000 }).toBeGreaterThan(200);
+    // 2 s of audio after it.
+    await expect.poll(() => host.evaluate<number>('window.__sent.length'), { timeout: 120_000 }).toBeGreaterThan(250);
     await host.evaluate('window.__recordSent = false');
     const sent = await host.evaluate<string[]>(
       `window.__sent.map((bytes) => { let text = ''; for (const b of bytes) text += String.fromCharCode(b); return btoa(text); })`,
     );
     const frames = sent
-      .slice(50, 200)
+      .slice(50, 250)
       .map((base64) => decodeLosslessFrame(Uint8Array.from(Buffer.from(base64, 'base64')))!);
     await host.getByRole('switch', { name: 'Lossless' }).click({ force: true });
     await expect

@@ -1,5 +1,6 @@
 import { LIVE_SOCKET_RECONNECT_MS } from '@mixroom/shared';
-import { decodeBridgeFrame, parseBridgeMessage, type BridgeParameters } from './bridge-protocol';
+import type { BridgeAudioCommand, BridgeAudioNews } from './bridge-audio.worker';
+import { parseBridgeMessage, type BridgeParameters } from './bridge-protocol';
 import { loadWorklets } from './worklets';
 
 export interface BridgePorts {
@@ -10,14 +11,20 @@ export interface BridgePorts {
 /**
  * One source fed by the local Mixroom bridge: the message socket gets the page's sample rate and
  * answers with parameters; frames from the audio socket go into a ring-buffer worklet whose output
- * is a MediaStreamAudioDestinationNode's stereo stream, the one published. Both sockets reconnect
- * every 3 s while the source is on; failures are silent (the bridge may simply not be running).
+ * is a MediaStreamAudioDestinationNode's stereo stream, the one published. The audio socket lives in
+ * a worker (bridge-audio.worker.ts) that feeds the worklet directly: the page's main thread carries
+ * none of the audio. Both sockets reconnect every 3 s while the source is on; failures are silent
+ * (the bridge may simply not be running).
  */
 export class BridgeSource {
   readonly destination: MediaStreamAudioDestinationNode;
   private player: AudioWorkletNode | null = null;
   private messages: WebSocket | null = null;
-  private audio: WebSocket | null = null;
+  private audio: Worker | null = null;
+  /** The worker's socket is opening or open. */
+  private audioOpen = false;
+  /** Which `open` the worker's socket answers to (its news about older ones is stale). */
+  private audioId = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private active = false;
   private connectedValue = false;
@@ -79,21 +86,25 @@ export class BridgeSource {
   }
 
   private openAudio(): void {
-    if (this.audio && this.audio.readyState <= WebSocket.OPEN) return;
-    const audio = new WebSocket(this.url(this.ports.audioPort));
-    audio.binaryType = 'arraybuffer';
-    this.audio = audio;
-    audio.onmessage = (event) => {
-      if (!(event.data instanceof ArrayBuffer)) return;
-      const frame = decodeBridgeFrame(event.data);
-      if (frame)
-        this.player?.port.postMessage(
-          frame.channels,
-          frame.channels.map((c) => c.buffer as ArrayBuffer),
-        );
+    if (this.audioOpen || !this.player) return;
+    if (!this.audio) {
+      this.audio = new Worker(new URL('./bridge-audio.worker.ts', import.meta.url), { type: 'module' });
+      this.audio.onmessage = (event: MessageEvent<BridgeAudioNews>) => {
+        if (event.data.type === 'closed' && event.data.id === this.audioId && this.audioOpen) this.lost();
+      };
+    }
+    // A new port per socket: the worklet follows the newest one.
+    const feed = new MessageChannel();
+    this.player.port.postMessage({ feed: feed.port2 }, [feed.port2]);
+    this.audioId += 1;
+    const command: BridgeAudioCommand = {
+      type: 'open',
+      id: this.audioId,
+      url: this.url(this.ports.audioPort),
+      feed: feed.port1,
     };
-    audio.onerror = () => undefined;
-    audio.onclose = () => this.lost();
+    this.audio.postMessage(command, [feed.port1]);
+    this.audioOpen = true;
   }
 
   private setConnected(connected: boolean, parameters: BridgeParameters | null): void {
@@ -114,14 +125,15 @@ export class BridgeSource {
   }
 
   private closeSockets(): void {
-    for (const socket of [this.messages, this.audio]) {
-      if (!socket) continue;
-      socket.onclose = null;
-      socket.onmessage = null;
-      socket.close();
+    const messages = this.messages;
+    if (messages) {
+      messages.onclose = null;
+      messages.onmessage = null;
+      messages.close();
     }
     this.messages = null;
-    this.audio = null;
+    if (this.audioOpen) this.audio?.postMessage({ type: 'close' } satisfies BridgeAudioCommand);
+    this.audioOpen = false;
   }
 
   stop(): void {
@@ -129,6 +141,8 @@ export class BridgeSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.closeSockets();
+    this.audio?.terminate();
+    this.audio = null;
     this.player?.disconnect();
     this.player = null;
     this.connectedValue = false;

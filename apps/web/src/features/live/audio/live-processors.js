@@ -74,7 +74,18 @@ if (typeof registerProcessor === 'function') {
       super();
       const opts = (options && options.processorOptions) || {};
       this.buffer = new RingBuffer(sampleRate, opts.targetMs || 60);
-      this.port.onmessage = (event) => this.buffer.push(event.data[0], event.data[1]);
+      // Blocks come on this port, or on a port handed over in `{ feed }` (the bridge's socket
+      // worker posts there directly, past the page's main thread); the newest feed replaces the last.
+      const push = (event) => this.buffer.push(event.data[0], event.data[1]);
+      this.port.onmessage = (event) => {
+        if (event.data && event.data.feed) {
+          if (this.feed) this.feed.close();
+          this.feed = event.data.feed;
+          this.feed.onmessage = push;
+          return;
+        }
+        push(event);
+      };
     }
     process(_inputs, outputs) {
       const out = outputs[0];

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { meterFraction } from '../audio/level';
+import { onMeterFrame } from '../../../lib/meter-ticker';
 
 /**
- * A live level meter: reads `level()` (dBFS) every animation frame and draws the bar directly, so
- * meters never re-render React. Green to −12 dB, amber to −3 dB, red above.
+ * A live level meter: reads `level()` (dBFS) on the page's shared meter loop (30 Hz) and draws the
+ * bar directly, so meters never re-render React. Green to −12 dB, amber to −3 dB, red above.
  */
 export function LevelMeter({
   level,
@@ -22,28 +23,34 @@ export function LevelMeter({
     read.current = level;
   }, [level]);
   useEffect(() => {
-    let frame = 0;
     let shown = 0;
-    const tick = () => {
+    let drawn = '';
+    let color = '';
+    let said = '';
+    return onMeterFrame(() => {
       const db = read.current();
       const target = meterFraction(db);
-      // Fast attack, slower release, like a hardware meter.
-      shown = target > shown ? target : shown * 0.9 + target * 0.1;
+      // Fast attack, slower release, like a hardware meter (the release is per 30 Hz frame).
+      shown = target > shown ? target : shown * 0.81 + target * 0.19;
       const el = bar.current;
-      if (el) {
-        el.style.width = `${(shown * 100).toFixed(1)}%`;
-        el.style.background =
-          db > -3
-            ? 'var(--mantine-color-red-6)'
-            : db > -12
-              ? 'var(--mantine-color-yellow-5)'
-              : 'var(--mantine-color-teal-5)';
-        el.dataset.db = db.toFixed(1);
+      if (!el) return;
+      // Only what changed is written: a scale (no layout), a colour when it crosses a mark.
+      const scale = shown.toFixed(3);
+      if (scale !== drawn) {
+        el.style.transform = `scaleX(${scale})`;
+        drawn = scale;
       }
-      frame = requestAnimationFrame(tick);
-    };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
+      const text = db.toFixed(1);
+      if (text !== said) {
+        el.dataset.db = text;
+        said = text;
+      }
+      const next = db > -3 ? 'red-6' : db > -12 ? 'yellow-5' : 'teal-5';
+      if (next !== color) {
+        el.style.background = `var(--mantine-color-${next})`;
+        color = next;
+      }
+    });
   }, []);
   return (
     <div
@@ -60,7 +67,11 @@ export function LevelMeter({
         flex: 'none',
       }}
     >
-      <div ref={bar} data-testid="level-bar" style={{ height: '100%', width: 0 }} />
+      <div
+        ref={bar}
+        data-testid="level-bar"
+        style={{ height: '100%', width: '100%', transform: 'scaleX(0)', transformOrigin: 'left' }}
+      />
     </div>
   );
 }
