@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../src/platform/clock/clock';
 import { DropboxDrive } from '../src/platform/drives/dropbox-drive';
@@ -58,6 +59,10 @@ beforeAll(async () => {
     put("/Archive/Mike's \\ mix.wav", bytes(50));
   }
   google.putShared('Shared take.wav', bytes(60));
+  google.put('/Masters/Song master.wav', Buffer.from('RIFF-song-master-bytes'), 'audio/wav', 'Studio Team');
+  google.put('/Masters/Stems', null, undefined, 'Studio Team');
+  google.drive('Label');
+  google.drive('Archive Crew');
   gdrive = new GdriveDrive(appOf(google.url), sessionOf(appOf(google.url)), network);
   dbx = new DropboxDrive(appOf(dropbox.url), sessionOf(appOf(dropbox.url)), network);
 });
@@ -138,5 +143,65 @@ describe('Dropbox search', () => {
     // The open folder's filter searches below it only.
     const below = await dbx.list('/Archive', { search: 'take' });
     expect(below.entries.map((e) => e.path)).toEqual(['/Archive/2019/Old take.flac']);
+  });
+});
+
+describe('Google shared drives', () => {
+  it('shows a folder "Shared drives" beside My Drive\'s items, holding one folder per drive (drives.list paged)', async () => {
+    const root = await gdrive.list('/');
+    expect(root.entries.filter((e) => e.kind === 'folder').map((e) => e.path)).toEqual([
+      '/Archive',
+      '/Sessions',
+      '/Shared drives',
+    ]);
+    const drives = await gdrive.list('/Shared drives');
+    // Three drives at two a page: drives.list was followed to its second page.
+    expect(drives.entries.map((e) => [e.path, e.kind])).toEqual([
+      ['/Shared drives/Archive Crew', 'folder'],
+      ['/Shared drives/Label', 'folder'],
+      ['/Shared drives/Studio Team', 'folder'],
+    ]);
+    expect((await gdrive.list('/Shared drives', { search: 'stud' })).entries.map((e) => e.name)).toEqual([
+      'Studio Team',
+    ]);
+    expect(await gdrive.stat('/Shared drives')).toMatchObject({ kind: 'folder', name: 'Shared drives' });
+    expect((await gdrive.list('/Shared drives/Label')).entries).toEqual([]);
+    await expect(gdrive.list('/Shared drives/Nobody')).rejects.toMatchObject({ code: 'DRIVE_NOT_FOUND' });
+  });
+
+  it('browses and reads inside a shared drive (Drive hides its items from calls without supportsAllDrives)', async () => {
+    const masters = await gdrive.list('/Shared drives/Studio Team/Masters');
+    expect(masters.entries.map((e) => [e.path, e.kind, e.size])).toEqual([
+      ['/Shared drives/Studio Team/Masters/Stems', 'folder', null],
+      ['/Shared drives/Studio Team/Masters/Song master.wav', 'file', 22],
+    ]);
+    const read = await gdrive.read('/Shared drives/Studio Team/Masters/Song master.wav', {
+      range: { start: 5, end: 8 },
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of read.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('song');
+    expect(read.size).toBe(22);
+    // My Drive's own listing never shows a shared drive's items.
+    expect((await gdrive.list('/')).entries.some((e) => e.name === 'Masters')).toBe(false);
+  });
+
+  it('writes a file and makes a folder in a shared drive; "Shared drives" itself takes no file', async () => {
+    const bounce = Buffer.from('a bounce of the session');
+    await gdrive.write('/Shared drives/Studio Team/Masters/Bounce.wav', Readable.from([bounce]), bounce.length);
+    expect(google.file('/Masters/Bounce.wav', 'Studio Team')).toEqual(bounce);
+    expect(google.file('/Masters/Bounce.wav')).toBeNull();
+    await gdrive.makeFolder('/Shared drives/Label/Releases');
+    expect((await gdrive.list('/Shared drives/Label')).entries.map((e) => e.name)).toEqual(['Releases']);
+    await expect(gdrive.write('/Shared drives/Loose.wav', Readable.from([bounce]), bounce.length)).rejects.toThrow(
+      'Pick a folder inside one of the shared drives.',
+    );
+  });
+
+  it('searches the shared drives too, each hit with its path under "Shared drives"', async () => {
+    expect(pathsOf(await gdrive.search('song', { limit: 100 }))).toEqual([
+      '/Shared drives/Studio Team/Masters/Song master.wav',
+    ]);
+    expect(pathsOf(await gdrive.search('stems', { limit: 100 }))).toEqual(['/Shared drives/Studio Team/Masters/Stems']);
   });
 });

@@ -45,6 +45,8 @@ interface GFile {
   content: Buffer | null;
   modifiedTime: string;
   trashed: boolean;
+  /** The shared drive it is in; null in My Drive. A drive's root has the drive's own id. */
+  driveId: string | null;
 }
 
 /**
@@ -56,13 +58,18 @@ interface GFile {
  * paging is exercised); My Drive's root has an id of its own with 'root' as an alias; files.get
  * with fields or alt=media and Range; files.create for folders; resumable uploads (a session URI in
  * Location; the file exists or changes only when its PUT completes with the announced length); and
- * files shared from folders the user can't see. Tokens are checked with the authorization server;
- * a bad one answers 401.
+ * files shared from folders the user can't see; shared drives (drives.list; files.list with
+ * corpora=drive and driveId or corpora=allDrives, each refused without includeItemsFromAllDrives;
+ * items of a shared drive invisible to files.get, uploads and creates without supportsAllDrives, and
+ * left out of the default corpus, My Drive). Tokens are checked with the authorization server; a bad
+ * one answers 401.
  */
 export class LocalGoogleDriveServer {
   private server: Server | null = null;
   url = '';
   private readonly files = new Map<string, GFile>();
+  /** Shared drives the user is a member of: id → name. */
+  private readonly drives = new Map<string, string>();
   private readonly uploads = new Map<
     string,
     { fileId: string | null; name: string; parents: string[]; length: number }
@@ -82,7 +89,8 @@ export class LocalGoogleDriveServer {
   }
 
   private make(id: string, name: string, mimeType: string, parents: string[], content: Buffer | null): GFile {
-    return { id, name, mimeType, parents, content, modifiedTime: new Date().toISOString(), trashed: false };
+    const driveId = parents.map((p) => this.files.get(p)?.driveId ?? null).find(Boolean) ?? null;
+    return { id, name, mimeType, parents, content, modifiedTime: new Date().toISOString(), trashed: false, driveId };
   }
 
   async start(): Promise<this> {
@@ -100,9 +108,25 @@ export class LocalGoogleDriveServer {
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
+  /** A shared drive of that name (made on first use); its id is also its root folder's. */
+  drive(name: string): string {
+    const known = [...this.drives].find(([, n]) => n === name)?.[0];
+    if (known) return known;
+    const id = `0A${randomBytes(9).toString('base64url')}`;
+    this.drives.set(id, name);
+    this.files.set(id, { ...this.make(id, name, FOLDER, [], null), driveId: id });
+    return id;
+  }
+
   /** Adds a file or folder by path (folders made on the way); a Google Doc has no bytes (`content` null, its own type). */
-  put(path: string, content: Buffer | null, mimeType = content === null ? FOLDER : 'audio/wav'): string {
-    let parent = this.rootId;
+  put(
+    path: string,
+    content: Buffer | null,
+    mimeType = content === null ? FOLDER : 'audio/wav',
+    /** In this shared drive rather than My Drive. */
+    inDrive?: string,
+  ): string {
+    let parent = inDrive ? this.drive(inDrive) : this.rootId;
     const parts = path.split('/').filter(Boolean);
     for (const [index, name] of parts.entries()) {
       const last = index === parts.length - 1;
@@ -131,9 +155,9 @@ export class LocalGoogleDriveServer {
     return id === 'root' ? this.rootId : id;
   }
 
-  /** The bytes of the file at a path, or null. */
-  file(path: string): Buffer | null {
-    let current: GFile | undefined = this.files.get(this.rootId);
+  /** The bytes of the file at a path (in My Drive, or in the shared drive named), or null. */
+  file(path: string, inDrive?: string): Buffer | null {
+    let current: GFile | undefined = this.files.get(inDrive ? this.drive(inDrive) : this.rootId);
     for (const name of path.split('/').filter(Boolean))
       current = [...this.files.values()].find(
         (f) => current && f.parents.includes(current.id) && f.name === name && !f.trashed,
@@ -151,6 +175,7 @@ export class LocalGoogleDriveServer {
       modifiedTime: f.modifiedTime,
       // Drive gives parents only when asked; 'root' is never among them, My Drive's own id is.
       parents: f.parents,
+      ...(f.driveId ? { driveId: f.driveId } : {}),
       // Google documents size as an int64 in a string, absent for folders and Google Docs.
       ...(f.content !== null ? { size: String(f.content.length) } : {}),
     };
@@ -211,12 +236,15 @@ export class LocalGoogleDriveServer {
         user: { kind: 'drive#user', displayName: who.displayName, emailAddress: who.email, me: true },
       });
     }
+    if (request.method === 'GET' && path === '/drive/v3/drives') return this.drivesList(url, response);
     if (request.method === 'GET' && path === '/drive/v3/files') {
       const matches = this.matcher(url.searchParams.get('q') ?? '');
       if (!matches) return json(response, 400, { error: { code: 400, message: 'Invalid Value' } });
       const q = url.searchParams.get('q') ?? '';
+      const corpus = this.corpus(url.searchParams);
+      if (typeof corpus === 'string') return json(response, 400, { error: { code: 400, message: corpus } });
       const all = [...this.files.values()]
-        .filter((f) => f.id !== this.rootId && matches(f))
+        .filter((f) => f.id !== this.rootId && !this.drives.has(f.id) && corpus(f) && matches(f))
         .sort((a, b) => a.id.localeCompare(b.id));
       // A page token is opaque and holds its query: Drive refuses one sent with another query.
       let start = 0;
@@ -238,7 +266,7 @@ export class LocalGoogleDriveServer {
     const one = /^\/drive\/v3\/files\/([^/]+)$/.exec(path);
     if (request.method === 'GET' && one) {
       const file = this.files.get(this.idOf(decodeURIComponent(one[1]!)));
-      if (!file || file.trashed) return notFound();
+      if (!file || file.trashed || !this.visible(file, url.searchParams)) return notFound();
       if (url.searchParams.get('alt') !== 'media')
         return json(response, 200, this.resource(file, url.searchParams.get('fields') ?? undefined));
       if (file.content === null)
@@ -249,6 +277,7 @@ export class LocalGoogleDriveServer {
     }
     if (request.method === 'POST' && path === '/drive/v3/files') {
       const meta = JSON.parse(body.toString('utf8')) as { name: string; mimeType?: string; parents?: string[] };
+      if (!this.parentsVisible(meta.parents, url.searchParams)) return notFound();
       const id = randomBytes(12).toString('base64url');
       this.files.set(
         id,
@@ -268,7 +297,9 @@ export class LocalGoogleDriveServer {
       if (!uploadId && (request.method === 'POST' || request.method === 'PATCH')) {
         const meta = body.length ? (JSON.parse(body.toString('utf8')) as { name?: string; parents?: string[] }) : {};
         const fileId = upload[1] ? decodeURIComponent(upload[1]) : null;
-        if (fileId && !this.files.get(fileId)) return notFound();
+        const replaced = fileId ? this.files.get(fileId) : undefined;
+        if (fileId && (!replaced || !this.visible(replaced, url.searchParams))) return notFound();
+        if (!this.parentsVisible(meta.parents, url.searchParams)) return notFound();
         const length = Number(request.headers['x-upload-content-length']);
         const id = randomBytes(12).toString('base64url');
         const parents = (meta.parents ?? ['root']).map((p) => this.idOf(p));
@@ -293,6 +324,42 @@ export class LocalGoogleDriveServer {
       return notFound();
     }
     json(response, 404, { error: { code: 404, message: `No such endpoint ${request.method} ${path}` } });
+  }
+
+  /** Items of a shared drive exist for a call only when it says supportsAllDrives=true. */
+  private visible(file: GFile, params: URLSearchParams): boolean {
+    return file.driveId === null || params.get('supportsAllDrives') === 'true';
+  }
+
+  private parentsVisible(parents: string[] | undefined, params: URLSearchParams): boolean {
+    return (parents ?? []).every((id) => {
+      const parent = this.files.get(this.idOf(id));
+      return parent !== undefined && this.visible(parent, params);
+    });
+  }
+
+  /** Which items a files.list looks at (its `corpora`), or the error Drive answers with. */
+  private corpus(params: URLSearchParams): ((f: GFile) => boolean) | string {
+    const corpora = params.get('corpora') ?? 'user';
+    const allDrives = params.get('includeItemsFromAllDrives') === 'true' && params.get('supportsAllDrives') === 'true';
+    if (corpora === 'user') return (f) => f.driveId === null;
+    if (!allDrives) return 'includeItemsFromAllDrives and supportsAllDrives must be true for this corpus.';
+    if (corpora === 'allDrives') return () => true;
+    const driveId = params.get('driveId');
+    if (corpora === 'drive' && driveId && this.drives.has(driveId)) return (f) => f.driveId === driveId;
+    return 'Invalid corpora or driveId.';
+  }
+
+  private drivesList(url: URL, response: ServerResponse): void {
+    const all = [...this.drives].map(([id, name]) => ({ kind: 'drive#drive', id, name }));
+    const start = Number(url.searchParams.get('pageToken') ?? '0');
+    const size = Math.min(Number(url.searchParams.get('pageSize') ?? '10'), this.pageSize);
+    const next = start + size < all.length ? String(start + size) : null;
+    json(response, 200, {
+      kind: 'drive#driveList',
+      drives: all.slice(start, start + size),
+      ...(next ? { nextPageToken: next } : {}),
+    });
   }
 
   private media(request: IncomingMessage, response: ServerResponse, data: Buffer): void {

@@ -13,11 +13,12 @@ const PARALLEL_LOOKUPS = 6;
 const MAX_DEPTH = 100;
 
 /**
- * The path of a Google Drive folder from My Drive's root, found by walking up its parents one
- * files.get at a time. Drive search answers with parent ids only, so every hit's folder is walked;
- * each folder is asked once per search (the answers are kept), at most PARALLEL_LOOKUPS at a time.
- * A folder outside My Drive (shared with the user, or in a shared drive) has no path: null, and the
- * hit is left out, since the browser addresses files by their path from the root.
+ * The path of a Google Drive folder, found by walking up its parents one files.get at a time until
+ * a known top: My Drive's root ('/') or a shared drive's root ('/Shared drives/<name>'). Drive search
+ * answers with parent ids only, so every hit's folder is walked; each folder is asked once per search
+ * (the answers are kept), at most PARALLEL_LOOKUPS at a time. A folder under no known top (a file
+ * shared with the user from someone else's folder) has no path: null, and the hit is left out, since
+ * the browser addresses files by their path.
  */
 export class GdriveFolderPaths {
   private readonly paths = new Map<string, Promise<string | null>>();
@@ -25,13 +26,15 @@ export class GdriveFolderPaths {
   private readonly waiting: (() => void)[] = [];
 
   constructor(
-    private readonly rootId: string,
+    /** The tops' ids and their paths: My Drive's root id (and its alias 'root') is '/'. */
+    private readonly tops: ReadonlyMap<string, string>,
     private readonly get: (id: string) => Promise<GoogleParentInfo>,
   ) {}
 
-  /** '/' for the root, '/A/B' for a folder below it, null when the folder is not under the root. */
+  /** A top's path, '/A/B' for a folder below one, null when the folder is under none. */
   pathOf(folderId: string, depth = 0): Promise<string | null> {
-    if (folderId === this.rootId || folderId === 'root') return Promise.resolve('/');
+    const top = this.tops.get(folderId);
+    if (top !== undefined) return Promise.resolve(top);
     if (depth > MAX_DEPTH) return Promise.resolve(null);
     let known = this.paths.get(folderId);
     if (!known) {
