@@ -36,17 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([auth?.stop(), dropbox?.stop(), google?.stop()]));
 
-function appOf(url: string): OAuthAppConfig {
-  return {
-    clientId: 'app',
-    clientSecret: 'secret',
-    authUrl: `${auth.url}/authorize`,
-    tokenUrl: `${auth.url}/token`,
-    revokeUrl: `${auth.url}/revoke`,
-    apiUrl: url,
-    contentUrl: url,
-  };
-}
+const appOf = (url: string): OAuthAppConfig => auth.appFor(url);
 
 function sessionOf(app: OAuthAppConfig, kept: OAuthTokens[] = []): OAuthSession {
   const tokens = auth.grantFor('someone');

@@ -23,17 +23,7 @@ let gdrive: GdriveDrive;
 let dbx: DropboxDrive;
 const bytes = (n: number) => Buffer.alloc(n, 1);
 
-function appOf(url: string): OAuthAppConfig {
-  return {
-    clientId: 'app',
-    clientSecret: 'secret',
-    authUrl: `${auth.url}/authorize`,
-    tokenUrl: `${auth.url}/token`,
-    revokeUrl: `${auth.url}/revoke`,
-    apiUrl: url,
-    contentUrl: url,
-  };
-}
+const appOf = (url: string): OAuthAppConfig => auth.appFor(url);
 
 const sessionOf = (app: OAuthAppConfig) =>
   new OAuthSession(app, 'basic', network, clock, auth.grantFor('someone'), async () => {});

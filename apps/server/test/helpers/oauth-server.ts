@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { OAuthAppConfig } from '../../src/platform/drives/oauth-session';
 
 /**
  * A local OAuth 2.0 authorization server following RFC 6749 (authorization code and refresh grants),
@@ -60,6 +61,19 @@ export class LocalOAuthServer {
   failRevocation = false;
 
   constructor(private readonly options: OAuthServerOptions) {}
+
+  /** A drive driver's app registered with this server, its API (and content) at `apiUrl`. */
+  appFor(apiUrl: string): OAuthAppConfig {
+    return {
+      clientId: this.options.clientId,
+      clientSecret: this.options.clientSecret,
+      authUrl: `${this.url}/authorize`,
+      tokenUrl: `${this.url}/token`,
+      revokeUrl: `${this.url}/revoke`,
+      apiUrl,
+      contentUrl: apiUrl,
+    };
+  }
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => {

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { domainEvent, parseTopic, type DomainEvent, type DomainEventInput } from '@mixroom/contracts';
+import { domainEvent, parseTopic, type DomainEventInput } from '@mixroom/contracts';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock/clock';
@@ -119,15 +119,25 @@ export class PgNotifyBus implements EventBus {
   }
 
   private dispatch(payload: string): void {
-    let event: DomainEvent;
+    let raw: unknown;
     try {
-      event = domainEvent.parse(JSON.parse(payload));
+      raw = JSON.parse(payload);
     } catch (error) {
-      // What it claimed to be, so the sender can be found (its data may be large or private).
-      const claimed = /"topic":("[^"]{0,80}")?[^]*?"type":("[^"]{0,80}")?/.exec(payload);
-      this.log.warn({ err: error, topic: claimed?.[1], type: claimed?.[2] }, 'dropped a malformed event');
+      this.log.warn({ err: error }, 'dropped a malformed event');
       return;
     }
+    const parsed = domainEvent.safeParse(raw);
+    if (!parsed.success) {
+      // What it claimed to be, so the sender can be found (its data may be large or private).
+      const claimed = (raw ?? {}) as { topic?: unknown; type?: unknown };
+      const said = (value: unknown) => (typeof value === 'string' ? value.slice(0, 80) : undefined);
+      this.log.warn(
+        { err: parsed.error, topic: said(claimed.topic), type: said(claimed.type) },
+        'dropped a malformed event',
+      );
+      return;
+    }
+    const event = parsed.data;
     for (const handler of this.handlers) {
       try {
         handler(event);

@@ -317,18 +317,23 @@ describe('stall watch', () => {
     return () => clearInterval(timer);
   }
 
-  it('replaces a connected viewer whose path went silent, at once, after 2.5 report gaps', async () => {
+  /** A one-slot viewer whose first peer is connected and fed as `feed` says. */
+  async function fedViewer(reportMs: number, rtp: () => boolean, alive: () => boolean) {
     const h = harness();
     const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
     await viewer.view({ slots: 1 });
+    const stopFeed = feed(h.peers[0]!, reportMs, rtp, alive);
+    h.peers[0]!.set('connected');
+    return { h, viewer, stopFeed };
+  }
+
+  it('replaces a connected viewer whose path went silent, at once, after 2.5 report gaps', async () => {
     let alive = true;
-    const stopFeed = feed(
-      h.peers[0]!,
+    const { h, viewer, stopFeed } = await fedViewer(
       1000,
       () => true,
       () => alive,
     );
-    h.peers[0]!.set('connected');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(h.peers).toHaveLength(1);
     alive = false; // the node is killed: nothing more arrives, ICE still says connected
@@ -343,17 +348,12 @@ describe('stall watch', () => {
   });
 
   it('keeps a path that only carries the reports (nobody publishing), and one that never had a report', async () => {
-    const h = harness();
-    const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
-    await viewer.view({ slots: 1 });
     let rtp = true;
-    const stopFeed = feed(
-      h.peers[0]!,
+    const { h, viewer, stopFeed } = await fedViewer(
       1000,
       () => rtp,
       () => true,
     );
-    h.peers[0]!.set('connected');
     await vi.advanceTimersByTimeAsync(5000);
     rtp = false;
     await vi.advanceTimersByTimeAsync(30_000);
@@ -372,17 +372,12 @@ describe('stall watch', () => {
   });
 
   it('gives a server that reports every 5 s 2.5 of its gaps before judging', async () => {
-    const h = harness();
-    const viewer = new Viewer({ tokenGenerator: h.grant, deps: h.deps }, () => undefined);
-    await viewer.view({ slots: 1 });
     let alive = true;
-    const stopFeed = feed(
-      h.peers[0]!,
+    const { h, viewer, stopFeed } = await fedViewer(
       5000,
       () => false,
       () => alive,
     );
-    h.peers[0]!.set('connected');
     await vi.advanceTimersByTimeAsync(30_000);
     expect(h.peers).toHaveLength(1);
     alive = false;
