@@ -1,41 +1,25 @@
 // Storage benchmarks, each against a baseline measured in the same run:
 //  (a) a 1 GiB upload through the real client path (the web's upload engine → signed part URLs →
 //      disk driver) vs `cp` of the same file on the same disk;
-//  (b) processing a 60-minute 48 kHz stereo 24-bit WAV (the media job) vs one `ffmpeg -i F -f null -`,
-//      and its parts alone on the same file (the loudness meter, ffmpeg's ebur128, the AAC encode);
+//  (b) processing an hour's WAV: see processing.bench.ts;
 //  (c) listing a folder of 10,000 items and searching 100,000 items: p50/p99 over HTTP.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  openAsBlob,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
 import type { UploadTicket } from '@mixroom/contracts';
 import { uploadFile } from '../apps/web/src/features/uploads/upload-engine';
 import { groups, projects, versions } from '../apps/server/src/db/schema';
-import { UsersRepository } from '../apps/server/src/modules/users/users.repository';
 import { freePort } from '../apps/server/test/helpers/free-port';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { spawnServer } from '../apps/server/test/helpers/spawn-server';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
 import { startTestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
-import { generateAudio } from '../apps/server/test/helpers/audio';
-import { encodeLossyPreview, locateMediaTools, probe } from '../apps/server/src/platform/media/ffmpeg';
-import { LoudnessTask } from '../apps/server/src/platform/media/loudness-task';
-import { readWavLayout } from '../apps/server/src/platform/media/wav-peaks';
 import { fillSignIn, launchBrowser } from '../e2e/helpers/browser';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
@@ -133,82 +117,6 @@ async function uploadInChromium(base: string, source: string): Promise<number> {
     return performance.now() - started;
   } finally {
     await browser.close();
-  }
-}
-
-export async function benchProcessing(): Promise<string> {
-  const work = mkdtempSync(join(tmpdir(), 'mixroom-bench-media-'));
-  const wav = join(work, 'hour.wav');
-  generateAudio(wav, 'anoisesrc=d=3600:c=pink:r=48000:a=0.2', ['-c:a', 'pcm_s24le']);
-  const server = await startTestServer({}, { keepDataDir: join(work, 'data') });
-  try {
-    const decodeMs = await time(() =>
-      spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', wav, '-f', 'null', '-'], { stdio: 'ignore' }),
-    );
-    const owner = await new UsersRepository(server.context.database.db).create({
-      email: 'bench@media.test',
-      displayName: 'Bench',
-    });
-    const actor = { userId: owner.id, isAdmin: true, email: owner.email, displayName: owner.displayName };
-    const ticket = await server.context.services.storage.projects.uploadFile(actor, {
-      groupId: null,
-      fileName: 'hour.wav',
-      size: statSync(wav).size,
-    });
-    const version = await server.context.database.db.query.versions.findFirst({
-      where: (v, { eq }) => eq(v.id, ticket.version.id),
-    });
-    await server.context.blobs.put(version!.blobKey, createReadStream(wav));
-    const log = pino({ level: 'silent' });
-    // Ready for review = the version's first 'ready' announcement (waveform, thumbnail stored).
-    let readyAt = 0;
-    const started = performance.now();
-    const stop = server.context.bus.subscribe((event) => {
-      if (
-        !readyAt &&
-        event.type === 'version.progress' &&
-        event.data.versionId === ticket.version.id &&
-        event.data.status === 'ready'
-      )
-        readyAt = performance.now() - started;
-    });
-    const processMs = await time(() =>
-      server.context.services.storage.media.process(ticket.version.id, { log, progress: async () => undefined }),
-    );
-    stop();
-    // The parts alone, on the same file: the meter on its thread (what the job runs beside the
-    // peaks), ffmpeg's ebur128 with true peak (the loudness pass the job ran before), and the
-    // lossy preview's encode (what follows "ready").
-    const tools = locateMediaTools({});
-    const probed = await probe(tools, wav);
-    const layout = readWavLayout(readFileSync(wav).subarray(0, 65536), statSync(wav).size)!;
-    const meterMs = await time(
-      () => LoudnessTask.ofFile(layout, { path: wav, start: layout.dataStart, length: layout.dataLength }).result,
-    );
-    const encodeMs = await time(() => encodeLossyPreview(tools, wav, join(work, 'lossy.m4a'), probed));
-    const ebur128Ms = await time(() =>
-      spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', wav, '-af', 'ebur128=peak=true', '-f', 'null', '-'], {
-        stdio: 'ignore',
-      }),
-    );
-    return [
-      '### (b) processing a 60-minute 48 kHz stereo 24-bit WAV',
-      '',
-      '| step | seconds | / one decode |',
-      '|---|---|---|',
-      `| ffmpeg -i F -f null - (one decode, the baseline) | ${seconds(decodeMs)} | 1.00 |`,
-      `| Mixroom: ready for review (probe, peaks at 3 levels, thumbnail, stored, announced) | ${seconds(readyAt)} | **${(readyAt / decodeMs).toFixed(2)}** |`,
-      `| Mixroom: the job's end (loudness and true peak, lossy preview) | ${seconds(processMs)} | ${(processMs / decodeMs).toFixed(2)} |`,
-      `| alone: loudness and true peak by Mixroom's meter (worker thread reading the file) | ${seconds(meterMs)} | ${(meterMs / decodeMs).toFixed(2)} |`,
-      `| alone: ffmpeg ebur128=peak=true (the former loudness pass) | ${seconds(ebur128Ms)} | ${(ebur128Ms / decodeMs).toFixed(2)} |`,
-      `| alone: the lossy preview's AAC encode | ${seconds(encodeMs)} | ${(encodeMs / decodeMs).toFixed(2)} |`,
-      '',
-      `Ready for review / one decode: **${(readyAt / decodeMs).toFixed(2)}** (goal ≤ 1.3).`,
-      `The job's end / (one decode + the encode alone): **${(processMs / (decodeMs + encodeMs)).toFixed(2)}** (goal ≤ 1.2).`,
-    ].join('\n');
-  } finally {
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
   }
 }
 

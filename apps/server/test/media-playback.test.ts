@@ -68,14 +68,16 @@ describe('lossy playback preview', () => {
     expect(playbackKey({ ...wav, lossyPreviewKey: null }, false)).toBeNull();
   });
 
-  it('lands after the version is ready for review', async () => {
+  it('lands after the version is ready for review and its loudness is stored', async () => {
     const version = await harness.process(inputs.flac);
     const steps = harness.announced.filter((e) => e.versionId === version.id).map((e) => [e.progress, e.status]);
-    expect(steps.slice(-3)).toEqual([
+    expect(steps.slice(-4)).toEqual([
       [95, 'ready'],
+      [96, 'ready'],
       [97, 'ready'],
       [100, 'ready'],
     ]);
+    expect((await harness.versions.find(version.id))?.loudness).toMatchObject({ integrated: expect.any(Number) });
   });
 });
 

@@ -65,6 +65,8 @@ export class TruePeakMeter {
   private peak = 0;
   readonly candidates: Int32Array[];
   readonly counts: number[];
+  /** Per channel: where the last interval interpolated starts, in the current window's positions. */
+  private readonly lastInterval: number[];
   /** Samples interpolated around, for the benchmark's account of what the gate saved. */
   interpolatedSamples = 0;
 
@@ -74,6 +76,7 @@ export class TruePeakMeter {
   ) {
     this.candidates = windows.map(() => new Int32Array(segmentFrames + TRUE_PEAK_TAPS));
     this.counts = windows.map(() => 0);
+    this.lastInterval = windows.map(() => -Infinity);
   }
 
   /** What a sample must reach to be noted while the next segment is read. */
@@ -93,36 +96,45 @@ export class TruePeakMeter {
       const window = this.windows[c]!;
       if (last) window.fill(0, TRUE_PEAK_TAPS + frames, TRUE_PEAK_TAPS + frames + HALF);
       const candidates = this.candidates[c]!;
+      // Neighbouring candidates share the interval between them: each is interpolated once.
+      let done = this.lastInterval[c]!;
       let waiting = 0;
       for (let i = 0; i < this.counts[c]!; i++) {
         const n = candidates[i]!;
         if (n >= ready) candidates[waiting++] = n - frames;
-        else if (threshold > 0 && Math.abs(window[n]!) >= threshold) this.interpolateAround(window, n);
+        else if (threshold > 0 && Math.abs(window[n]!) >= threshold) {
+          this.interpolatedSamples++;
+          if (n - 1 > done) this.interpolate(window, n - 1);
+          this.interpolate(window, n);
+          done = n;
+        }
       }
       this.counts[c] = waiting;
+      this.lastInterval[c] = done - frames;
       // The next segment's history: this window's last TRUE_PEAK_TAPS samples.
       window.copyWithin(0, frames, frames + TRUE_PEAK_TAPS);
     }
   }
 
-  private interpolateAround(window: Float64Array, n: number): void {
-    this.interpolatedSamples++;
-    let peak = this.peak;
-    const start = n - HALF;
-    for (let kernel = 0; kernel < KERNEL_TAPS.length; kernel += TRUE_PEAK_TAPS) {
-      // The interval before the sample (n − 1 … n), then the one after it (n … n + 1).
-      let before = 0;
-      let after = 0;
-      for (let i = 0; i < TRUE_PEAK_TAPS; i++) {
-        const k = KERNEL_TAPS[kernel + i]!;
-        before += window[start + i]! * k;
-        after += window[start + i + 1]! * k;
-      }
-      if (before < 0) before = -before;
-      if (after < 0) after = -after;
-      if (before > peak) peak = before;
-      if (after > peak) peak = after;
+  /** The three points between samples m and m + 1 (each a dot product with samples m − 15 … m + 16). */
+  private interpolate(window: Float64Array, m: number): void {
+    const base = m - HALF + 1;
+    let quarter = 0;
+    let half = 0;
+    let threeQuarters = 0;
+    for (let i = 0; i < TRUE_PEAK_TAPS; i++) {
+      const x = window[base + i]!;
+      quarter += x * KERNEL_TAPS[i]!;
+      half += x * KERNEL_TAPS[TRUE_PEAK_TAPS + i]!;
+      threeQuarters += x * KERNEL_TAPS[2 * TRUE_PEAK_TAPS + i]!;
     }
+    let peak = this.peak;
+    if (quarter < 0) quarter = -quarter;
+    if (half < 0) half = -half;
+    if (threeQuarters < 0) threeQuarters = -threeQuarters;
+    if (quarter > peak) peak = quarter;
+    if (half > peak) peak = half;
+    if (threeQuarters > peak) peak = threeQuarters;
     this.peak = peak;
   }
 

@@ -126,8 +126,10 @@ function scanInts(
     const take = Math.min(perBin - count, (last - i) / size);
     const stop = i + take * size;
     for (; i < stop; i += size) {
-      let v = (chunk[i]! << 8) | chunk[i - 1]!;
-      if (v & 0x8000) v = 0xffff - v;
+      // The top two bytes as a signed 16-bit value; for a negative one, x ^ (x >> 31) is −x − 1, the
+      // magnitude two's complement gives it, without a branch on the sign (a third of the time).
+      const signed = ((chunk[i]! << 24) >> 16) | chunk[i - 1]!;
+      const v = signed ^ (signed >> 31);
       if (v > current) current = v;
     }
     count += take;
@@ -167,7 +169,12 @@ function scanFloats(
   return { current, count };
 }
 
-/** Reads a byte range of a local file in large chunks (a multiple of `unit`), for the scan above. */
+/**
+ * Reads a byte range of a local file in large chunks (a multiple of `unit`), for the scans above.
+ * Two buffers take turns, so an hour's file costs no fresh memory per chunk (allocating and
+ * faulting in a new 4 MB buffer per read cost more than the read itself): a chunk stays valid only
+ * until the loop asks for the next one, and a caller that keeps bytes must copy them.
+ */
 export async function* readFileRange(
   path: string,
   start: number,
@@ -177,12 +184,16 @@ export async function* readFileRange(
   const handle = await open(path, 'r');
   try {
     const chunkSize = Math.max(unit, Math.floor((4 * 1024 * 1024) / unit) * unit);
+    const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)];
+    let turn = 0;
     let position = start;
     const end = start + length;
     // The next read runs (on libuv's pool) while the caller scans the current chunk.
     const read = (at: number) => {
-      const buffer = Buffer.allocUnsafe(Math.min(chunkSize, end - at));
-      return handle.read(buffer, 0, buffer.length, at).then(({ bytesRead }) => buffer.subarray(0, bytesRead));
+      const buffer = buffers[turn++ % 2]!;
+      return handle
+        .read(buffer, 0, Math.min(chunkSize, end - at), at)
+        .then(({ bytesRead }) => buffer.subarray(0, bytesRead));
     };
     let pending = position < end ? read(position) : null;
     while (pending) {

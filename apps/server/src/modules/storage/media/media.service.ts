@@ -121,11 +121,12 @@ export class MediaService {
 
   /**
    * Two phases. The review needs the waveform, so the version is ready as soon as the peaks and
-   * thumbnail are stored (progress 95); the loudness (EBU R128 and true peak) is metered on a
-   * worker thread from the same bytes or decode meanwhile. Then, at low CPU priority, the lossy
-   * playback preview (progress 97), and the loudness is stored once measured (progress 100). A
-   * failure of either is logged and ignored: the version stays playable. All along, the stage's heartbeat (pg-boss's, while this
-   * runs) tells a slow job from a dead one; a dead one is run again from the start.
+   * thumbnail are stored (progress 95); the loudness (EBU R128 and true peak) is metered from the
+   * same bytes or decode meanwhile (a local WAV's split across every core)
+   * and stored once measured (progress 96). Then, at low CPU priority, the lossy playback preview
+   * (progress 97; 100 at the end). A failure of either is logged and ignored: the version stays
+   * playable. All along, the stage's heartbeat (pg-boss's, while this runs) tells a slow job from a
+   * dead one; a dead one is run again from the start.
    */
   async process(versionId: string, context: Pick<StageContext, 'log' | 'progress'>): Promise<void> {
     const version = await this.deps.versions.find(versionId);
@@ -254,6 +255,18 @@ export class MediaService {
     announce: (progress: number, status: VersionRow['status']) => Promise<void>,
   ): Promise<void> {
     const versionId = version.id;
+    // The loudness first: it is measured while the waveform is made and is done moments after it,
+    // where waiting for the preview's encode would hold it up by minutes for an hour's file (and
+    // the encode, beside it, would slow it down).
+    const measured = await loudness.catch((error: unknown) => {
+      context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
+      return null;
+    });
+    if (measured) {
+      const kept = await this.deps.versions.update(versionId, { loudness: measured, progress: 96 }).catch(() => null);
+      if (!kept) return;
+      await announce(96, 'ready');
+    }
     if (needsLossyPreview) {
       const key = await this.storeLossyPreview(version, input, media, work).catch((error: unknown) => {
         context.log.warn(
@@ -274,11 +287,7 @@ export class MediaService {
         await announce(97, 'ready');
       }
     }
-    const measured = await loudness.catch((error: unknown) => {
-      context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
-      return null;
-    });
-    await this.deps.versions.update(versionId, { loudness: measured, progress: 100 });
+    await this.deps.versions.update(versionId, { progress: 100 });
     await announce(100, 'ready');
   }
 

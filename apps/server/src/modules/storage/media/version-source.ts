@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../../platform/blob/blob-store';
 import { DiskBlobStore } from '../../../platform/blob/disk-blob-store';
@@ -86,11 +87,12 @@ export class VersionSource {
     const frameBytes = (layout.bitsPerSample / 8) * layout.channels;
     const local = this.blobs instanceof DiskBlobStore ? this.blobs.localPath(version.blobKey) : null;
     const range = { path: local ?? '', start: layout.dataStart, length: layout.dataLength };
-    // On local disk the meter reads the samples itself, on another core; from object storage the
-    // scan below hands it every chunk it reads.
+    // On local disk the meter reads the samples itself, split across every core, while this
+    // thread makes the waveform (the version is ready long before its loudness is known); from
+    // object storage the scan below hands the meter every chunk it reads.
     const meter = LoudnessMeter.supports(layout)
       ? local
-        ? LoudnessTask.ofFile(layout, range)
+        ? LoudnessTask.ofFile(layout, range, availableParallelism())
         : LoudnessTask.fed(layout)
       : null;
     const loudness = meter ? meter.result : measureLoudness(this.tools, input);
