@@ -91,7 +91,7 @@ describe.each([
     const path = target();
     const seen: number[] = [];
     const outcome = await getIntoFile(
-      drive.getRequest!('/take.bin'),
+      await drive.getRequest!('/take.bin'),
       allowed,
       options(path, data.length, { onBytes: (done) => seen.push(done) }),
     );
@@ -108,7 +108,7 @@ describe.each([
     writeFileSync(path, data.subarray(0, start));
     const range = { start, end: data.length - 1 };
     const outcome = await getIntoFile(
-      drive.getRequest!('/take.bin', range),
+      await drive.getRequest!('/take.bin', range),
       allowed,
       options(path, data.length - start, { position: start, range }),
     );
@@ -119,7 +119,7 @@ describe.each([
   it('refuses a file whose size is not the one listed, writing nothing', async () => {
     const drive = createDrive(credentials(), allowed, systemClock);
     const path = target();
-    const error = await failure(getIntoFile(drive.getRequest!('/take.bin'), allowed, options(path, data.length + 1)));
+    const error = await failure(getIntoFile(await drive.getRequest!('/take.bin'), allowed, options(path, data.length + 1)));
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ status: 409, code: 'FILE_CHANGED', message: CHANGED });
     expect(readFileSync(path).length).toBe(0);
@@ -128,7 +128,7 @@ describe.each([
   it('hands back a missing file’s answer for the ordinary client to word', async () => {
     const drive = createDrive(credentials(), allowed, systemClock);
     const path = target();
-    const outcome = await getIntoFile(drive.getRequest!('/gone.bin'), allowed, options(path, 10));
+    const outcome = await getIntoFile(await drive.getRequest!('/gone.bin'), allowed, options(path, 10));
     expect(outcome).toEqual({ copied: false, status: 404 });
     expect(readFileSync(path).length).toBe(0);
   });

@@ -36,6 +36,10 @@ export class LocalDropboxServer {
   chunkedDownloads = false;
   /** Calls by route, for the tests (e.g. that a large upload went through a session). */
   readonly calls: string[] = [];
+  /** The next whole download stops after this many bytes and its connection is cut (then null again). */
+  cutNextDownloadAfter: number | null = null;
+  /** Each download's method and Range header, in order. */
+  readonly downloads: { method: string; range: string | null }[] = [];
 
   constructor(
     private readonly oauth: LocalOAuthServer,
@@ -106,7 +110,9 @@ export class LocalDropboxServer {
     this.calls.push(route);
     const body = await readBody(request);
     if (this.hang?.(route)) return;
-    if (request.method !== 'POST') return json(response, 405, { error_summary: 'method_not_allowed' });
+    // Content-download endpoints also take GET, their argument in the header or the `arg` parameter.
+    const get = request.method === 'GET' && route === 'files/download';
+    if (request.method !== 'POST' && !get) return json(response, 405, { error_summary: 'method_not_allowed' });
     const account = this.oauth.validate(bearerOf(request));
     if (!account)
       return json(response, 401, {
@@ -115,8 +121,10 @@ export class LocalDropboxServer {
       });
     const content = ['files/download', 'files/upload'].includes(route) || route.startsWith('files/upload_session/');
     let args: Record<string, unknown> = {};
-    if (content) args = JSON.parse(String(request.headers['dropbox-api-arg'] ?? '{}')) as Record<string, unknown>;
-    else if (body.length > 0) {
+    if (content) {
+      const arg = request.headers['dropbox-api-arg'] ?? new URL(request.url ?? '/', this.url).searchParams.get('arg');
+      args = JSON.parse(String(arg ?? '{}')) as Record<string, unknown>;
+    } else if (body.length > 0) {
       // Dropbox refuses an RPC body that is not declared as JSON.
       if (!String(request.headers['content-type'] ?? '').startsWith('application/json'))
         return json(response, 400, { error_summary: 'bad content type' });
@@ -245,6 +253,7 @@ export class LocalDropboxServer {
   }
 
   private download(request: IncomingMessage, response: ServerResponse, item: Item | undefined): void {
+    this.downloads.push({ method: request.method ?? '', range: request.headers.range ?? null });
     if (!item) return json(response, 409, { error_summary: 'path/not_found/' });
     if (item.content === null) return json(response, 409, { error_summary: 'path/not_file/' });
     const data = item.content;
@@ -266,6 +275,11 @@ export class LocalDropboxServer {
       return void response.end(data.subarray(data.length >> 1));
     }
     response.writeHead(200, { 'dropbox-api-result': result, 'content-length': data.length });
+    if (this.cutNextDownloadAfter !== null) {
+      const cut = this.cutNextDownloadAfter;
+      this.cutNextDownloadAfter = null;
+      return void response.write(data.subarray(0, cut), () => response.socket?.destroy());
+    }
     response.end(data);
   }
 }

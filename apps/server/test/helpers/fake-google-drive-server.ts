@@ -78,6 +78,10 @@ export class LocalGoogleDriveServer {
   hang: ((call: string) => boolean) | null = null;
   pageSize = 2;
   readonly calls: string[] = [];
+  /** The next whole media download stops after this many bytes and its connection is cut (then null again). */
+  cutNextDownloadAfter: number | null = null;
+  /** Each media download's Range header, in order. */
+  readonly downloads: { range: string | null }[] = [];
   /** My Drive's own id: Drive names it in `parents`; 'root' is only an alias a request may use. */
   readonly rootId = `0A${randomBytes(9).toString('base64url')}Uk9PVA`;
 
@@ -363,6 +367,7 @@ export class LocalGoogleDriveServer {
   }
 
   private media(request: IncomingMessage, response: ServerResponse, data: Buffer): void {
+    this.downloads.push({ range: request.headers.range ?? null });
     const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''));
     if (range) {
       const start = Number(range[1]);
@@ -374,6 +379,11 @@ export class LocalGoogleDriveServer {
       return void response.end(data.subarray(start, end + 1));
     }
     response.writeHead(200, { 'content-length': data.length, 'content-type': 'application/octet-stream' });
+    if (this.cutNextDownloadAfter !== null) {
+      const cut = this.cutNextDownloadAfter;
+      this.cutNextDownloadAfter = null;
+      return void response.write(data.subarray(0, cut), () => response.socket?.destroy());
+    }
     response.end(data);
   }
 }

@@ -42,7 +42,7 @@ export async function fillFromDrive(input: {
     if (note !== null && partial.note !== note) await partial.setNote(note);
     const range = from > 0 ? { start: from, end: total - 1 } : null;
     if (from > 0) input.onResume?.(from);
-    const outcome = await getIntoFile(getRequest(path, range ?? undefined), input.network, {
+    const outcome = await getIntoFile(await getRequest(path, range ?? undefined), input.network, {
       path: partial.path,
       position: from,
       range,

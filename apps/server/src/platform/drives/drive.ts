@@ -66,10 +66,10 @@ export interface Drive {
   stat(path: string, signal?: AbortSignal): Promise<DriveEntry>;
   read(path: string, options?: { range?: ByteRange; signal?: AbortSignal }): Promise<DriveRead>;
   /**
-   * The GET that `read` sends, for a copy that moves the bytes on a thread of its own. Absent where a
-   * read is more than one GET (OAuth providers refresh their token first).
+   * The GET that `read` sends (with a fresh token where the provider wants one, the file's id looked
+   * up where paths are not addresses), for a copy that moves the bytes on a thread of its own.
    */
-  getRequest?(path: string, range?: ByteRange): DriveGet;
+  getRequest?(path: string, range?: ByteRange): Promise<DriveGet>;
   /** Writes `size` bytes from `body` to `path`, replacing a file there; parent folders must exist. */
   write(path: string, body: Readable, size: number, signal?: AbortSignal): Promise<void>;
   /** Creates a folder (and nothing when it exists). */

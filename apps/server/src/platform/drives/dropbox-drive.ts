@@ -7,6 +7,7 @@ import {
   sortEntries,
   type DriveAccount,
   type DriveEntry,
+  type DriveGet,
   type DriveListing,
   type DriveRead,
   type DriveSearch,
@@ -175,6 +176,22 @@ export class DropboxDrive implements RevocableDrive {
     const normal = normalisePath(path);
     if (normal === '/') return { path: '/', name: '', kind: 'folder', size: null, modifiedAt: null, contentType: null };
     return this.entryOf(await this.rpc<DropboxMetadata>('files/get_metadata', { path: normal }, signal));
+  }
+
+  /**
+   * The download as one GET (content-download endpoints take GET with the argument in the
+   * Dropbox-API-Arg header, and Range), with a token fresh for the next minutes.
+   */
+  async getRequest(path: string, range?: ByteRange): Promise<DriveGet> {
+    return {
+      url: new URL(`${this.app.contentUrl}/2/files/download`),
+      headers: {
+        authorization: `Bearer ${await this.session.accessToken()}`,
+        'dropbox-api-arg': headerArg({ path: normalisePath(path) }),
+        'accept-encoding': 'identity',
+        ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}),
+      },
+    };
   }
 
   async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {

@@ -6,6 +6,7 @@ import {
   sortEntries,
   type DriveAccount,
   type DriveEntry,
+  type DriveGet,
   type DriveListing,
   type DriveRead,
   type DriveSearch,
@@ -271,6 +272,21 @@ export class GdriveDrive implements RevocableDrive {
     if (!file) throw DriveError.notFound();
     if (normal === '/') return { path: '/', name: '', kind: 'folder', size: null, modifiedAt: null, contentType: null };
     return this.entryOf(normal.slice(0, normal.length - lastSegment(normal).length), file);
+  }
+
+  /** The media GET of the file the path names (looked up first), with a token fresh for the next minutes. */
+  async getRequest(path: string, range?: ByteRange): Promise<DriveGet> {
+    const file = await this.resolve(path);
+    if (!file) throw DriveError.notFound();
+    if (file.mimeType === FOLDER) throw DriveError.badRequest('This is a folder, not a file.', 'NOT_A_FILE');
+    return {
+      url: this.api(`files/${encodeURIComponent(file.id)}`, { alt: 'media', ...ALL_DRIVES }),
+      headers: {
+        authorization: `Bearer ${await this.session.accessToken()}`,
+        'accept-encoding': 'identity',
+        ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}),
+      },
+    };
   }
 
   async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {

@@ -196,7 +196,7 @@ export class S3Drive implements Drive {
   }
 
   /** Signed now: S3 accepts a signature for 15 minutes, so the GET is sent at once. */
-  getRequest(path: string, range?: ByteRange): DriveGet {
+  async getRequest(path: string, range?: ByteRange): Promise<DriveGet> {
     const url = this.urlOf(this.keyOf(path));
     const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {};
     return { url, headers: this.signed('GET', url, headers, false) };

@@ -207,7 +207,7 @@ export class WebdavDrive implements Drive {
     return entry;
   }
 
-  getRequest(path: string, range?: ByteRange): DriveGet {
+  async getRequest(path: string, range?: ByteRange): Promise<DriveGet> {
     return {
       url: this.urlOf(path),
       headers: {
@@ -220,7 +220,7 @@ export class WebdavDrive implements Drive {
 
   async read(path: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<DriveRead> {
     const { range, signal } = options;
-    const get = this.getRequest(path, range);
+    const get = await this.getRequest(path, range);
     const answer = await driveFetch(get.url, this.network, {
       headers: get.headers,
       maxBytes: FILE_ANSWER_BYTES,
