@@ -119,7 +119,9 @@ describe.each([
   it('refuses a file whose size is not the one listed, writing nothing', async () => {
     const drive = createDrive(credentials(), allowed, systemClock);
     const path = target();
-    const error = await failure(getIntoFile(await drive.getRequest!('/take.bin'), allowed, options(path, data.length + 1)));
+    const error = await failure(
+      getIntoFile(await drive.getRequest!('/take.bin'), allowed, options(path, data.length + 1)),
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ status: 409, code: 'FILE_CHANGED', message: CHANGED });
     expect(readFileSync(path).length).toBe(0);
