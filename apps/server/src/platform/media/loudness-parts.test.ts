@@ -7,7 +7,7 @@ import { splitForMeters } from './loudness-parts';
 import { LoudnessTask } from './loudness-task';
 import { readWavLayout } from './wav-peaks';
 
-const dir = mkdtempSync(join(tmpdir(), 'mixroom-wav-analysis-'));
+const dir = mkdtempSync(join(tmpdir(), 'mixroom-loudness-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A deterministic pseudo-random source (xorshift), so every run meters the same file. */

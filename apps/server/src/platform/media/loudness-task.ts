@@ -9,7 +9,7 @@ import { MeterThread } from './meter-thread';
  * (and with it "ready for review") is not held up by the meter, the heavier of the two. A local
  * PCM WAV is split into parts metered side by side, each thread reading its own bytes (see
  * loudness-parts.ts); any other source feeds one meter the PCM of the decode that makes the peaks
- * as it streams, waiting while more than IN_FLIGHT_LIMIT bytes are unmetered.
+ * as it streams, held back while the meter is behind (see meter-thread.ts).
  */
 export class LoudnessTask {
   /** The measurements; rejects when a worker fails or is stopped. */
