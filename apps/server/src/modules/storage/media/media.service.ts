@@ -263,9 +263,9 @@ export class MediaService {
       return null;
     });
     if (measured) {
+      // A version gone meanwhile is found again by the preview's own update below, which cleans up.
       const kept = await this.deps.versions.update(versionId, { loudness: measured, progress: 96 }).catch(() => null);
-      if (!kept) return;
-      await announce(96, 'ready');
+      if (kept) await announce(96, 'ready');
     }
     if (needsLossyPreview) {
       const key = await this.storeLossyPreview(version, input, media, work).catch((error: unknown) => {
