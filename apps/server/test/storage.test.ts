@@ -30,6 +30,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** How long a version may take to process when a whole test run loads the machine. */
+const PROCESSING_MS = 110_000;
+/** Tests that wait for processing, once or twice. */
+const WAITS_FOR_PROCESSING = { timeout: 2 * PROCESSING_MS + 30_000 };
+
 async function processed(client: typeof ana, projectId: string): Promise<Version> {
   return waitFor(
     async () => {
@@ -38,7 +43,8 @@ async function processed(client: typeof ana, projectId: string): Promise<Version
       const settled = versions.every((v) => (v.status === 'ready' && v.progress === 100) || v.status === 'corrupt');
       return settled ? versions[0] : undefined;
     },
-    { timeoutMs: 30_000, what: 'processing' },
+    // The preview's encode runs at low priority: on a machine loaded by a whole test run it waits.
+    { timeoutMs: PROCESSING_MS, what: 'processing' },
   );
 }
 
@@ -111,7 +117,7 @@ describe('folders', () => {
   });
 });
 
-describe('audio projects and versions', () => {
+describe('audio projects and versions', WAITS_FOR_PROCESSING, () => {
   let folderId: string;
   let project: ProjectItem;
   let source: string;
@@ -232,7 +238,7 @@ describe('audio projects and versions', () => {
   });
 });
 
-describe('trash and search', () => {
+describe('trash and search', WAITS_FOR_PROCESSING, () => {
   it('finds items anywhere the user can reach, case-insensitively, and only those', async () => {
     const deep = await ana.createFolder('Deep', null);
     const deeper = await ana.createFolder('Deeper', deep.id);
@@ -325,7 +331,7 @@ describe('realtime in the storage area', () => {
   });
 });
 
-describe('version menu and previews', () => {
+describe('version menu and previews', WAITS_FOR_PROCESSING, () => {
   it('renames a version, deletes one, and deleting the only version deletes the project', async () => {
     const folder = await ana.createFolder('Versions', null);
     const { ticket } = await ana.upload(makeAudio('Song.wav', { seconds: 1 }), folder.id);

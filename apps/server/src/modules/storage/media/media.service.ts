@@ -122,9 +122,9 @@ export class MediaService {
   /**
    * Two phases. The review needs the waveform, so the version is ready as soon as the peaks and
    * thumbnail are stored (progress 95); the loudness (EBU R128 and true peak) is metered from the
-   * same bytes or decode meanwhile (a local WAV's split across every core)
-   * and stored once measured (progress 96). Then, at low CPU priority, the lossy playback preview
-   * (progress 97; 100 at the end). A failure of either is logged and ignored: the version stays
+   * same bytes or decode meanwhile (a local WAV's split across every core) and stored once measured
+   * (progress 96) while, at low CPU priority, the lossy playback preview is encoded (progress 97);
+   * 100 once both are done. A failure of either is logged and ignored: the version stays
    * playable. All along, the stage's heartbeat (pg-boss's, while this runs) tells a slow job from a
    * dead one; a dead one is run again from the start.
    */
@@ -255,18 +255,23 @@ export class MediaService {
     announce: (progress: number, status: VersionRow['status']) => Promise<void>,
   ): Promise<void> {
     const versionId = version.id;
-    // The loudness first: it is measured while the waveform is made and is done moments after it,
-    // where waiting for the preview's encode would hold it up by minutes for an hour's file (and
-    // the encode, beside it, would slow it down).
-    const measured = await loudness.catch((error: unknown) => {
-      context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
-      return null;
-    });
-    if (measured) {
-      // A version gone meanwhile is found again by the preview's own update below, which cleans up.
-      const kept = await this.deps.versions.update(versionId, { loudness: measured, progress: 96 }).catch(() => null);
-      if (kept) await announce(96, 'ready');
-    }
+    let progress = 95;
+    // The loudness is stored the moment it is measured (it is metered while the waveform is made),
+    // not after the preview's encode, which takes minutes for an hour's file; the two run side by
+    // side, so the job takes as long as the longer of them.
+    const loudnessStored = loudness
+      .catch((error: unknown) => {
+        context.log.warn({ versionId, err: error }, 'loudness analysis failed; ignored');
+        return null;
+      })
+      .then(async (measured) => {
+        if (!measured) return;
+        // A version gone meanwhile: nothing to store, and the preview's own update cleans up.
+        const kept = await this.deps.versions.update(versionId, { loudness: measured }).catch(() => null);
+        if (!kept) return;
+        progress = Math.max(progress, 96);
+        await announce(progress, 'ready');
+      });
     if (needsLossyPreview) {
       const key = await this.storeLossyPreview(version, input, media, work).catch((error: unknown) => {
         context.log.warn(
@@ -282,11 +287,14 @@ export class MediaService {
           .catch(() => null);
         if (!kept) {
           await this.deps.blobs.delete(key).catch(() => undefined);
+          await loudnessStored;
           return;
         }
+        progress = 97;
         await announce(97, 'ready');
       }
     }
+    await loudnessStored;
     await this.deps.versions.update(versionId, { progress: 100 });
     await announce(100, 'ready');
   }
