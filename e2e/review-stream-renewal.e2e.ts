@@ -3,31 +3,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAudio } from '../apps/server/test/helpers/audio';
 import { signInThroughOidc } from '../apps/server/test/helpers/oidc-flow';
 import { storageClient } from '../apps/server/test/helpers/storage-client';
-import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-server';
+import type { TestClock } from '../apps/server/src/platform/clock/clock';
+import { startClockedServer } from '../apps/server/test/helpers/clocked-server';
+import type { TestServer } from '../apps/server/test/helpers/test-server';
 import { waitFor } from '../apps/server/test/helpers/wait-for';
 import { launchBrowser, signInAt } from './helpers/browser';
 
 /**
- * Stream URLs are signed for minutes. When the one in use stops working mid-review (the browser's
- * next range request is refused), the player asks for a fresh URL and carries on where it was.
- * Expiry is played out at the network layer: the old URL is answered 403, as the store answers an
- * expired signature (the signature's own expiry is tested with the blob store).
+ * Stream URLs are signed for minutes. When the one in use expires mid-review (the browser's next
+ * range request is refused), the player asks for a fresh URL and carries on where it was. The
+ * server's clock is moved past the URL's expiry, so the store itself refuses it, and the fresh URL
+ * is signed at a later time (one asked for within the same second would be the same URL).
  */
-let server: TestServer;
+const TTL_SECONDS = 60;
+let server: TestServer & { clock: TestClock };
 let browser: Browser;
 let page: Page;
 const ana = { email: 'ana@renewal.example.com', password: 'ana-password-1', displayName: 'Ana Mixer' };
 type Player = { media: HTMLAudioElement; playPause(): Promise<void>; seek(t: number): void };
 /** Distinct stream URLs the page was given, in order. */
 const streamUrls: string[] = [];
-const expired = new Set<string>();
-/** Requests the "store" refused because their URL had expired. */
+/** Requests for the first stream URL the store refused (403: its signature expired). */
 let refused = 0;
 const SECONDS = 600;
 const TARGET = 540;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startClockedServer({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
   const api = storageClient(server.url, (await signInThroughOidc(server.url, ana)).access_token);
   // Ten minutes, so a jump near the end lies beyond what the browser reads ahead (a few MB of the
   // 128 kbit/s preview, minutes of it): the jump must ask the store again. Recorded at 8 kHz to
@@ -40,6 +42,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   page.on('response', (response) => {
+    if (response.url() === streamUrls[0] && response.status() === 403) refused += 1;
     if (!/\/api\/versions\/[^/]+\/stream$/.test(new URL(response.url()).pathname)) return;
     void response
       .json()
@@ -48,11 +51,6 @@ beforeAll(async () => {
         if (!streamUrls.includes(url)) streamUrls.push(url);
       })
       .catch(() => undefined);
-  });
-  await page.route('**/*', (route) => {
-    if (!expired.has(route.request().url())) return route.continue();
-    refused += 1;
-    return route.fulfill({ status: 403, body: 'expired' });
   });
   await signInAt(page, server.url, `/version/${ticket.project.id}/1`, ana);
   await page.waitForFunction(() => performance.getEntriesByName('mixroom:waveform-drawn').length > 0, null, {
@@ -82,13 +80,13 @@ describe('a stream URL that expires during a review', () => {
       ]).some(([start, end]) => start! <= target && target <= end!);
     }, TARGET);
     expect(buffered).toBe(false);
-    expired.add(first);
+    server.clock.advance((TTL_SECONDS + 1) * 1000);
     await page.evaluate(
       (target) => (window as unknown as { __mixroomPlayer: Player }).__mixroomPlayer.seek(target),
       TARGET,
     );
     // The player goes on from the same place on another URL the server gave (asked for at the
-    // failure, or one fetched meanwhile and kept for it), after the store refused the expired one.
+    // failure), after the store refused the expired one.
     // Generous: under a loaded machine the browser's own request handling takes its time.
     await page.waitForFunction(
       ([target, old]) => {

@@ -283,7 +283,7 @@ function VersionReview({
                 key={version.id}
                 peaks={peaks.data}
                 streamUrl={stream.data.url}
-                onSourceExpired={() => void stream.refetch()}
+                onSourceExpired={async () => (await stream.refetch()).data?.url ?? null}
                 comments={shownComments}
                 draft={draft}
                 spectrogramUrl={panels.has('spectrogram') ? (spectrogram.data ?? null) : null}

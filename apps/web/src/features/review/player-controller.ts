@@ -65,7 +65,7 @@ export class PlayerController {
   /** The stream URL in use, a fresher one waiting, and a recovery under way (see renewSource). */
   private source: string;
   private nextSource: string | null = null;
-  private recovering: { at: number; playing: boolean } | null = null;
+  private recovering: { at: number; playing: boolean; failed: string } | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -74,8 +74,8 @@ export class PlayerController {
     private readonly options: {
       minimap: HTMLElement;
       onDraftChange: (range: { start: number; end: number }) => void;
-      /** The stream URL stopped working (signed URLs live minutes): ask for a fresh one. */
-      onSourceExpired?: () => void;
+      /** The stream URL stopped working (signed URLs live minutes): a fresh one, or null if none. */
+      onSourceExpired?: () => Promise<string | null>;
     },
   ) {
     this.source = streamUrl;
@@ -307,31 +307,43 @@ export class PlayerController {
    * A signed stream URL expires after a few minutes; the browser notices at its next range request
    * and the media element fails. The first failure after playback worked is taken as that: the
    * player keeps its place, asks for a fresh URL, and carries on from the same time (playing if it
-   * was). A failure with a fresh URL, or before anything played, is a real error.
+   * was). A failure with a fresh URL, before anything played, or answered with the URL that failed
+   * (it had not expired) is a real error.
    */
   private onMediaError(): void {
     if (!this.recovering && this.state.ready && this.media.error?.code !== MediaError.MEDIA_ERR_ABORTED) {
-      this.recovering = { at: this.state.currentTime, playing: this.state.playing };
+      this.recovering = { at: this.state.currentTime, playing: this.state.playing, failed: this.source };
       if (this.nextSource) this.swapSource();
-      else this.options.onSourceExpired?.();
+      else void this.askForFreshSource();
       return;
     }
-    this.recovering = null;
-    this.set({ error: this.media.error?.message || 'The audio could not be loaded.' });
+    this.fail(this.media.error?.message);
   }
 
-  /** A fresh URL for the same audio: used at once when recovering, else kept for the next failure. */
+  /** The answer is handed over here, whether or not the page passes it on as a new `streamUrl` too. */
+  private async askForFreshSource(): Promise<void> {
+    const url = this.options.onSourceExpired ? await this.options.onSourceExpired().catch(() => null) : null;
+    if (!this.recovering) return;
+    if (url) this.renewSource(url);
+    else this.fail();
+  }
+
+  private fail(message?: string): void {
+    this.recovering = null;
+    this.set({ error: message || 'The audio could not be loaded.' });
+  }
+
+  /**
+   * A fresh URL for the same audio: used at once when recovering, else kept for the next failure.
+   * It may arrive twice (the page's new `streamUrl` and the answer to askForFreshSource).
+   */
   renewSource(url: string): void {
     if (url === this.source) {
-      // Asked for a fresh URL and got the same one: the failure was not an expiry.
-      if (this.recovering) {
-        this.recovering = null;
-        this.set({ error: 'The audio could not be loaded.' });
-      }
+      if (this.recovering?.failed === url) this.fail();
       return;
     }
     this.nextSource = url;
-    if (this.recovering) this.swapSource();
+    if (this.recovering?.failed === this.source) this.swapSource();
   }
 
   private swapSource(): void {
@@ -354,6 +366,7 @@ export class PlayerController {
   }
 
   destroy(): void {
+    this.recovering = null;
     cancelAnimationFrame(this.frame);
     this.container.removeEventListener('wheel', this.onWheel);
     this.ws.destroy();

@@ -41,8 +41,8 @@ export function WaveformView({
   onDraftChange: (range: { start: number; end: number }) => void;
   onOpenComment: (comment: Comment) => void;
   onPlayer: (player: PlayerController | null) => void;
-  /** The player's stream URL expired: fetch a fresh one (it arrives as a new `streamUrl`). */
-  onSourceExpired?: () => void;
+  /** The player's stream URL expired: fetch a fresh one (or null when there is none). */
+  onSourceExpired?: () => Promise<string | null>;
   /** A/B mode with B heard: A's waveform steps back. */
   dimmed?: boolean;
   /** Names the waveform when another is shown under it ("A · v1"). */
@@ -69,7 +69,7 @@ export function WaveformView({
     const controller = new PlayerController(waveRef.current, peaks, streamUrl, {
       minimap: minimapRef.current,
       onDraftChange: (range) => draftChange.current(range),
-      onSourceExpired: () => sourceExpired.current?.(),
+      onSourceExpired: () => sourceExpired.current?.() ?? Promise.resolve(null),
     });
     setPlayer(controller);
     // The benchmark drives the real player from the page.
