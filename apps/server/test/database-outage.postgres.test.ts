@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { MESSAGES } from '@mixroom/shared';
 import { call } from './helpers/api';
 import { startDatabaseLink, type DatabaseLink } from './helpers/database-link';
@@ -85,5 +86,44 @@ describe('the database out of reach', () => {
       what: 'health ok again',
     });
     socket.close();
+  });
+
+  it('a connection cut while a transaction holds it fails that transaction and does not end the process', async () => {
+    // Found by the load harness: a lent-out client whose connection dropped emitted an 'error'
+    // nobody listened to, and the node died with the database cut.
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const { db } = server.context.database;
+      const transaction = db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        holding();
+        await gate;
+        await tx.execute(sql`select 1`);
+      });
+      const outcome = transaction.then(
+        () => 'committed',
+        () => 'failed',
+      );
+      await held;
+      // The next query meets the dropped connection; the client reports the drop as an 'error'
+      // in the same turn as it fails the query.
+      await link.cut();
+      release();
+      expect(await outcome).toBe('failed');
+      await link.restore();
+      await waitFor(async () => (await call(server.url, '/api/groups/root/items', { token })).status === 200, {
+        timeoutMs: 60_000,
+        what: 'the node back on its database',
+      });
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
   });
 });

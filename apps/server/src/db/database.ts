@@ -34,6 +34,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
+const ignoreLentClientError = (): void => undefined;
+
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export async function openDatabase(options: {
@@ -47,6 +49,11 @@ export async function openDatabase(options: {
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on next use.
     pool.on('error', (error) => options.onError?.(error));
+    // A client the pool has lent out (a transaction between two queries, or mid-query) has no
+    // listener of the pool's, and a dropped connection's 'error' would end the process. The error
+    // reaches its user as the rejected query, and the pool drops the dead client when it is
+    // returned, so the listener only has to be there.
+    pool.on('connect', (client) => client.on('error', ignoreLentClientError));
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     return {

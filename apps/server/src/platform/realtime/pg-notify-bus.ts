@@ -91,6 +91,9 @@ export class PgNotifyBus implements EventBus {
         scheduleRetry();
       };
       next.on('notification', (message) => message.payload && this.dispatch(message.payload));
+      // Before the LISTEN query: a connection dropped while it runs emits 'error' as well, and an
+      // 'error' nobody listens to ends the process.
+      next.on('error', onLost);
       try {
         await next.connect();
         await next.query(`listen ${CHANNEL}`);
@@ -99,7 +102,6 @@ export class PgNotifyBus implements EventBus {
         void next.end().catch(() => undefined);
         throw error;
       }
-      next.on('error', onLost);
       next.on('end', () => onLost());
       const resumed = everConnected;
       everConnected = true;
