@@ -31,9 +31,9 @@ const TARGET = 540;
 beforeAll(async () => {
   server = await startClockedServer({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
   const api = storageClient(server.url, (await signInThroughOidc(server.url, ana)).access_token);
-  // Ten minutes, so a jump near the end lies beyond what the browser reads ahead (a few MB of the
-  // 128 kbit/s preview, minutes of it): the jump must ask the store again. Recorded at 8 kHz to
-  // keep the upload small; the preview is 48 kHz whatever the source.
+  // Ten minutes, so a jump near the end lies beyond what the browser reads ahead of the original
+  // WAV the owner streams: the jump must ask the store again. Recorded at 8 kHz to keep the upload
+  // small.
   const { ticket } = await api.upload(makeAudio('Long Take.wav', { seconds: SECONDS, sampleRate: 8000 }), null);
   await waitFor(async () => (await api.project(ticket.project.id)).versions[0]?.status === 'ready', {
     what: 'processing',
