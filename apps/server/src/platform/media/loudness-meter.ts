@@ -1,11 +1,8 @@
 import type { Loudness } from './ffmpeg';
-import { kWeighting, weighMono, weighStereo, type KWeighting } from './k-weighting';
+import { kWeighting } from './k-weighting';
+import { MeterKernel } from './meter-kernel';
 import { gatedLoudness, type MeteredSegments } from './loudness-gating';
-import { channelDecoder, type ChannelDecoder } from './pcm-decoders';
 import { TRUE_PEAK_TAPS, TruePeakMeter } from './true-peak';
-
-/** The true-peak gate looks at 10 ms blocks. */
-const BLOCKS_PER_SEGMENT = 10;
 
 /** How PCM bytes are laid out: interleaved frames, little-endian. */
 export interface PcmFormat {
@@ -26,18 +23,12 @@ export interface PcmFormat {
  */
 export class LoudnessMeter {
   private readonly segmentFrames: number;
-  /** Frames per block of the true-peak gate's scan: 10 ms. */
-  readonly blockFrames: number;
   /** Per channel: true-peak history, then the current segment, then room for the final zeros. */
   private readonly windows: Float64Array[];
-  private readonly states: Float64Array[];
-  private readonly filters: KWeighting;
+  /** Decodes into the windows, keeps the extremes, notes the true-peak gate's candidates, K-weights: one loop, in WebAssembly. */
+  private readonly kernel: MeterKernel;
   private readonly truePeak: TruePeakMeter;
   private readonly bytesPerFrame: number;
-  /** One channel's samples from interleaved bytes into a window: one small loop per sample format. */
-  private readonly decodeChannel: ChannelDecoder;
-  /** Per channel, per block of the current segment: its largest and its smallest sample. */
-  private readonly extremes: Float64Array[];
   /** K-weighted mean square of each complete 100 ms segment, channels summed. */
   private segmentPowers = new Float64Array(1024);
   private segments = 0;
@@ -57,20 +48,14 @@ export class LoudnessMeter {
   constructor(private readonly format: PcmFormat) {
     if (!LoudnessMeter.supports(format)) throw new Error('Unsupported PCM format for loudness.');
     this.segmentFrames = Math.round(format.sampleRate / 10);
-    this.blockFrames = Math.ceil(this.segmentFrames / BLOCKS_PER_SEGMENT);
     this.bytesPerFrame = (format.bitsPerSample / 8) * format.channels;
-    this.decodeChannel = channelDecoder(format);
-    this.windows = Array.from(
-      { length: format.channels },
-      () => new Float64Array(TRUE_PEAK_TAPS + this.segmentFrames + TRUE_PEAK_TAPS),
+    this.kernel = new MeterKernel(
+      format,
+      kWeighting(format.sampleRate),
+      TRUE_PEAK_TAPS + this.segmentFrames + TRUE_PEAK_TAPS,
     );
-    this.extremes = Array.from(
-      { length: format.channels },
-      () => new Float64Array(2 * Math.ceil(this.segmentFrames / this.blockFrames)),
-    );
-    this.states = Array.from({ length: format.channels }, () => new Float64Array(4));
-    this.filters = kWeighting(format.sampleRate);
-    this.truePeak = new TruePeakMeter(this.windows, this.segmentFrames);
+    this.windows = this.kernel.windows;
+    this.truePeak = new TruePeakMeter(this.windows, this.kernel.candidates, this.kernel.counts, this.kernel);
   }
 
   /** Samples the true-peak meter interpolated around: what its gate let through. */
@@ -101,75 +86,44 @@ export class LoudnessMeter {
     this.meter(chunk, start, frames);
   }
 
-  /** Meters `frames` whole frames of `data` from byte `start` on, segment by segment. */
+  /** Meters `frames` whole frames of `data` from byte `start` on, through the kernel's stage. */
   private meter(data: Buffer, start: number, frames: number): void {
+    for (let staged = 0; staged < frames;) {
+      const count = Math.min(frames - staged, this.kernel.stageFrames);
+      this.kernel.stageBytes(data, start + staged * this.bytesPerFrame, count);
+      this.meterStaged(count);
+      staged += count;
+    }
+  }
+
+  /** The staged frames, segment by segment. */
+  private meterStaged(frames: number): void {
     let frame = 0;
     while (frame < frames) {
-      // Never across a block's end: each call widens one block's extremes.
-      const inBlock = this.filled % this.blockFrames;
-      const take = Math.min(frames - frame, this.segmentFrames - this.filled, this.blockFrames - inBlock);
-      this.decode(data, start + frame * this.bytesPerFrame, take, inBlock === 0);
+      const take = Math.min(frames - frame, this.segmentFrames - this.filled);
+      this.kernel.decode(frame, take, TRUE_PEAK_TAPS + this.filled, this.truePeak.threshold);
       frame += take;
       this.filled += take;
       if (this.filled === this.segmentFrames) this.endSegment(false);
     }
   }
 
-  /**
-   * Writes `count` frames from `data` (starting at byte `byte`) into the channel windows as floats,
-   * and widens their block's extremes per channel (starting afresh at a block's first frame).
-   */
-  private decode(data: Buffer, byte: number, count: number, blockStart: boolean): void {
-    const at = TRUE_PEAK_TAPS + this.filled;
-    const block = Math.floor(this.filled / this.blockFrames);
-    const sampleBytes = this.format.bitsPerSample / 8;
-    for (let c = 0; c < this.windows.length; c++) {
-      const extremes = this.extremes[c]!.subarray(2 * block, 2 * block + 2);
-      if (blockStart) extremes.fill(0);
-      this.decodeChannel(data, byte + c * sampleBytes, this.bytesPerFrame, count, this.windows[c]!, at, extremes);
-    }
-  }
-
-  /** K-weights the segment, keeps its power, and hands it to the true-peak meter. */
+  /** Keeps the segment's K-weighted power and hands the segment to the true-peak meter. */
   private endSegment(last: boolean): void {
     const frames = this.filled;
-    const loudest = this.scanBlocks(frames, this.truePeak.threshold);
-    const sum =
-      this.windows.length === 2
-        ? weighStereo(this.filters, this.windows, this.states, frames)
-        : weighMono(this.filters, this.windows[0]!, this.states[0]!, frames);
+    const loudest = this.loudestOf();
+    this.kernel.resetExtremes();
+    const sum = this.kernel.takeSum();
     if (!last) this.keepSegment(sum / frames);
     this.truePeak.segment(frames, loudest, last);
     this.filled = 0;
   }
 
-  /**
-   * The segment in blocks of `blockFrames` (10 ms): the positions of the samples that reach
-   * `threshold`, for the true-peak meter, looked for only in blocks whose largest |x| (noted while
-   * decoding) reaches it. Most blocks of most audio stay below the gate, so neither the decode nor
-   * the filters' loop tests each sample. Returns the segment's largest |x|.
-   */
-  private scanBlocks(frames: number, threshold: number): number {
-    const counts = this.truePeak.counts;
-    let loudest = 0;
-    for (let block = 0; block * this.blockFrames < frames; block++) {
-      const start = TRUE_PEAK_TAPS + block * this.blockFrames;
-      const stop = TRUE_PEAK_TAPS + Math.min(frames, (block + 1) * this.blockFrames);
-      for (let c = 0; c < this.windows.length; c++) {
-        const high = this.extremes[c]![2 * block]!;
-        const low = this.extremes[c]![2 * block + 1]!;
-        const magnitude = high > -low ? high : -low;
-        if (magnitude >= threshold) {
-          const window = this.windows[c]!;
-          const candidates = this.truePeak.candidates[c]!;
-          let count = counts[c]!;
-          for (let i = start; i < stop; i++) if (Math.abs(window[i]!) >= threshold) candidates[count++] = i;
-          counts[c] = count;
-        }
-        if (magnitude > loudest) loudest = magnitude;
-      }
-    }
-    return loudest;
+  /** The segment's largest |x|, from the extremes the kernel kept. */
+  private loudestOf(): number {
+    const [highLeft, highRight, lowLeft, lowRight] = this.kernel.extremes;
+    const left = Math.max(highLeft!, -lowLeft!);
+    return this.windows.length === 2 ? Math.max(left, highRight!, -lowRight!) : left;
   }
 
   private keepSegment(power: number): void {

@@ -51,7 +51,19 @@ function phaseKernels(): Float64Array {
   return taps;
 }
 
-const KERNEL_TAPS = phaseKernels();
+/** The three phases' kernels end to end, for the interpolation (see `IntervalPeaks`). */
+export const PHASE_KERNEL_TAPS = phaseKernels();
+
+/**
+ * Interpolates intervals of a channel's window: the meter's kernel does it in WebAssembly SIMD
+ * (meter-kernel-code.ts), over the three kernels above.
+ */
+export interface IntervalPeaks {
+  /** Room for one channel's interval starts (window positions) in one segment. */
+  readonly intervals: Int32Array;
+  /** The largest of `peak` and |every point interpolated| in the first `count` of `intervals` of a channel. */
+  peakOf(channel: number, count: number, peak: number): number;
+}
 
 /**
  * Follows the true peak of a multichannel stream fed segment by segment. Each channel's window
@@ -63,19 +75,23 @@ const KERNEL_TAPS = phaseKernels();
 export class TruePeakMeter {
   private loudestSample = 0;
   private peak = 0;
-  readonly candidates: Int32Array[];
-  readonly counts: number[];
+  /** Per channel: window positions of the samples at or above `threshold`, and how many there are. */
+  private readonly candidates: Int32Array[];
+  private readonly counts: Int32Array;
   /** Per channel: where the last interval interpolated starts, in the current window's positions. */
   private readonly lastInterval: number[];
   /** Samples interpolated around, for the benchmark's account of what the gate saved. */
   interpolatedSamples = 0;
 
+  /** `candidates` (each room for a segment and `TRUE_PEAK_TAPS` more) and `counts` are filled by the caller's pass. */
   constructor(
     private readonly windows: Float64Array[],
-    segmentFrames: number,
+    candidates: Int32Array[],
+    counts: Int32Array,
+    private readonly peaks: IntervalPeaks,
   ) {
-    this.candidates = windows.map(() => new Int32Array(segmentFrames + TRUE_PEAK_TAPS));
-    this.counts = windows.map(() => 0);
+    this.candidates = candidates;
+    this.counts = counts;
     this.lastInterval = windows.map(() => -Infinity);
   }
 
@@ -97,6 +113,8 @@ export class TruePeakMeter {
       if (last) window.fill(0, TRUE_PEAK_TAPS + frames, TRUE_PEAK_TAPS + frames + HALF);
       const candidates = this.candidates[c]!;
       // Neighbouring candidates share the interval between them: each is interpolated once.
+      const intervals = this.peaks.intervals;
+      let picked = 0;
       let done = this.lastInterval[c]!;
       let waiting = 0;
       for (let i = 0; i < this.counts[c]!; i++) {
@@ -104,38 +122,17 @@ export class TruePeakMeter {
         if (n >= ready) candidates[waiting++] = n - frames;
         else if (threshold > 0 && Math.abs(window[n]!) >= threshold) {
           this.interpolatedSamples++;
-          if (n - 1 > done) this.interpolate(window, n - 1);
-          this.interpolate(window, n);
+          if (n - 1 > done) intervals[picked++] = n - 1;
+          intervals[picked++] = n;
           done = n;
         }
       }
+      if (picked > 0) this.peak = this.peaks.peakOf(c, picked, this.peak);
       this.counts[c] = waiting;
       this.lastInterval[c] = done - frames;
       // The next segment's history: this window's last TRUE_PEAK_TAPS samples.
       window.copyWithin(0, frames, frames + TRUE_PEAK_TAPS);
     }
-  }
-
-  /** The three points between samples m and m + 1 (each a dot product with samples m − 15 … m + 16). */
-  private interpolate(window: Float64Array, m: number): void {
-    const base = m - HALF + 1;
-    let quarter = 0;
-    let half = 0;
-    let threeQuarters = 0;
-    for (let i = 0; i < TRUE_PEAK_TAPS; i++) {
-      const x = window[base + i]!;
-      quarter += x * KERNEL_TAPS[i]!;
-      half += x * KERNEL_TAPS[TRUE_PEAK_TAPS + i]!;
-      threeQuarters += x * KERNEL_TAPS[2 * TRUE_PEAK_TAPS + i]!;
-    }
-    let peak = this.peak;
-    if (quarter < 0) quarter = -quarter;
-    if (half < 0) half = -half;
-    if (threeQuarters < 0) threeQuarters = -threeQuarters;
-    if (quarter > peak) peak = quarter;
-    if (half > peak) peak = half;
-    if (threeQuarters > peak) peak = threeQuarters;
-    this.peak = peak;
   }
 
   /** The true peak, linear (1 = full scale); 0 for digital silence. */
