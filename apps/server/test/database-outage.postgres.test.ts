@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { MESSAGES } from '@mixroom/shared';
 import { call } from './helpers/api';
 import { startDatabaseLink, type DatabaseLink } from './helpers/database-link';
-import { signInThroughOidc } from './helpers/oidc-flow';
+import { refreshTokens, signInThroughOidc, WEB_CLIENT_ID } from './helpers/oidc-flow';
 import { storageClient } from './helpers/storage-client';
 import { createTestDatabase, startTestServer, type TestServer } from './helpers/test-server';
 import { waitFor } from './helpers/wait-for';
@@ -20,13 +20,15 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let link: DatabaseLink;
 let server: TestServer;
 let token: string;
+let refreshToken: string;
 
 beforeAll(async () => {
   database = await createTestDatabase(adminUrl);
   link = await startDatabaseLink(Number(new URL(adminUrl).port || 5432));
   server = await startTestServer({ DATABASE_URL: link.through(database.url) });
-  token = (await signInThroughOidc(server.url, { email: 'ana@outage.test', password: 'ana-password-long' }))
-    .access_token;
+  const tokens = await signInThroughOidc(server.url, { email: 'ana@outage.test', password: 'ana-password-long' });
+  token = tokens.access_token;
+  refreshToken = tokens.refresh_token!;
 }, 120_000);
 
 afterAll(async () => {
@@ -55,6 +57,18 @@ describe('the database out of reach', () => {
     expect(during.headers.get('retry-after')).toBe('5');
     expect((await call(server.url, '/api/groups/root/items', { token })).status).toBe(503);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
+    // The sign-in provider's token renewal says the same (its own answer to a storage failure is 500).
+    const renewal = await fetch(`${server.url}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: WEB_CLIENT_ID }),
+    });
+    expect(renewal.status).toBe(503);
+    expect(renewal.headers.get('retry-after')).toBe('5');
+    expect(await renewal.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: MESSAGES.serviceUnavailable,
+    });
 
     await link.restore();
     await waitFor(async () => (await call(server.url, '/api/groups/root/items', { token })).status === 200, {
@@ -85,6 +99,8 @@ describe('the database out of reach', () => {
       timeoutMs: 60_000,
       what: 'health ok again',
     });
+    // The refresh token the failed renewal carried still renews.
+    expect((await refreshTokens(server.url, refreshToken)).access_token).toBeTruthy();
     socket.close();
   });
 

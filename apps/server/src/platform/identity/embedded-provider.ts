@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { randomBytes } from 'node:crypto';
+import { MESSAGES } from '@mixroom/shared';
 import type { Db } from '../../db/database';
+import { isDatabaseUnreachable } from '../errors/database-unreachable';
 import { providerHeaders } from '../../http/security-headers';
 import type { Clock } from '../clock/clock';
 import type { IdentitySecrets } from './signing-keys';
@@ -138,10 +140,22 @@ export function createEmbeddedProvider(
     // It logs its own failures and never rejects (see SessionRevocations.revoke).
     void options.onGrantsEnded(accountId ?? null, [grantId]);
   });
+  // The provider answers every failure of its own storage 500 `server_error`; a database out of reach
+  // is the installation's failure, not the request's, and nothing was written: 503, retry in 5 s,
+  // as the API answers (a client renewing its token then tries again instead of signing out).
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: unknown) => {
+    if (isDatabaseUnreachable(error)) ctx.state.databaseUnreachable = true;
+  });
   const headers = providerHeaders(options.extraOrigins);
   provider.use(async (ctx, next) => {
     ctx.set(headers);
     await next();
+    if (ctx.state.databaseUnreachable === true && ctx.status === 500) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '5');
+      if (ctx.type !== 'text/html')
+        ctx.body = { error: 'temporarily_unavailable', error_description: MESSAGES.serviceUnavailable };
+    }
     // The provider keeps grants with offline access past a sign-out; Mixroom's sign-out ends them,
     // so the refresh tokens of this browser's session stop working too.
     const { oidc } = ctx as Partial<KoaContextWithOIDC>;
