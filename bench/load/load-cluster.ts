@@ -1,17 +1,16 @@
 // The studio-network setup on one machine: PostgreSQL (through the harness's link), S3 (s3rver),
 // two API nodes that also carry live media (`api,sfu`: each live room lives on one of them, the
 // other sends the room's WHIP/WHEP on) and one worker node, each its own process as `npm start`
-// runs it, behind the harness's round-robin balancer.
+// runs it, behind the harness's round-robin balancer. The link, s3rver and the balancer share a
+// process of their own (load-services.ts), apart from the simulated users.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../apps/server/test/helpers/free-port';
-import { startS3 } from '../../apps/server/test/helpers/s3';
 import { spawnServer, type Spawned } from '../../apps/server/test/helpers/spawn-server';
 import { createTestDatabase } from '../../apps/server/test/helpers/test-server';
 import { waitFor } from '../../apps/server/test/helpers/wait-for';
-import { startDatabaseLink, type DatabaseLink } from '../../apps/server/test/helpers/database-link';
-import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
+import { startServices, type Services } from './load-services';
 
 export type NodeName = 'api-a' | 'api-b' | 'worker';
 
@@ -28,8 +27,11 @@ interface ClusterNode {
 export interface Cluster {
   url: string;
   databaseUrl: string;
-  proxy: RoundRobinProxy;
-  link: DatabaseLink;
+  /** Requests that went to another node after the first one refused. */
+  failovers(): Promise<number>;
+  /** CPU seconds of the process carrying s3rver, the link and the balancer. */
+  servicesCpuSeconds(): Promise<number>;
+  link: Services['link'];
   nodes: ClusterNode[];
   /** The node whose internal URL (MIXROOM_NODE_URL) this is, if any. */
   nodeAt: (url: string) => NodeName | null;
@@ -85,13 +87,12 @@ async function untilHealthy(node: ClusterNode, what: string): Promise<void> {
 
 export async function startCluster(adminDatabaseUrl: string): Promise<Cluster> {
   const database = await createTestDatabase(adminDatabaseUrl);
-  const s3 = await startS3();
-  const link = await startDatabaseLink(Number(new URL(adminDatabaseUrl).port || 5432));
+  const services = await startServices(Number(new URL(adminDatabaseUrl).port || 5432));
   const proxyPort = await freePort();
   const publicUrl = `http://127.0.0.1:${proxyPort}`;
   const shared = {
-    ...s3.env,
-    DATABASE_URL: link.through(database.url),
+    ...services.s3Env,
+    DATABASE_URL: services.through(database.url),
     PUBLIC_URL: publicUrl,
     LOG_LEVEL: process.env.LOAD_LOG_LEVEL ?? 'warn',
     TRUST_PROXY: 'true',
@@ -118,13 +119,14 @@ export async function startCluster(adminDatabaseUrl: string): Promise<Cluster> {
     await untilHealthy(node, `${name} healthy`);
   }
   const apiPorts = nodes.filter((n) => n.name !== 'worker').map((n) => n.port);
-  const proxy = await startRoundRobinProxy(apiPorts, proxyPort);
+  await services.balance(apiPorts, proxyPort);
   const byName = (name: NodeName) => nodes.find((n) => n.name === name)!;
   return {
     url: publicUrl,
     databaseUrl: database.url,
-    proxy,
-    link,
+    failovers: () => services.failovers(),
+    servicesCpuSeconds: () => services.cpuSeconds(),
+    link: services.link,
     nodes,
     nodeAt: (url) => nodes.find((n) => n.env.MIXROOM_NODE_URL === url.replace(/\/$/, ''))?.name ?? null,
     kill: async (name) => {
@@ -139,15 +141,13 @@ export async function startCluster(adminDatabaseUrl: string): Promise<Cluster> {
       await untilHealthy(node, `${name} back`);
     },
     close: async () => {
-      await proxy.close();
       for (const node of nodes) {
         node.process.child.kill('SIGTERM');
         await node.process.exited;
         keepLog(node);
         rmSync(node.dataDir, { recursive: true, force: true });
       }
-      await link.close();
-      await s3.stop();
+      await services.close();
       await database.drop();
     },
   };

@@ -298,12 +298,18 @@ export async function benchLoad(): Promise<string> {
     const durationMs = MINUTES * 60_000;
     const startedS = metrics.elapsedS();
     const until = performance.now() + durationMs;
+    const cpuAtStart = { harness: process.cpuUsage(), services: await cluster.servicesCpuSeconds() };
     const faults = FAULTS ? scheduleFaults(cluster, live, durationMs, faultLog, metrics) : [];
     // Guests join while the load runs, within its first fifth (before the first fault).
     live?.scheduleJoins(durationMs * 0.2);
     const gate = new UploadGate(3);
     await Promise.all(users.map((user) => userLoop(user, cluster, { transfer, big }, gate, ledger, metrics, until)));
     await Promise.all(faults);
+    const harnessCpu = process.cpuUsage(cpuAtStart.harness);
+    const servicesCpuS = (await cluster.servicesCpuSeconds()) - cpuAtStart.services;
+    const loadS = durationMs / 1000;
+    const share = (seconds: number) => `${seconds.toFixed(0)} s, ${((100 * seconds) / loadS).toFixed(0)} % of a core`;
+    const cpuLine = `CPU during the load: the harness's process (the users, ten libwebrtc peers) ${share((harnessCpu.user + harnessCpu.system) / 1e6)}; the services' process (s3rver, the database link, the balancer) ${share(servicesCpuS)}.`;
     const liveResult = live ? await live.finish() : { report: [], checks: [] };
     stopSampler();
     const reconnects = users.reduce((sum, u) => sum + (u.follower?.reconnects ?? 0), 0);
@@ -326,12 +332,13 @@ export async function benchLoad(): Promise<string> {
       metrics.familyTable(),
       '',
       `Errors by minute of the run: ${metrics.errorsByMinute()}.`,
+      cpuLine,
       ...[...metrics.errors]
         .sort((a, b) => b[1] - a[1])
         .slice(0, 8)
         .map(([what, n]) => `- ${n} × ${what}`),
       '',
-      `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${cluster.proxy.failovers()}; renewals without an answer, tried again: ${metrics.renewalsUnanswered}; users whose refresh was refused and who signed in again: ${metrics.signedOutAgain}.`,
+      `Realtime comment delivery to the other team members: ${metrics.deliveryLine()}; socket reconnects: ${reconnects}; balancer failovers: ${await cluster.failovers()}; renewals without an answer, tried again: ${metrics.renewalsUnanswered}; users whose refresh was refused and who signed in again: ${metrics.signedOutAgain}.`,
       ...(liveResult.report.length ? ['', ...liveResult.report, ''] : []),
       `Uploads: ${(metrics.uploadedBytes / 2 ** 20).toFixed(0)} MB in ${ledger.uploads.length} files, ${(metrics.uploadedBytes / 2 ** 20 / Math.max(1, metrics.uploadMs / 1000)).toFixed(1)} MB/s per upload on average (3 at a time).`,
       '',
