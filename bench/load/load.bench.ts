@@ -309,7 +309,7 @@ export async function benchLoad(): Promise<string> {
     const servicesCpuS = (await cluster.servicesCpuSeconds()) - cpuAtStart.services;
     const loadS = durationMs / 1000;
     const share = (seconds: number) => `${seconds.toFixed(0)} s, ${((100 * seconds) / loadS).toFixed(0)} % of a core`;
-    const cpuLine = `CPU during the load: the harness's process (the users, ten libwebrtc peers) ${share((harnessCpu.user + harnessCpu.system) / 1e6)}; the services' process (s3rver, the database link, the balancer) ${share(servicesCpuS)}.`;
+    const cpuLine = `CPU during the load: the harness's process (the users and the live rooms' libwebrtc peers) ${share((harnessCpu.user + harnessCpu.system) / 1e6)}; the services' process (s3rver, the database link, the balancer) ${share(servicesCpuS)}.`;
     const liveResult = live ? await live.finish() : { report: [], checks: [] };
     stopSampler();
     const reconnects = users.reduce((sum, u) => sum + (u.follower?.reconnects ?? 0), 0);
