@@ -40,6 +40,10 @@ const round = (n: number) => Math.round(n * 10) / 10;
 export class LoadMetrics {
   private readonly samples = new Map<Family, Sample[]>();
   readonly errors = new Map<string, number>();
+  /** Every failure, when it happened (seconds since the start) and why. */
+  private readonly failures: { at: number; what: string }[] = [];
+  /** The injected faults, from their start to their end (seconds since the start). */
+  readonly faults: { from: number; to: number }[] = [];
   readonly deliveries: number[] = [];
   readonly nodeSamples: NodeSample[] = [];
   readonly databaseConnections: { at: number; count: number }[] = [];
@@ -67,6 +71,7 @@ export class LoadMetrics {
       const message = error instanceof Error ? error.message : String(error);
       const key = `${family}: ${message.slice(0, 90)}`;
       this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
+      this.failures.push({ at: this.elapsedS(), what: key });
       throw error;
     }
   }
@@ -101,6 +106,20 @@ export class LoadMetrics {
         .map(([minute, n]) => `minute ${minute}: ${n}`)
         .join(', ') || 'none'
     );
+  }
+
+  /**
+   * The failures that no fault explains: outside every fault's window, from its start to 30 s after
+   * its end (requests that began during it, clients still reconnecting), each with its time.
+   */
+  errorsOutsideFaults(): string {
+    const explained = (at: number) => this.faults.some((f) => at >= f.from && at <= f.to + 30);
+    const outside = this.failures.filter((f) => !explained(f.at));
+    if (outside.length === 0) return 'Errors outside the faults (each from its start to 30 s after its end): none.';
+    return [
+      `Errors outside the faults (each from its start to 30 s after its end): ${outside.length}.`,
+      ...outside.map((f) => `- ${f.at.toFixed(1)} s: ${f.what}`),
+    ].join('\n');
   }
 
   deliveryLine(): string {

@@ -167,9 +167,11 @@ function scheduleFaults(
   const at = (fraction: number, what: () => Promise<string>, fault: () => Promise<void>) =>
     pause(durationMs * fraction).then(async () => {
       const named = await what();
-      log.push(`${metrics.elapsedS().toFixed(0)} s: ${named}`);
+      const from = metrics.elapsedS();
+      log.push(`${from.toFixed(0)} s: ${named}`);
       console.error(`[load] ${named}`);
       await fault();
+      metrics.faults.push({ from, to: metrics.elapsedS() });
       log.push(`${metrics.elapsedS().toFixed(0)} s: ${named} — over`);
     });
   // The API nodes are alike but for the live rooms they hold: the one holding the first room dies,
@@ -332,6 +334,7 @@ export async function benchLoad(): Promise<string> {
       metrics.familyTable(),
       '',
       `Errors by minute of the run: ${metrics.errorsByMinute()}.`,
+      metrics.errorsOutsideFaults(),
       cpuLine,
       ...[...metrics.errors]
         .sort((a, b) => b[1] - a[1])
