@@ -45,7 +45,7 @@ export class LoudnessMeter {
     );
   }
 
-  constructor(private readonly format: PcmFormat) {
+  constructor(format: PcmFormat) {
     if (!LoudnessMeter.supports(format)) throw new Error('Unsupported PCM format for loudness.');
     this.segmentFrames = Math.round(format.sampleRate / 10);
     this.bytesPerFrame = (format.bitsPerSample / 8) * format.channels;
@@ -55,7 +55,7 @@ export class LoudnessMeter {
       TRUE_PEAK_TAPS + this.segmentFrames + TRUE_PEAK_TAPS,
     );
     this.windows = this.kernel.windows;
-    this.truePeak = new TruePeakMeter(this.windows, this.kernel.candidates, this.kernel.counts, this.kernel);
+    this.truePeak = new TruePeakMeter(this.kernel);
   }
 
   /** Samples the true-peak meter interpolated around: what its gate let through. */

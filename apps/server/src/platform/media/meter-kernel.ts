@@ -13,7 +13,7 @@ import {
   meterModule,
   type SampleKind,
 } from './meter-kernel-code';
-import { PHASE_KERNEL_TAPS, type IntervalPeaks } from './true-peak';
+import { PHASE_KERNEL_TAPS, type TruePeakBuffers } from './true-peak';
 
 const PAGE = 65536;
 
@@ -37,7 +37,7 @@ type PeakOf = (window: number, intervals: number, count: number, peak: number) =
  * One meter's kernel (code in meter-kernel-code.ts): its own memory, with the channel windows, the
  * gate's candidates and the extremes as views the meter and its true-peak meter read.
  */
-export class MeterKernel implements IntervalPeaks {
+export class MeterKernel implements TruePeakBuffers {
   /** Per channel: the window of `windowLength` samples the kernel writes into. */
   readonly windows: Float64Array[];
   /** Since `resetExtremes`: largest left, largest right, smallest left, smallest right. */

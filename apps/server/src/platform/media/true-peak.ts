@@ -55,10 +55,16 @@ function phaseKernels(): Float64Array {
 export const PHASE_KERNEL_TAPS = phaseKernels();
 
 /**
- * Interpolates intervals of a channel's window: the meter's kernel does it in WebAssembly SIMD
- * (meter-kernel-code.ts), over the three kernels above.
+ * What the true-peak meter reads and where it interpolates: the meter's kernel holds the buffers and
+ * interpolates in WebAssembly SIMD (meter-kernel-code.ts), over the three kernels above.
  */
-export interface IntervalPeaks {
+export interface TruePeakBuffers {
+  /** Per channel: the window described at `TruePeakMeter`. */
+  readonly windows: Float64Array[];
+  /** Per channel: window positions of the samples at or above the threshold (room for a segment and `TRUE_PEAK_TAPS` more). */
+  readonly candidates: Int32Array[];
+  /** Per channel: how many `candidates` are held. */
+  readonly counts: Int32Array;
   /** Room for one channel's interval starts (window positions) in one segment. */
   readonly intervals: Int32Array;
   /** The largest of `peak` and |every point interpolated| in the first `count` of `intervals` of a channel. */
@@ -75,7 +81,7 @@ export interface IntervalPeaks {
 export class TruePeakMeter {
   private loudestSample = 0;
   private peak = 0;
-  /** Per channel: window positions of the samples at or above `threshold`, and how many there are. */
+  private readonly windows: Float64Array[];
   private readonly candidates: Int32Array[];
   private readonly counts: Int32Array;
   /** Per channel: where the last interval interpolated starts, in the current window's positions. */
@@ -83,16 +89,12 @@ export class TruePeakMeter {
   /** Samples interpolated around, for the benchmark's account of what the gate saved. */
   interpolatedSamples = 0;
 
-  /** `candidates` (each room for a segment and `TRUE_PEAK_TAPS` more) and `counts` are filled by the caller's pass. */
-  constructor(
-    private readonly windows: Float64Array[],
-    candidates: Int32Array[],
-    counts: Int32Array,
-    private readonly peaks: IntervalPeaks,
-  ) {
-    this.candidates = candidates;
-    this.counts = counts;
-    this.lastInterval = windows.map(() => -Infinity);
+  /** The caller's pass fills the buffers' windows, candidates and counts. */
+  constructor(private readonly peaks: TruePeakBuffers) {
+    this.windows = peaks.windows;
+    this.candidates = peaks.candidates;
+    this.counts = peaks.counts;
+    this.lastInterval = this.windows.map(() => -Infinity);
   }
 
   /** What a sample must reach to be noted while the next segment is read. */
